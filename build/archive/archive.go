@@ -1,0 +1,469 @@
+// Package archive finds Claude Code transcripts on disk: projects, their
+// session files and the sub-agent files of each session, in all three
+// layouts. It reads only the first lines of each file.
+package archive
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"ccsite/build/transcript"
+)
+
+// Layouts of sub-agent files.
+const (
+	LayoutInline    = "inline"    // 1.0.x: sidechain records inside the session file
+	LayoutLegacy    = "legacy"    // 2.0.x: agent-<id>.jsonl beside the sessions
+	LayoutSubagents = "subagents" // 2.1.x: <session>/subagents/agent-<id>.jsonl
+)
+
+// Archive is what Discover found.
+type Archive struct {
+	Roots    []string
+	Projects []*Project
+	// Orphans are sub-agent files whose parent session file was not found
+	// by layout or sessionId; a parent may still claim one by its agent id
+	// once parsed.
+	Orphans []*AgentFile
+	// Skipped lists files and folders that could not be read, with why.
+	Skipped []Skip
+	Files   int
+	Bytes   int64
+}
+
+// Skip is a path Discover could not use.
+type Skip struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Project is the set of sessions run in one directory.
+type Project struct {
+	// Path is the real working directory from the records' cwd; when no
+	// record has one, the folder's path and FromFolder is set.
+	Path       string
+	Name       string
+	FromFolder bool
+	Folders    []string
+	Sessions   []*SessionFile
+}
+
+// SessionFile is a main session transcript and its sub-agent files.
+type SessionFile struct {
+	Path      string
+	ID        string
+	Folder    string
+	Size      int64
+	FirstCWD  string
+	SessionID string
+	Agents    []*AgentFile
+	// Extras are other files under the session's folder (workflow
+	// journals): listed, not parsed.
+	Extras []string
+}
+
+// AgentFile is a sub-agent transcript.
+type AgentFile struct {
+	Path     string
+	ID       string
+	Layout   string
+	Folder   string
+	Size     int64
+	FirstCWD string
+	// ParentID is the parent session id the layout or the records name.
+	ParentID string
+	// LinkedBy says how the parent was found: subagents-dir, sessionId.
+	LinkedBy string
+	Meta     *Meta
+}
+
+// Meta is an agent-<id>.meta.json sidecar.
+type Meta struct {
+	AgentType    string `json:"agentType"`
+	Description  string `json:"description"`
+	WorktreePath string `json:"worktreePath"`
+}
+
+// DefaultRoots returns $CLAUDE_CONFIG_DIR/projects for each entry of that
+// comma-separated variable, else ~/.claude/projects and
+// ~/.config/claude/projects; only those that exist.
+func DefaultRoots(getenv func(string) string, home string) []string {
+	var cands []string
+	if v := getenv("CLAUDE_CONFIG_DIR"); v != "" {
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				cands = append(cands, filepath.Join(d, "projects"))
+			}
+		}
+	} else if home != "" {
+		cands = append(cands, filepath.Join(home, ".claude", "projects"),
+			filepath.Join(home, ".config", "claude", "projects"))
+	}
+	var out []string
+	for _, c := range cands {
+		if st, err := os.Stat(c); err == nil && st.IsDir() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ErrNothing is returned when the paths hold no transcript at all.
+var ErrNothing = errors.New("no transcripts found")
+
+// Discover walks paths (folders, walked recursively, or .jsonl files) and
+// groups what it finds into projects. Unreadable entries are Skipped, not
+// fatal; the error is ErrNothing (wrapped) when no transcript was found.
+func Discover(ctx context.Context, paths []string) (*Archive, error) {
+	a := &Archive{Roots: paths}
+	var sessions []*SessionFile
+	var agents []*AgentFile
+	seen := map[string]bool{}
+	add := func(path string, size int64) {
+		abs, err := filepath.Abs(path)
+		if err == nil {
+			path = abs
+		}
+		if seen[path] {
+			return
+		}
+		seen[path] = true
+		a.Files++
+		a.Bytes += size
+		if ag := classifyAgent(path, size); ag != nil {
+			agents = append(agents, ag)
+			return
+		}
+		sessions = append(sessions, &SessionFile{Path: path, Folder: filepath.Dir(path), Size: size})
+	}
+	var extras []string
+	for _, root := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		st, err := os.Stat(root)
+		if err != nil {
+			a.Skipped = append(a.Skipped, Skip{root, err.Error()})
+			continue
+		}
+		if !st.IsDir() {
+			add(root, st.Size())
+			continue
+		}
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				a.Skipped = append(a.Skipped, Skip{p, err.Error()})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() || !strings.HasSuffix(d.Name(), ".jsonl") {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				a.Skipped = append(a.Skipped, Skip{p, err.Error()})
+				return nil
+			}
+			if !info.Mode().IsRegular() {
+				return nil
+			}
+			if inSessionTree(p) && !strings.HasPrefix(d.Name(), "agent-") {
+				extras = append(extras, p)
+				return nil
+			}
+			add(p, info.Size())
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("discover %s: %w", root, err)
+		}
+	}
+	if len(sessions) == 0 && len(agents) == 0 {
+		return a, fmt.Errorf("%w in %s", ErrNothing, strings.Join(paths, ", "))
+	}
+	for _, s := range sessions {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		pk := peek(s.Path)
+		s.FirstCWD, s.SessionID = pk.cwd, pk.sessionID
+		s.ID = sessionFileID(s.Path, pk.sessionID)
+	}
+	for _, ag := range agents {
+		pk := peek(ag.Path)
+		ag.FirstCWD = pk.cwd
+		if ag.ParentID == "" {
+			ag.ParentID = pk.sessionID
+		}
+	}
+	attachAgents(a, sessions, agents)
+	attachExtras(sessions, extras)
+	a.Projects = group(sessions)
+	return a, nil
+}
+
+// inSessionTree reports a path under a "subagents" or "workflows" folder.
+func inSessionTree(p string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Dir(p)), "/") {
+		if part == "subagents" || part == "workflows" {
+			return true
+		}
+	}
+	return false
+}
+
+// classifyAgent recognises agent-<id>.jsonl files and their layout.
+func classifyAgent(path string, size int64) *AgentFile {
+	base := filepath.Base(path)
+	id, ok := strings.CutPrefix(strings.TrimSuffix(base, ".jsonl"), "agent-")
+	if !ok || id == "" {
+		return nil
+	}
+	ag := &AgentFile{Path: path, ID: id, Layout: LayoutLegacy, Folder: filepath.Dir(path), Size: size}
+	// <folder>/<session>/subagents/[workflows/<wf>/]agent-<id>.jsonl
+	dir := filepath.Dir(path)
+	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if filepath.Base(d) == "subagents" {
+			sessDir := filepath.Dir(d)
+			ag.Layout = LayoutSubagents
+			ag.ParentID = filepath.Base(sessDir)
+			ag.LinkedBy = "subagents-dir"
+			ag.Folder = filepath.Dir(sessDir)
+			break
+		}
+	}
+	ag.Meta = readMeta(strings.TrimSuffix(path, ".jsonl") + ".meta.json")
+	return ag
+}
+
+func readMeta(path string) *Meta {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var m Meta
+	if transcript.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	return &m
+}
+
+// attachAgents gives each agent file to its parent session: by the
+// subagents folder, else by the sessionId its records carry (same folder
+// first, then anywhere when unique). The rest are orphans.
+func attachAgents(a *Archive, sessions []*SessionFile, agents []*AgentFile) {
+	type key struct{ folder, id string }
+	byFolder := map[key]*SessionFile{}
+	byID := map[string][]*SessionFile{}
+	for _, s := range sessions {
+		for _, id := range []string{s.ID, s.SessionID} {
+			if id == "" {
+				continue
+			}
+			k := key{s.Folder, id}
+			if byFolder[k] == nil {
+				byFolder[k] = s
+			}
+			if len(byID[id]) == 0 || byID[id][len(byID[id])-1] != s {
+				byID[id] = append(byID[id], s)
+			}
+		}
+	}
+	for _, ag := range agents {
+		var parent *SessionFile
+		if ag.ParentID != "" {
+			parent = byFolder[key{ag.Folder, ag.ParentID}]
+			if parent == nil && len(byID[ag.ParentID]) == 1 {
+				parent = byID[ag.ParentID][0]
+			}
+		}
+		if parent == nil {
+			a.Orphans = append(a.Orphans, ag)
+			continue
+		}
+		if ag.LinkedBy == "" {
+			ag.LinkedBy = "sessionId"
+		}
+		parent.Agents = append(parent.Agents, ag)
+	}
+	for _, s := range sessions {
+		sort.Slice(s.Agents, func(i, j int) bool { return s.Agents[i].Path < s.Agents[j].Path })
+	}
+	sort.Slice(a.Orphans, func(i, j int) bool { return a.Orphans[i].Path < a.Orphans[j].Path })
+}
+
+func attachExtras(sessions []*SessionFile, extras []string) {
+	byDir := map[string]*SessionFile{}
+	for _, s := range sessions {
+		byDir[strings.TrimSuffix(s.Path, ".jsonl")] = s
+	}
+	for _, e := range extras {
+		for d := filepath.Dir(e); d != filepath.Dir(d); d = filepath.Dir(d) {
+			if s := byDir[d]; s != nil {
+				s.Extras = append(s.Extras, e)
+				break
+			}
+		}
+	}
+}
+
+// group assigns sessions to projects. A folder named after the encoded cwd
+// of one of its sessions (as Claude Code names them) is one project with that
+// path; otherwise each session goes to the project of its own first cwd, and
+// sessions without any cwd to their folder.
+func group(sessions []*SessionFile) []*Project {
+	byFolder := map[string][]*SessionFile{}
+	var folders []string
+	for _, s := range sessions {
+		if _, ok := byFolder[s.Folder]; !ok {
+			folders = append(folders, s.Folder)
+		}
+		byFolder[s.Folder] = append(byFolder[s.Folder], s)
+	}
+	projects := map[string]*Project{}
+	get := func(path string, fromFolder bool, folder string) *Project {
+		p := projects[path]
+		if p == nil {
+			p = &Project{Path: path, Name: ShortName(path), FromFolder: fromFolder}
+			projects[path] = p
+		}
+		if len(p.Folders) == 0 || p.Folders[len(p.Folders)-1] != folder {
+			if !containsStr(p.Folders, folder) {
+				p.Folders = append(p.Folders, folder)
+			}
+		}
+		return p
+	}
+	for _, folder := range folders {
+		ss := byFolder[folder]
+		counts := map[string]int{}
+		for _, s := range ss {
+			if s.FirstCWD != "" && Slug(s.FirstCWD) == Slug(filepath.Base(folder)) {
+				counts[s.FirstCWD]++
+			}
+		}
+		folderPath := ""
+		for c, n := range counts {
+			if folderPath == "" || n > counts[folderPath] || n == counts[folderPath] && c < folderPath {
+				folderPath = c
+			}
+		}
+		for _, s := range ss {
+			switch {
+			case folderPath != "":
+				p := get(folderPath, false, folder)
+				p.Sessions = append(p.Sessions, s)
+			case s.FirstCWD != "":
+				p := get(s.FirstCWD, false, folder)
+				p.Sessions = append(p.Sessions, s)
+			default:
+				p := get(folder, true, folder)
+				p.Sessions = append(p.Sessions, s)
+			}
+		}
+	}
+	out := make([]*Project, 0, len(projects))
+	for _, p := range projects {
+		sort.Slice(p.Sessions, func(i, j int) bool { return p.Sessions[i].Path < p.Sessions[j].Path })
+		sort.Strings(p.Folders)
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+func containsStr(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Slug encodes a path the way Claude Code names project folders: every
+// character other than an ASCII letter or digit becomes "-" (older versions
+// replaced only / \ : and ., which this also matches).
+func Slug(path string) string {
+	b := []byte(path)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// ShortName is a project path's last element (either slash style).
+func ShortName(path string) string {
+	p := strings.TrimRight(strings.ReplaceAll(path, `\`, "/"), "/")
+	if i := strings.LastIndex(p, "/"); i >= 0 && i < len(p)-1 {
+		return p[i+1:]
+	}
+	if p == "" {
+		return path
+	}
+	return p
+}
+
+// sessionFileID is the file stem when it looks like a uuid, else the first
+// sessionId of its records, else the stem.
+func sessionFileID(path, sessionID string) string {
+	stem := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if len(stem) == 36 && strings.Count(stem, "-") == 4 || sessionID == "" {
+		return stem
+	}
+	return sessionID
+}
+
+type peeked struct{ cwd, sessionID string }
+
+// peek reads the first lines of a transcript for its first cwd and
+// sessionId: at most 200 lines or 4 MB.
+func peek(path string) peeked {
+	var pk peeked
+	f, err := os.Open(path)
+	if err != nil {
+		return pk
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	read := 0
+	for n := 0; n < 200 && read < 4<<20; n++ {
+		line, err := br.ReadSlice('\n')
+		for err == bufio.ErrBufferFull && read+len(line) < 4<<20 {
+			// A long line: skip it, it is rarely the one with the envelope.
+			read += len(line)
+			line, err = br.ReadSlice('\n')
+			line = nil
+		}
+		read += len(line)
+		if len(line) > 0 {
+			var env struct {
+				CWD       string `json:"cwd"`
+				SessionID string `json:"sessionId"`
+			}
+			if transcript.Unmarshal(line, &env) == nil {
+				if pk.cwd == "" {
+					pk.cwd = env.CWD
+				}
+				if pk.sessionID == "" {
+					pk.sessionID = env.SessionID
+				}
+			}
+		}
+		if pk.cwd != "" && pk.sessionID != "" || err != nil {
+			break
+		}
+	}
+	return pk
+}

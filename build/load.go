@@ -1,0 +1,233 @@
+// Package build runs ccsite's jobs: discover transcripts, parse them into
+// sessions in parallel, and hand each finished session on in a stable order.
+package build
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"ccsite/build/archive"
+	"ccsite/build/session"
+	"ccsite/build/transcript"
+	"golang.org/x/sync/errgroup"
+)
+
+// Loaded is one main session (its sub-agents attached) or one orphan agent.
+type Loaded struct {
+	Project *archive.Project
+	File    *archive.SessionFile // nil for an orphan agent
+	Session *session.Session
+	// Err is set when the file could not be read at all.
+	Err error
+}
+
+// LoadOptions tune Load.
+type LoadOptions struct {
+	// Workers parse in parallel; 0 means one per CPU.
+	Workers int
+}
+
+// Load parses every session of the archive with its sub-agents, in
+// parallel, and calls fn for each in archive order (projects by path,
+// sessions by file path), then for each orphan agent. At most a few sessions
+// per worker are held at once, so memory follows the largest sessions, not
+// the archive. fn runs on one goroutine at a time.
+func Load(ctx context.Context, a *archive.Archive, opts LoadOptions, fn func(Loaded) error) error {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type job struct {
+		project *archive.Project
+		file    *archive.SessionFile
+	}
+	var jobs []job
+	for _, p := range a.Projects {
+		for _, s := range p.Sessions {
+			jobs = append(jobs, job{p, s})
+		}
+	}
+	claims := newClaims(a.Orphans)
+	err := ordered(ctx, len(jobs), workers, func(i int) Loaded {
+		j := jobs[i]
+		s, err := loadSession(j.file, claims)
+		return Loaded{Project: j.project, File: j.file, Session: s, Err: err}
+	}, fn)
+	if err != nil {
+		return err
+	}
+	// Orphans nobody claimed, each in the project of its own cwd or folder.
+	var orphans []*archive.AgentFile
+	for _, ag := range a.Orphans {
+		if !claims.taken(ag) {
+			orphans = append(orphans, ag)
+		}
+	}
+	return ordered(ctx, len(orphans), workers, func(i int) Loaded {
+		ag := orphans[i]
+		s, err := loadAgent(ag)
+		if s != nil {
+			s.Agent.Orphan = true
+		}
+		return Loaded{Project: orphanProject(a, ag), Session: s, Err: err}
+	}, fn)
+}
+
+// ordered runs work(i) for i in [0,n) on workers goroutines and calls emit
+// with the results in index order, keeping at most 2*workers results alive.
+func ordered(ctx context.Context, n, workers int, work func(int) Loaded, emit func(Loaded) error) error {
+	if n == 0 {
+		return nil
+	}
+	g, ctx := errgroup.WithContext(ctx)
+	window := make(chan struct{}, 2*workers)
+	results := make([]chan Loaded, n)
+	for i := range results {
+		results[i] = make(chan Loaded, 1)
+	}
+	next := make(chan int)
+	g.Go(func() error {
+		defer close(next)
+		for i := 0; i < n; i++ {
+			select {
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	})
+	for w := 0; w < workers; w++ {
+		g.Go(func() error {
+			for i := range next {
+				results[i] <- work(i)
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		for i := 0; i < n; i++ {
+			var l Loaded
+			select {
+			case l = <-results[i]:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			results[i] = nil
+			err := emit(l)
+			<-window
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return g.Wait()
+}
+
+// loadSession parses a session file and its agent files and links them.
+func loadSession(sf *archive.SessionFile, claims *claims) (*session.Session, error) {
+	f, err := transcript.ReadFile(sf.Path)
+	if err != nil {
+		return nil, err
+	}
+	s := session.Build(f, session.Options{})
+	s.ID = sf.ID
+	for _, a := range s.Agents {
+		a.Agent.ParentID = s.ID
+		a.ID = s.ID + "/" + a.Agent.AgentID
+	}
+	for _, ag := range sf.Agents {
+		a, err := loadAgent(ag)
+		if err != nil {
+			s.Problems = append(s.Problems, session.Problem{File: ag.Path, Kind: "agent", Reason: err.Error()})
+			continue
+		}
+		session.Attach(s, a, ag.LinkedBy)
+	}
+	// Agents named by this session's calls whose files had no other link.
+	for _, ref := range s.AgentRefs {
+		if ag := claims.claim(ref.AgentID, sf.Folder); ag != nil {
+			a, err := loadAgent(ag)
+			if err != nil {
+				s.Problems = append(s.Problems, session.Problem{File: ag.Path, Kind: "agent", Reason: err.Error()})
+				continue
+			}
+			session.Attach(s, a)
+		}
+	}
+	return s, nil
+}
+
+// loadAgent parses a sub-agent file.
+func loadAgent(ag *archive.AgentFile) (*session.Session, error) {
+	f, err := transcript.ReadFile(ag.Path)
+	if err != nil {
+		return nil, err
+	}
+	a := session.Build(f, session.Options{AgentFile: true, Layout: ag.Layout})
+	a.Agent.AgentID = ag.ID
+	a.ID = "agent-" + ag.ID
+	if ag.Meta != nil {
+		a.Agent.AgentType = ag.Meta.AgentType
+		a.Agent.Description = ag.Meta.Description
+	}
+	return a, nil
+}
+
+// claims lets a parsed session take an orphan agent file its calls name,
+// once, and only from its own folder.
+type claims struct {
+	mu   sync.Mutex
+	byID map[string][]*archive.AgentFile
+	done map[*archive.AgentFile]bool
+}
+
+func newClaims(orphans []*archive.AgentFile) *claims {
+	c := &claims{byID: map[string][]*archive.AgentFile{}, done: map[*archive.AgentFile]bool{}}
+	for _, ag := range orphans {
+		c.byID[ag.ID] = append(c.byID[ag.ID], ag)
+	}
+	return c
+}
+
+func (c *claims) claim(agentID, folder string) *archive.AgentFile {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, ag := range c.byID[agentID] {
+		if !c.done[ag] && ag.Folder == folder {
+			c.done[ag] = true
+			return ag
+		}
+	}
+	return nil
+}
+
+func (c *claims) taken(ag *archive.AgentFile) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.done[ag]
+}
+
+// orphanProject finds the project an orphan agent belongs to: the project
+// of its folder, else one named by its cwd.
+func orphanProject(a *archive.Archive, ag *archive.AgentFile) *archive.Project {
+	for _, p := range a.Projects {
+		for _, f := range p.Folders {
+			if f == ag.Folder {
+				return p
+			}
+		}
+	}
+	path, from := ag.FirstCWD, false
+	if path == "" {
+		path, from = ag.Folder, true
+	}
+	return &archive.Project{Path: path, Name: archive.ShortName(path), FromFolder: from, Folders: []string{ag.Folder}}
+}

@@ -1,0 +1,185 @@
+package session
+
+import (
+	"regexp"
+	"strings"
+
+	"ccsite/build/transcript"
+)
+
+// classify sets m.Kind (and m.Command) from the record.
+func classify(m *Message, r *transcript.Record) {
+	switch r.Type {
+	case transcript.TypeUser:
+		classifyUser(m, r)
+	case transcript.TypeAssistant:
+		switch {
+		case r.IsAPIErrorMessage:
+			m.Kind = KindAPIError
+		case m.Model == "<synthetic>":
+			m.Kind = KindSynthetic
+		default:
+			m.Kind = KindAnswer
+		}
+	case transcript.TypeSystem:
+		m.Kind = KindSystem
+	case transcript.TypeAttachment:
+		m.Kind = KindAttachment
+		if r.Attachment != nil && r.Attachment.Type == transcript.AttachmentQueuedCommand {
+			m.Kind = KindQueued
+			m.Role = "user"
+			m.Blocks = []transcript.Block{{Type: "text", Text: r.Attachment.PromptText()}}
+		}
+	case transcript.TypeProgress:
+		m.Kind = KindProgress
+	case transcript.TypePRLink:
+		m.Kind = KindSystem
+	default:
+		m.Kind = KindUnknown
+	}
+	if !r.Known() && m.Kind != KindUnknown {
+		m.Kind = KindUnknown
+	}
+}
+
+var (
+	reCommandName = tagRe("command-name")
+	reCommandMsg  = tagRe("command-message")
+	reCommandArgs = tagRe("command-args")
+	reLocalOut    = tagRe("local-command-stdout")
+	reLocalErr    = tagRe("local-command-stderr")
+	reBashInput   = tagRe("bash-input")
+	reBashOut     = tagRe("bash-stdout")
+	reBashErr     = tagRe("bash-stderr")
+	reTaskNote    = tagRe("task-notification")
+	reBashNote    = tagRe("bash-notification")
+	reReminder    = regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>`)
+)
+
+func tagRe(name string) *regexp.Regexp {
+	return regexp.MustCompile(`(?s)<` + name + `>(.*?)</` + name + `>`)
+}
+
+func tag(re *regexp.Regexp, s string) (string, bool) {
+	m := re.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// Interruption texts Claude Code writes as user messages.
+const (
+	interruptedPrefix = "[Request interrupted by user"
+)
+
+func classifyUser(m *Message, r *transcript.Record) {
+	m.Role = "user"
+	content := transcript.Content{Blocks: m.Blocks}
+	if content.Has("tool_result") {
+		m.Kind = KindToolResult
+		for _, b := range m.Blocks {
+			if b.Type == "tool_result" {
+				m.ToolUseIDs = append(m.ToolUseIDs, b.ToolUseID)
+			}
+		}
+		return
+	}
+	if r.IsCompactSummary {
+		m.Kind = KindCompactSummary
+		return
+	}
+	text := strings.TrimSpace(content.Text())
+	if r.IsMeta {
+		m.Kind = KindMeta
+		return
+	}
+	if strings.HasPrefix(text, interruptedPrefix) {
+		m.Kind = KindInterruption
+		return
+	}
+	if name, ok := tag(reCommandName, text); ok {
+		m.Kind = KindCommand
+		c := &Command{Name: strings.TrimSpace(name)}
+		c.Message, _ = tag(reCommandMsg, text)
+		c.Args, _ = tag(reCommandArgs, text)
+		c.Args = strings.TrimSpace(c.Args)
+		m.Command = c
+		return
+	}
+	if out, ok := tag(reLocalOut, text); ok {
+		m.Kind = KindLocalOutput
+		m.Command = &Command{Stdout: out}
+		m.Command.Stderr, _ = tag(reLocalErr, text)
+		return
+	}
+	if errOut, ok := tag(reLocalErr, text); ok {
+		m.Kind = KindLocalOutput
+		m.Command = &Command{Stderr: errOut}
+		return
+	}
+	if in, ok := tag(reBashInput, text); ok {
+		m.Kind = KindBashInput
+		m.Command = &Command{Input: in}
+		return
+	}
+	out, okOut := tag(reBashOut, text)
+	errOut, okErr := tag(reBashErr, text)
+	if okOut || okErr {
+		m.Kind = KindBashOutput
+		m.Command = &Command{Stdout: out, Stderr: errOut}
+		return
+	}
+	if note, ok := tag(reTaskNote, text); ok {
+		m.Kind = KindNotification
+		m.Command = &Command{Name: "task-notification", Notice: strings.TrimSpace(note)}
+		return
+	}
+	if note, ok := tag(reBashNote, text); ok {
+		m.Kind = KindNotification
+		m.Command = &Command{Name: "bash-notification", Notice: strings.TrimSpace(note)}
+		return
+	}
+	m.Kind = KindPrompt
+}
+
+// PromptText is what a person typed for a turn-starting message, as one line
+// of plain text: "/command args", "! shell input", or the prompt with Claude
+// Code's reminders removed.
+func PromptText(m *Message) string {
+	switch m.Kind {
+	case KindCommand:
+		s := m.Command.Name
+		if !strings.HasPrefix(s, "/") {
+			s = "/" + s
+		}
+		if m.Command.Args != "" {
+			s += " " + m.Command.Args
+		}
+		return s
+	case KindBashInput:
+		return "! " + m.Command.Input
+	}
+	t := reReminder.ReplaceAllString(m.Text(), "")
+	if t == "" {
+		for _, b := range m.Blocks {
+			if b.Type == "image" {
+				return "[image]"
+			}
+		}
+	}
+	return t
+}
+
+// Excerpt collapses white space and cuts s to at most n runes, adding "…".
+func Excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	if len(runes) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(runes[:n-1])) + "…"
+}

@@ -1,0 +1,247 @@
+package session
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"ccsite/build/transcript"
+)
+
+// finish computes what derives from the messages: turns, title, metadata and
+// statistics.
+func finish(s *Session) {
+	turns(s)
+	metadata(s)
+	title(s)
+	counts(s)
+	if len(s.Unknown) == 0 {
+		s.Unknown = nil
+	}
+}
+
+// turns splits the live branch at every human prompt.
+func turns(s *Session) {
+	s.Turns = nil
+	for i, m := range s.Messages {
+		if m.Kind.StartsTurn() || len(s.Turns) == 0 {
+			s.Turns = append(s.Turns, Turn{Index: len(s.Turns) + 1, First: i, HasPrompt: m.Kind.StartsTurn()})
+		}
+		t := &s.Turns[len(s.Turns)-1]
+		t.Last = i
+		m.Turn = t.Index
+	}
+	for ti := range s.Turns {
+		t := &s.Turns[ti]
+		for _, m := range s.Messages[t.First : t.Last+1] {
+			if !m.Time.IsZero() {
+				if t.Start.IsZero() || m.Time.Before(t.Start) {
+					t.Start = m.Time
+				}
+				if m.Time.After(t.End) {
+					t.End = m.Time
+				}
+			}
+			if m.Kind == KindAnswer {
+				t.Answers++
+			}
+			for _, id := range m.ToolUseIDs {
+				if m.Type != transcript.TypeAssistant {
+					continue
+				}
+				if c := s.Tool(id); c != nil {
+					if t.Tools == nil {
+						t.Tools = map[string]int{}
+					}
+					t.Tools[c.Name]++
+				}
+			}
+		}
+		if t.HasPrompt {
+			t.Excerpt = Excerpt(PromptText(s.Messages[t.First]), 100)
+		}
+	}
+}
+
+// metadata collects cwd, slug, git branches, versions, models and times.
+func metadata(s *Session) {
+	seen := map[string]bool{}
+	add := func(list *[]string, kind, v string) {
+		if v == "" || seen[kind+v] {
+			return
+		}
+		seen[kind+v] = true
+		*list = append(*list, v)
+	}
+	var times []time.Time
+	visit := func(r *transcript.Record) {
+		if s.CWD == "" {
+			s.CWD = r.CWD
+		}
+		if s.Slug == "" {
+			s.Slug = r.Slug
+		}
+		add(&s.GitBranches, "b", r.GitBranch)
+		add(&s.Versions, "v", r.Version)
+		if r.Message != nil && r.Type == transcript.TypeAssistant && r.Message.Model != "<synthetic>" {
+			add(&s.Models, "m", r.Message.Model)
+		}
+		if !r.Time.IsZero() {
+			times = append(times, r.Time)
+		}
+	}
+	for _, m := range s.allMessages() {
+		for _, r := range m.Records {
+			visit(r)
+		}
+	}
+	for _, sd := range s.Side {
+		if !sd.Time.IsZero() {
+			times = append(times, sd.Time)
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i].Before(times[j]) })
+	s.Active = 0
+	if len(times) > 0 {
+		s.Start, s.End = times[0], times[len(times)-1]
+		for i := 1; i < len(times); i++ {
+			if gap := times[i].Sub(times[i-1]); gap <= IdleGap {
+				s.Active += gap
+			}
+		}
+	}
+	s.ActiveMs = s.Active.Milliseconds()
+}
+
+// title picks custom-title > ai-title > agent-name > a summary of this file
+// > the first prompt > a summary whose leaf is in another file.
+func title(s *Session) {
+	var custom, ai, agentName string
+	inFile := map[string]bool{}
+	for _, m := range s.allMessages() {
+		for _, r := range m.Records {
+			inFile[r.UUID] = true
+		}
+	}
+	for _, sd := range s.Side {
+		r := sd.Record
+		switch r.Type {
+		case transcript.TypeCustomTitle:
+			if r.CustomTitle != "" {
+				custom = r.CustomTitle
+			}
+		case transcript.TypeAITitle:
+			if r.AITitle != "" {
+				ai = r.AITitle
+			}
+		case transcript.TypeAgentName:
+			if r.AgentName != "" {
+				agentName = r.AgentName
+			}
+		}
+	}
+	var summary, otherSummary string
+	for i := range s.Summaries {
+		sm := &s.Summaries[i]
+		sm.InFile = inFile[sm.LeafUUID]
+		if strings.TrimSpace(sm.Text) == "" {
+			continue
+		}
+		if sm.InFile {
+			summary = sm.Text
+		} else {
+			otherSummary = sm.Text
+		}
+	}
+	first := ""
+	for _, m := range s.Messages {
+		if m.Kind.StartsTurn() {
+			if first = Excerpt(PromptText(m), 100); first != "" {
+				break
+			}
+		}
+	}
+	if first == "" && s.Agent != nil && s.Agent.Description != "" {
+		first = s.Agent.Description
+	}
+	for _, c := range []struct{ v, src string }{
+		{custom, "custom-title"}, {ai, "ai-title"}, {agentName, "agent-name"},
+		{summary, "summary"}, {first, "first-prompt"}, {otherSummary, "summary"},
+	} {
+		if v := Excerpt(c.v, 200); v != "" {
+			s.Title, s.TitleSource = v, c.src
+			return
+		}
+	}
+	s.Title, s.TitleSource = "Untitled session "+shortID(s.ID), "none"
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// counts fills Stats: messages, prompts, tools and tokens once per message id.
+func counts(s *Session) {
+	st := &s.Stats
+	st.Messages, st.Prompts, st.Answers, st.ToolCalls = 0, 0, 0, len(s.Tools)
+	st.Turns = 0
+	for _, t := range s.Turns {
+		if t.HasPrompt {
+			st.Turns++
+		}
+	}
+	st.ToolsByName = map[string]int{}
+	for _, c := range s.Tools {
+		st.ToolsByName[c.Name]++
+	}
+	if len(st.ToolsByName) == 0 {
+		st.ToolsByName = nil
+	}
+	st.Tokens = Tokens{}
+	usage := map[string]Tokens{}
+	var order []string
+	for _, m := range s.allMessages() {
+		switch m.Type {
+		case transcript.TypeUser, transcript.TypeAssistant:
+			st.Messages++
+		case transcript.TypeAttachment:
+			if m.Kind == KindQueued {
+				st.Messages++
+			}
+		}
+		if m.Kind.StartsTurn() {
+			st.Prompts++
+		}
+		if m.Kind == KindAnswer {
+			st.Answers++
+		}
+		for _, r := range m.Records {
+			if r.Type != transcript.TypeAssistant || r.Message == nil || r.Message.Usage == nil {
+				continue
+			}
+			u := r.Message.Usage
+			t := Tokens{Input: u.InputTokens, Output: u.OutputTokens,
+				CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}
+			key := r.Message.ID
+			if key == "" {
+				key = "uuid:" + r.UUID
+			}
+			prev, ok := usage[key]
+			if !ok {
+				order = append(order, key)
+			}
+			usage[key] = maxTokens(prev, t)
+		}
+	}
+	for _, k := range order {
+		st.Tokens.Add(usage[k])
+	}
+}
+
+func maxTokens(a, b Tokens) Tokens {
+	return Tokens{Input: max(a.Input, b.Input), Output: max(a.Output, b.Output),
+		CacheRead: max(a.CacheRead, b.CacheRead), CacheWrite: max(a.CacheWrite, b.CacheWrite)}
+}

@@ -1,0 +1,122 @@
+package session
+
+import (
+	"sort"
+
+	"ccsite/build/transcript"
+)
+
+// allMessages returns the live branch's messages, then every branch's.
+func (s *Session) allMessages() []*Message {
+	out := append([]*Message(nil), s.Messages...)
+	for _, b := range s.Branches {
+		out = append(out, b.Messages...)
+	}
+	return out
+}
+
+// AllMessages returns the messages of every branch, live branch first.
+func (s *Session) AllMessages() []*Message { return s.allMessages() }
+
+// Tool returns the call with the given tool_use id, or nil.
+func (s *Session) Tool(id string) *ToolCall { return s.toolIndex[id] }
+
+// agentResult is the part of a Task/Agent toolUseResult that links agents.
+type agentResult struct {
+	AgentID string `json:"agentId"`
+}
+
+// pairTools pairs every tool_use with its tool_result, attaches progress
+// records to their calls and collects the sub-agents calls name.
+func pairTools(s *Session) {
+	calls := map[string]*ToolCall{}
+	msgs := s.allMessages()
+	for _, m := range msgs {
+		if m.Type != transcript.TypeAssistant {
+			continue
+		}
+		for _, r := range m.Records {
+			if r.Message == nil {
+				continue
+			}
+			for _, b := range r.Message.Content.Blocks {
+				if (b.Type != "tool_use" && b.Type != "server_tool_use") || b.ID == "" {
+					continue
+				}
+				if _, dup := calls[b.ID]; dup {
+					continue
+				}
+				c := &ToolCall{ID: b.ID, Name: b.Name, Input: b.Input, Use: m, UseUUID: r.UUID}
+				calls[b.ID] = c
+				s.Tools = append(s.Tools, c)
+				m.ToolUseIDs = append(m.ToolUseIDs, b.ID)
+			}
+		}
+	}
+	seenRef := map[string]bool{}
+	addRef := func(ref AgentRef) {
+		if ref.AgentID == "" || seenRef[ref.AgentID+"\x00"+ref.Via] {
+			return
+		}
+		seenRef[ref.AgentID+"\x00"+ref.Via] = true
+		s.AgentRefs = append(s.AgentRefs, ref)
+	}
+	for _, m := range msgs {
+		switch m.Kind {
+		case KindToolResult:
+			r := m.Record()
+			for bi := range m.Blocks {
+				b := &m.Blocks[bi]
+				if b.Type != "tool_result" {
+					continue
+				}
+				c := calls[b.ToolUseID]
+				if c == nil {
+					s.OrphanResults = append(s.OrphanResults, OrphanResult{ToolUseID: b.ToolUseID, UUID: m.UUID, Line: m.Line})
+					continue
+				}
+				if c.Result != nil {
+					continue
+				}
+				c.Result, c.ResultUUID, c.ResultBlock, c.IsError = m, m.UUID, b, b.IsError
+				c.ToolUseResult = r.ToolUseResult
+				if len(r.ToolUseResult) > 0 && r.ToolUseResult[0] == '{' {
+					var ar agentResult
+					if transcript.Unmarshal(r.ToolUseResult, &ar) == nil && ar.AgentID != "" {
+						c.AgentID = ar.AgentID
+						addRef(AgentRef{AgentID: ar.AgentID, ToolUseID: c.ID, Via: "toolUseResult"})
+					}
+				}
+			}
+		}
+	}
+	// Progress records anywhere (inlined or not) attach to their calls.
+	for _, m := range msgs {
+		for _, r := range m.Records {
+			if r.Type != transcript.TypeProgress {
+				continue
+			}
+			id := r.ParentToolUseID
+			if calls[id] == nil {
+				id = r.ToolUseID
+			}
+			if c := calls[id]; c != nil {
+				c.Progress = append(c.Progress, r)
+				c.ProgressCount++
+			}
+			if r.Data != nil && r.Data.Type == transcript.ProgressAgent && r.Data.AgentID != "" {
+				addRef(AgentRef{AgentID: r.Data.AgentID, ToolUseID: r.ParentToolUseID, Via: "agent_progress"})
+				if c := calls[r.ParentToolUseID]; c != nil && c.AgentID == "" {
+					c.AgentID = r.Data.AgentID
+				}
+			}
+		}
+	}
+	s.toolIndex = calls
+	for _, c := range s.Tools {
+		if c.Result == nil {
+			s.Unanswered = append(s.Unanswered, c.ID)
+		}
+	}
+	sort.Strings(s.Unanswered)
+}

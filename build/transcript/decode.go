@@ -1,0 +1,237 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// MaxLineBytes is the longest line decoded. Real lines reach tens of MB (base64
+// images, huge command output); a longer line becomes a problem and is skipped
+// without being held in memory.
+const MaxLineBytes = 256 << 20
+
+// decodeOpts accepts what real transcripts contain: invalid UTF-8 and lone
+// surrogate escapes (replaced by U+FFFD) and repeated member names.
+var decodeOpts = json.JoinOptions(
+	jsontext.AllowInvalidUTF8(true),
+	jsontext.AllowDuplicateNames(true),
+)
+
+// File is a decoded transcript: every non-empty line is either one Record or
+// one Problem, so len(Records)+len(Problems) == Lines.
+type File struct {
+	Path     string
+	Bytes    int64
+	Lines    int // non-empty lines
+	Records  []Record
+	Problems []Problem
+}
+
+// Problem is a line that could not be read as a record.
+type Problem struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+	// Excerpt is the start of the line, for the report.
+	Excerpt string `json:"excerpt,omitempty"`
+	// Recovered holds the records found when a line holds several JSON objects
+	// (an append to a file that lacked its final newline): data is not lost,
+	// but the line is still reported.
+	Recovered []Record `json:"-"`
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Reason)
+}
+
+// ReadFile decodes the transcript at path. The error is non-nil only when the
+// file cannot be opened or read; bad lines are Problems.
+func ReadFile(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	defer f.Close()
+	return Decode(f, path)
+}
+
+// Decode reads JSONL from r. name labels problems. Lines end at "\n"; a
+// trailing "\r", surrounding blanks and blank lines are ignored, and a final
+// line without newline is read like any other.
+func Decode(r io.Reader, name string) (*File, error) {
+	out := &File{Path: name}
+	br := bufio.NewReaderSize(r, 1<<20)
+	lineNo := 0
+	for {
+		line, n, tooLong, err := readLine(br)
+		out.Bytes += int64(n)
+		if n > 0 {
+			lineNo++
+			if tooLong {
+				out.Lines++
+				out.Problems = append(out.Problems, Problem{File: name, Line: lineNo,
+					Reason: fmt.Sprintf("line of %d bytes is longer than the %d MB limit; skipped", n, MaxLineBytes>>20)})
+			} else if line = bytes.TrimSpace(line); len(line) > 0 {
+				out.Lines++
+				rec, prob := DecodeLine(line, name, lineNo)
+				if prob != nil {
+					out.Problems = append(out.Problems, *prob)
+				} else {
+					out.Records = append(out.Records, rec)
+				}
+			}
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, fmt.Errorf("read transcript %s line %d: %w", name, lineNo+1, err)
+		}
+	}
+}
+
+// readLine returns the next line without its "\n" as a fresh slice, the bytes
+// consumed, and whether it exceeded MaxLineBytes (then line is nil).
+func readLine(br *bufio.Reader) (line []byte, n int, tooLong bool, err error) {
+	for {
+		frag, e := br.ReadSlice('\n')
+		n += len(frag)
+		if !tooLong {
+			if n > MaxLineBytes {
+				tooLong, line = true, nil
+			} else if line == nil && e == nil {
+				// Common case: the whole line fits the buffer.
+				line = bytes.Clone(frag)
+			} else {
+				line = append(line, frag...)
+			}
+		}
+		if e == bufio.ErrBufferFull {
+			continue
+		}
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			line = line[:len(line)-1]
+		}
+		return line, n, tooLong, e
+	}
+}
+
+// DecodeLine decodes one trimmed, non-empty line. It never panics: every input
+// gives either a record or a problem.
+func DecodeLine(line []byte, file string, lineNo int) (Record, *Problem) {
+	rec := Record{Line: lineNo, Raw: line}
+	if err := json.Unmarshal(line, &rec, decodeOpts); err == nil {
+		rec.Line, rec.Raw = lineNo, line
+		rec.Time = parseTime(rec.Timestamp)
+		return rec, nil
+	}
+	return slowLine(line, file, lineNo)
+}
+
+// slowLine explains a line the fast path refused.
+func slowLine(line []byte, file string, lineNo int) (Record, *Problem) {
+	prob := func(reason string) (Record, *Problem) {
+		return Record{}, &Problem{File: file, Line: lineNo, Reason: reason, Excerpt: excerpt(line)}
+	}
+	if bytes.HasPrefix(line, []byte("//")) {
+		return prob("comment line (// ...), not JSON")
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(line), decodeOpts)
+	first, err := dec.ReadValue()
+	if err != nil {
+		return prob("invalid JSON: " + jsonReason(err, line))
+	}
+	if dec.PeekKind() != 0 {
+		// Several values on one line: recover each object, report the line.
+		p := &Problem{File: file, Line: lineNo, Excerpt: excerpt(line)}
+		values := []jsontext.Value{first.Clone()}
+		for dec.PeekKind() != 0 {
+			v, err := dec.ReadValue()
+			if err != nil {
+				break
+			}
+			values = append(values, v.Clone())
+		}
+		for _, v := range values {
+			if r, sub := DecodeLine(v, file, lineNo); sub == nil {
+				p.Recovered = append(p.Recovered, r)
+			}
+		}
+		p.Reason = fmt.Sprintf("%d JSON values on one line (a missing newline); %d record(s) recovered",
+			len(values), len(p.Recovered))
+		if dec.PeekKind() != 0 || len(p.Recovered) < len(values) {
+			p.Reason += ", the rest unreadable"
+		}
+		return Record{}, p
+	}
+	// One valid JSON value that does not fit a record: keep it whole as an
+	// unknown record rather than lose it.
+	rec := Record{Line: lineNo, Raw: line}
+	if first.Kind() == '{' {
+		lenientFields(line, &rec)
+	}
+	return rec, nil
+}
+
+// lenientFields fills the fields a record of unexpected shape still offers,
+// taking only those of the right JSON type. Its Type gets a "?" prefix
+// when the record's known fields had the wrong shape, so it counts as unknown.
+func lenientFields(line []byte, rec *Record) {
+	var m map[string]jsontext.Value
+	if json.Unmarshal(line, &m, decodeOpts) != nil {
+		return
+	}
+	str := func(k string) string { return rawString(m[k]) }
+	rec.Type = str("type")
+	if rec.Type != "" {
+		rec.Type = "?" + rec.Type
+	}
+	rec.UUID, rec.ParentUUID = str("uuid"), str("parentUuid")
+	rec.SessionID, rec.Timestamp = str("sessionId"), str("timestamp")
+	rec.CWD, rec.Version = str("cwd"), str("version")
+	rec.Time = parseTime(rec.Timestamp)
+}
+
+func parseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+func jsonReason(err error, line []byte) string {
+	var se *jsontext.SyntacticError
+	msg := err.Error()
+	if errors.As(err, &se) {
+		msg = se.Err.Error()
+		if se.ByteOffset > 0 {
+			msg += fmt.Sprintf(" at byte %d", se.ByteOffset)
+		}
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(msg, "unexpected EOF") {
+		return fmt.Sprintf("line cut off after %d bytes (truncated JSON)", len(line))
+	}
+	return msg
+}
+
+func excerpt(b []byte) string {
+	const max = 120
+	s := b
+	if len(s) > max {
+		s = s[:max]
+	}
+	return strings.ToValidUTF8(string(s), "\uFFFD")
+}

@@ -1,0 +1,113 @@
+// Package transcript decodes Claude Code JSONL transcripts into typed records
+// and problems, one per non-empty line; it knows nothing of trees or HTML.
+package transcript
+
+// Record types (the "type" field) seen in real transcripts or documented.
+const (
+	TypeUser                = "user"
+	TypeAssistant           = "assistant"
+	TypeProgress            = "progress"
+	TypeFileHistorySnapshot = "file-history-snapshot"
+	TypeFileHistoryDelta    = "file-history-delta"
+	TypeSystem              = "system"
+	TypeSummary             = "summary"
+	TypeQueueOperation      = "queue-operation"
+	TypeAttachment          = "attachment"
+	TypePermissionMode      = "permission-mode"
+	TypeLastPrompt          = "last-prompt"
+	TypeMode                = "mode"
+	TypePRLink              = "pr-link"
+	TypeATISLatch           = "atis-latch"
+	TypeCustomTitle         = "custom-title"
+	TypeAITitle             = "ai-title"
+	TypeAgentName           = "agent-name"
+	TypeAgentSetting        = "agent-setting"
+	TypeBridgeSession       = "bridge-session"
+	TypeSavedHookContext    = "saved_hook_context"
+)
+
+// System subtypes (the "subtype" field of system records). SubtypeNone is the
+// 1.0.x hook/status message that carries no subtype at all.
+const (
+	SubtypeNone                = ""
+	SubtypeStopHookSummary     = "stop_hook_summary"
+	SubtypeTurnDuration        = "turn_duration"
+	SubtypeAPIError            = "api_error"
+	SubtypeLocalCommand        = "local_command"
+	SubtypeCompactBoundary     = "compact_boundary"
+	SubtypeMicrocompactBoundry = "microcompact_boundary"
+	SubtypeAwaySummary         = "away_summary"
+	SubtypeInformational       = "informational"
+	SubtypeBridgeStatus        = "bridge_status"
+)
+
+// Progress data types (progress records' data.type).
+const (
+	ProgressBash           = "bash_progress"
+	ProgressAgent          = "agent_progress"
+	ProgressHook           = "hook_progress"
+	ProgressMCP            = "mcp_progress"
+	ProgressQueryUpdate    = "query_update"
+	ProgressSearchResults  = "search_results_received"
+	ProgressWaitingForTask = "waiting_for_task"
+)
+
+// Attachment types (attachment records' attachment.type).
+const (
+	AttachmentQueuedCommand         = "queued_command"
+	AttachmentHookSuccess           = "hook_success"
+	AttachmentHookSystemMessage     = "hook_system_message"
+	AttachmentHookAdditionalContext = "hook_additional_context"
+	AttachmentHookBlockingError     = "hook_blocking_error"
+	AttachmentHookNonBlockingError  = "hook_non_blocking_error"
+	AttachmentTaskReminder          = "task_reminder"
+	AttachmentTotalTokensReminder   = "total_tokens_reminder"
+	AttachmentSkillListing          = "skill_listing"
+	AttachmentDeferredToolsDelta    = "deferred_tools_delta"
+	AttachmentAgentListingDelta     = "agent_listing_delta"
+	AttachmentMCPInstructionsDelta  = "mcp_instructions_delta"
+	AttachmentCommandPermissions    = "command_permissions"
+	AttachmentReadTruncationNotice  = "read_truncation_notice"
+)
+
+var knownTypes = map[string]bool{
+	TypeUser: true, TypeAssistant: true, TypeProgress: true, TypeFileHistorySnapshot: true,
+	TypeFileHistoryDelta: true, TypeSystem: true, TypeSummary: true, TypeQueueOperation: true,
+	TypeAttachment: true, TypePermissionMode: true, TypeLastPrompt: true, TypeMode: true,
+	TypePRLink: true, TypeATISLatch: true, TypeCustomTitle: true, TypeAITitle: true,
+	TypeAgentName: true, TypeAgentSetting: true, TypeBridgeSession: true, TypeSavedHookContext: true,
+}
+
+var knownSubtypes = map[string]bool{
+	SubtypeNone: true, SubtypeStopHookSummary: true, SubtypeTurnDuration: true, SubtypeAPIError: true,
+	SubtypeLocalCommand: true, SubtypeCompactBoundary: true, SubtypeMicrocompactBoundry: true,
+	SubtypeAwaySummary: true, SubtypeInformational: true, SubtypeBridgeStatus: true,
+}
+
+var knownProgress = map[string]bool{
+	ProgressBash: true, ProgressAgent: true, ProgressHook: true, ProgressMCP: true,
+	ProgressQueryUpdate: true, ProgressSearchResults: true, ProgressWaitingForTask: true,
+}
+
+var knownAttachments = map[string]bool{
+	AttachmentQueuedCommand: true, AttachmentHookSuccess: true, AttachmentHookSystemMessage: true,
+	AttachmentHookAdditionalContext: true, AttachmentHookBlockingError: true,
+	AttachmentHookNonBlockingError: true, AttachmentTaskReminder: true,
+	AttachmentTotalTokensReminder: true, AttachmentSkillListing: true,
+	AttachmentDeferredToolsDelta: true, AttachmentAgentListingDelta: true,
+	AttachmentMCPInstructionsDelta: true, AttachmentCommandPermissions: true,
+	AttachmentReadTruncationNotice: true,
+}
+
+// KnownType reports whether t is a record type this package types; any other
+// type is kept whole as an unknown record.
+func KnownType(t string) bool { return knownTypes[t] }
+
+// KnownSubtype reports whether s is a typed system subtype ("" included).
+func KnownSubtype(s string) bool { return knownSubtypes[s] }
+
+// KnownProgress reports whether p is a typed progress data type.
+func KnownProgress(p string) bool { return knownProgress[p] }
+
+// KnownAttachment reports whether a is a typed attachment type.
+func KnownAttachment(a string) bool { return knownAttachments[a] }

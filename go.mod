@@ -1,0 +1,8 @@
+module ccsite
+
+go 1.26.0
+
+require (
+	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
+	golang.org/x/sync v0.24.0
+)
