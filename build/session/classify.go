@@ -53,7 +53,9 @@ var (
 	reBashErr     = tagRe("bash-stderr")
 	reTaskNote    = tagRe("task-notification")
 	reBashNote    = tagRe("bash-notification")
-	reReminder    = regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>`)
+	// reContext matches the context Claude Code adds around what a person
+	// typed: reminders and the IDE's opened file or selection.
+	reContext = regexp.MustCompile(`(?s)<(system-reminder|ide_opened_file|ide_selection)>.*?</(system-reminder|ide_opened_file|ide_selection)>`)
 )
 
 func tagRe(name string) *regexp.Regexp {
@@ -144,8 +146,8 @@ func classifyUser(m *Message, r *transcript.Record) {
 }
 
 // PromptText is what a person typed for a turn-starting message, as one line
-// of plain text: "/command args", "! shell input", or the prompt with Claude
-// Code's reminders removed.
+// of plain text: "/command args", "! shell input", or the prompt without
+// the reminders and IDE context Claude Code adds (kept when that is all).
 func PromptText(m *Message) string {
 	switch m.Kind {
 	case KindCommand:
@@ -160,8 +162,11 @@ func PromptText(m *Message) string {
 	case KindBashInput:
 		return "! " + m.Command.Input
 	}
-	t := reReminder.ReplaceAllString(m.Text(), "")
+	t := strings.TrimSpace(reContext.ReplaceAllString(m.Text(), ""))
 	if t == "" {
+		t = m.Text()
+	}
+	if strings.TrimSpace(t) == "" {
 		for _, b := range m.Blocks {
 			if b.Type == "image" {
 				return "[image]"

@@ -114,7 +114,9 @@ func metadata(s *Session) {
 }
 
 // title picks custom-title > ai-title > agent-name > a summary of this file
-// > the first prompt > a summary whose leaf is in another file.
+// > the first typed prompt (a sub-agent's description when it has none) >
+// the first command > a summary whose leaf is in another file > the first
+// answer.
 func title(s *Session) {
 	var custom, ai, agentName string
 	inFile := map[string]bool{}
@@ -153,11 +155,22 @@ func title(s *Session) {
 			otherSummary = sm.Text
 		}
 	}
-	first := ""
+	// A typed prompt says more than a command (/clear, /init), which says
+	// more than nothing.
+	first, command, answer := "", "", ""
 	for _, m := range s.Messages {
-		if m.Kind.StartsTurn() {
-			if first = Excerpt(PromptText(m), 100); first != "" {
-				break
+		switch {
+		case m.Kind == KindPrompt || m.Kind == KindQueued:
+			if first == "" {
+				first = Excerpt(PromptText(m), 100)
+			}
+		case m.Kind.StartsTurn():
+			if command == "" {
+				command = Excerpt(PromptText(m), 100)
+			}
+		case m.Kind == KindAnswer:
+			if answer == "" {
+				answer = Excerpt(m.Text(), 100)
 			}
 		}
 	}
@@ -166,7 +179,8 @@ func title(s *Session) {
 	}
 	for _, c := range []struct{ v, src string }{
 		{custom, "custom-title"}, {ai, "ai-title"}, {agentName, "agent-name"},
-		{summary, "summary"}, {first, "first-prompt"}, {otherSummary, "summary"},
+		{summary, "summary"}, {first, "first-prompt"}, {command, "first-prompt"},
+		{otherSummary, "summary"}, {answer, "first-answer"},
 	} {
 		if v := Excerpt(c.v, 200); v != "" {
 			s.Title, s.TitleSource = v, c.src
@@ -177,7 +191,7 @@ func title(s *Session) {
 }
 
 func shortID(id string) string {
-	if len(id) > 8 {
+	if len(id) > 16 {
 		return id[:8]
 	}
 	return id

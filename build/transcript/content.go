@@ -92,60 +92,14 @@ func (c Content) Has(t string) bool {
 	return false
 }
 
+// KnownBlock reports whether t is a content block type this package types;
+// a block of another type keeps its other members in Block.Extra.
+func KnownBlock(t string) bool { return knownBlocks[t] }
+
 var knownBlocks = map[string]bool{
 	"text": true, "thinking": true, "redacted_thinking": true, "tool_use": true,
 	"server_tool_use": true, "tool_result": true, "web_search_tool_result": true,
 	"image": true, "document": true, "tool_reference": true,
-}
-
-type blockFields Block
-
-// UnmarshalJSONFrom decodes a block, keeping the JSON of unknown block types
-// in Raw.
-func (b *Block) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	v, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(v, (*blockFields)(b), decodeOpts); err != nil {
-		// A block of an unexpected shape is kept whole, not fatal.
-		*b = Block{Type: "(malformed)", Raw: v.Clone()}
-		return nil
-	}
-	if !knownBlocks[b.Type] {
-		b.Raw = v.Clone()
-	}
-	return nil
-}
-
-type progressFields ProgressData
-
-// UnmarshalJSONFrom decodes progress data and keeps its JSON in Raw.
-func (p *ProgressData) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	v, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	p.Raw = v.Clone()
-	if err := json.Unmarshal(v, (*progressFields)(p), decodeOpts); err != nil {
-		*p = ProgressData{Raw: p.Raw}
-	}
-	return nil
-}
-
-type attachmentFields Attachment
-
-// UnmarshalJSONFrom decodes an attachment and keeps its JSON in Raw.
-func (a *Attachment) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	v, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	a.Raw = v.Clone()
-	if err := json.Unmarshal(v, (*attachmentFields)(a), decodeOpts); err != nil {
-		*a = Attachment{Raw: a.Raw}
-	}
-	return nil
 }
 
 // rawString returns v's string value when v is a JSON string, else "".

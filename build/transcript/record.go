@@ -183,8 +183,8 @@ type ServerToolUse struct {
 	WebFetchRequests  int64 `json:"web_fetch_requests,omitzero"`
 }
 
-// Block is one content block. Type selects which fields are set; a block of a
-// type not listed here keeps its JSON in Raw.
+// Block is one content block. Type selects which fields are set; members of
+// other blocks are kept in Extra.
 type Block struct {
 	Type string `json:"type,omitempty"`
 	// text
@@ -208,8 +208,9 @@ type Block struct {
 	// tool_reference
 	ToolName string `json:"tool_name,omitempty"`
 
-	// Raw is the block's JSON when its type is not one of the above.
-	Raw jsontext.Value `json:"raw,omitempty"`
+	// Extra holds the members not listed above (all of a block of an
+	// unknown type but its type), so nothing is lost.
+	Extra jsontext.Value `json:",unknown"`
 }
 
 // Source is an image or document source.
@@ -235,7 +236,7 @@ type MicrocompactMetadata struct {
 }
 
 // ProgressData is a progress record's data. Message holds the embedded
-// sub-agent message of agent_progress; Raw keeps the whole object.
+// sub-agent message of agent_progress; Extra the members not listed.
 type ProgressData struct {
 	Type     string         `json:"type,omitempty"`
 	AgentID  string         `json:"agentId,omitempty"`
@@ -243,16 +244,17 @@ type ProgressData struct {
 	Output   string         `json:"output,omitempty"`
 	HookName string         `json:"hookName,omitempty"`
 	Message  jsontext.Value `json:"message,omitempty"`
-	Raw      jsontext.Value `json:"-"`
+	Extra    jsontext.Value `json:",unknown"`
 }
 
-// Attachment is an attachment record's payload; Raw keeps the whole object.
+// Attachment is an attachment record's payload; Extra keeps the members not
+// listed.
 type Attachment struct {
 	Type     string         `json:"type,omitempty"`
 	Prompt   jsontext.Value `json:"prompt,omitempty"`
 	HookName string         `json:"hookName,omitempty"`
 	Content  jsontext.Value `json:"content,omitempty"`
-	Raw      jsontext.Value `json:"-"`
+	Extra    jsontext.Value `json:",unknown"`
 }
 
 // PromptText returns a queued_command's prompt when it is a string, or the
