@@ -6,12 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"ccsite/build"
 	"ccsite/build/archive"
+	"ccsite/demo"
 )
 
 // Exit codes.
@@ -31,7 +34,8 @@ Usage:
 
 PATH is a folder (searched recursively) or a .jsonl file. Without PATH:
 $CLAUDE_CONFIG_DIR/projects (comma-separated list allowed), else
-~/.claude/projects and ~/.config/claude/projects.
+~/.claude/projects and ~/.config/claude/projects; when those hold no
+transcript, the built-in demo archive.
 
 Exit status: 0 when input was read (problems in it are reported, not fatal),
 1 when nothing could be read, 2 for a usage error.
@@ -93,14 +97,12 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	if err != nil {
 		return exitUsage
 	}
-	if len(paths) == 0 {
-		home, _ := os.UserHomeDir()
-		paths = archive.DefaultRoots(getenv, home)
-		if len(paths) == 0 {
-			fmt.Fprintln(stderr, "ccsite inspect: no ~/.claude/projects folder here ($CLAUDE_CONFIG_DIR unset); name folders or .jsonl files to read")
-			return exitFail
-		}
+	paths, cleanup, err := inputPaths(paths, getenv, stderr, "inspect")
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite inspect: %v\n", err)
+		return exitFail
 	}
+	defer cleanup()
 	t, err := build.Inspect(ctx, stdout, build.InspectOptions{Paths: paths, JSON: *asJSON, Workers: *workers})
 	if err != nil {
 		msg := err.Error()
@@ -114,4 +116,56 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 		fmt.Fprintf(stderr, "ccsite inspect: %d sessions read, %d problems reported in the output\n", t.Sessions, t.Problems)
 	}
 	return exitOK
+}
+
+// inputPaths returns the paths to read: those named, else the default roots
+// when they hold any transcript, else the embedded demo archive, extracted to
+// a temporary folder that cleanup removes (saying so on stderr).
+func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cmd string) (paths []string, cleanup func(), err error) {
+	cleanup = func() {}
+	if len(named) > 0 {
+		return named, cleanup, nil
+	}
+	home, _ := os.UserHomeDir()
+	if h := getenv("HOME"); h != "" {
+		home = h
+	}
+	roots := archive.DefaultRoots(getenv, home)
+	if hasTranscripts(roots) {
+		return roots, cleanup, nil
+	}
+	dir, err := os.MkdirTemp("", "ccsite-demo-")
+	if err != nil {
+		return nil, cleanup, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	root, err := demo.Extract(dir)
+	if err != nil {
+		cleanup()
+		return nil, func() {}, err
+	}
+	where := "~/.claude/projects"
+	if v := getenv("CLAUDE_CONFIG_DIR"); v != "" {
+		where = "$CLAUDE_CONFIG_DIR/projects (" + v + ")"
+	}
+	fmt.Fprintf(stderr, "ccsite %s: no transcripts in %s; showing the built-in demo archive instead (name folders or .jsonl files to read your own)\n", cmd, where)
+	return []string{root}, cleanup, nil
+}
+
+// hasTranscripts reports whether any root holds a .jsonl file.
+func hasTranscripts(roots []string) bool {
+	found := false
+	for _, r := range roots {
+		filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || found {
+				return fs.SkipAll
+			}
+			if !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+				found = true
+				return fs.SkipAll
+			}
+			return nil
+		})
+	}
+	return found
 }

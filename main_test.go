@@ -67,12 +67,13 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 
 // cmdJSON checks that a file (or stdout, stderr) holds one JSON document,
 // and that a dotted path in it exists and, with a value, equals it. Path
-// elements are object keys or array indexes; a final "#" is the length of
-// the array or object. Strings compare as text, other values as compact
-// JSON. With "!", the path must be missing or differ from the value.
+// elements are object keys or array indexes; len(PATH) is the length of an
+// array or object. Strings compare as text, other values as compact JSON.
+// With "!", the file must not be JSON, or the path must be missing, or
+// differ from the value.
 //
 //	json stdout projects.0.sessions.0.title 'Fix the build'
-//	json stdout projects.# 2
+//	json stdout len(projects) 2
 //	! json stdout orphanAgents.0
 func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 1 || len(args) > 3 {
@@ -82,20 +83,32 @@ func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 	dec := json.NewDecoder(strings.NewReader(data))
 	dec.UseNumber()
 	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		ts.Fatalf("%s: invalid JSON: %v", args[0], err)
-	}
-	if _, err := dec.Token(); err == nil {
-		ts.Fatalf("%s: more than one JSON value", args[0])
-	}
-	if len(args) == 1 {
-		if neg {
-			ts.Fatalf("%s is valid JSON", args[0])
+	err := dec.Decode(&doc)
+	if err == nil {
+		if _, extra := dec.Token(); extra == nil {
+			err = errors.New("more than one JSON value")
 		}
+	}
+	switch {
+	case len(args) == 1 && neg && err == nil:
+		ts.Fatalf("%s is valid JSON", args[0])
+	case len(args) == 1 && neg:
+		return
+	case err != nil:
+		ts.Fatalf("%s: invalid JSON: %v", args[0], err)
+	case len(args) == 1:
 		return
 	}
 	path := args[1]
-	v, err := lookup(doc, path)
+	inner, isLen := strings.CutPrefix(path, "len(")
+	inner, closed := strings.CutSuffix(inner, ")")
+	if isLen != closed {
+		ts.Fatalf("json: bad path %q", path)
+	}
+	v, err := lookup(doc, inner)
+	if err == nil && isLen {
+		v, err = length(v, inner)
+	}
 	if err != nil {
 		if neg && len(args) == 2 {
 			return
@@ -124,20 +137,12 @@ func lookup(v any, path string) (any, error) {
 		at = append(at, key)
 		switch x := v.(type) {
 		case map[string]any:
-			if key == "#" {
-				v = json.Number(strconv.Itoa(len(x)))
-				continue
-			}
 			e, ok := x[key]
 			if !ok {
 				return nil, errors.New("no key " + strconv.Quote(key) + " at " + here)
 			}
 			v = e
 		case []any:
-			if key == "#" {
-				v = json.Number(strconv.Itoa(len(x)))
-				continue
-			}
 			i, err := strconv.Atoi(key)
 			if err != nil || i < 0 || i >= len(x) {
 				return nil, errors.New("no index " + key + " at " + here + " (length " + strconv.Itoa(len(x)) + ")")
@@ -148,6 +153,17 @@ func lookup(v any, path string) (any, error) {
 		}
 	}
 	return v, nil
+}
+
+// length is the number of elements of an array or object.
+func length(v any, path string) (any, error) {
+	switch x := v.(type) {
+	case map[string]any:
+		return json.Number(strconv.Itoa(len(x))), nil
+	case []any:
+		return json.Number(strconv.Itoa(len(x))), nil
+	}
+	return nil, errors.New(path + " is not an object or array")
 }
 
 // display is a string's text or any other value's compact JSON.

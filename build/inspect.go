@@ -317,7 +317,7 @@ func fmtClock(t time.Time) string {
 }
 
 func fmtDur(d time.Duration) string {
-	if d < time.Minute {
+	if d < time.Hour {
 		return d.Round(time.Second).String()
 	}
 	return d.Round(time.Minute).String()

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Writes demo/projects: a small, realistic Claude Code archive used by
+`ccsite` when no ~/.claude/projects exists, and by tests. Deterministic:
+run it again and the files are byte-identical. Everything in it is made up.
+
+    python3 scripts/gen-demo.py
+"""
+import json, os, shutil, uuid, datetime as dt
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "demo", "projects")
+NS = uuid.UUID("6f1c1a52-8d2e-4a3b-9a55-2b1f7f0c0d00")
+
+
+def uid(name):
+    return str(uuid.uuid5(NS, name))
+
+
+class Session:
+    def __init__(self, sid, cwd, version, branch, start, slug=None, sidechain=False, agent_id=None):
+        self.sid, self.cwd, self.version, self.branch = sid, cwd, version, branch
+        self.t = start
+        self.lines = []
+        self.last = None
+        self.slug = slug
+        self.sidechain, self.agent_id = sidechain, agent_id
+        self.n = 0
+
+    def tick(self, s=3.0):
+        self.t += dt.timedelta(seconds=s)
+        return self.t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.t.microsecond // 1000:03d}Z"
+
+    def env(self, typ, parent="last", **kw):
+        self.n += 1
+        u = uid(f"{self.sid}/{self.agent_id}/{self.n}")
+        rec = {"parentUuid": self.last if parent == "last" else parent,
+               "isSidechain": self.sidechain, "userType": "external", "cwd": self.cwd,
+               "sessionId": self.sid, "version": self.version, "gitBranch": self.branch}
+        if self.agent_id:
+            rec["agentId"] = self.agent_id
+        if self.slug:
+            rec["slug"] = self.slug
+        rec["type"] = typ
+        rec.update(kw)
+        rec["uuid"] = u
+        rec["timestamp"] = self.tick(kw.pop("_dt", 3.0) if "_dt" in kw else 3.0)
+        rec.pop("_dt", None)
+        self.lines.append(rec)
+        self.last = u
+        return u
+
+    def user(self, content, parent="last", **kw):
+        return self.env("user", parent, message={"role": "user", "content": content}, **kw)
+
+    def assistant(self, mid, blocks, model="claude-sonnet-4-5-20250929", usage=None, parent="last", **kw):
+        """One record per block, sharing message.id, as Claude Code writes them."""
+        usage = usage or {"input_tokens": 1200, "output_tokens": 340,
+                          "cache_creation_input_tokens": 2048, "cache_read_input_tokens": 15360,
+                          "service_tier": "standard"}
+        first = None
+        for b in blocks:
+            u = self.env("assistant", parent if first is None else "last",
+                         message={"model": model, "id": mid, "type": "message", "role": "assistant",
+                                  "content": [b], "stop_reason": None, "stop_sequence": None,
+                                  "usage": usage},
+                         requestId="req_" + mid[4:], **kw)
+            first = first or u
+        return self.last
+
+    def result(self, tool_id, content, tur, is_error=False, parent="last"):
+        return self.user([{"tool_use_id": tool_id, "type": "tool_result", "content": content,
+                           "is_error": is_error}], parent, toolUseResult=tur)
+
+    def raw(self, obj):
+        self.lines.append(obj)
+
+    def write(self, path, broken_after=None):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            for i, r in enumerate(self.lines):
+                f.write(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n")
+                if broken_after is not None and i == broken_after:
+                    # A line cut off mid-string, as a crash mid-write leaves it.
+                    f.write('{"parentUuid":"' + self.last + '","isSidechain":false,"type":"user","message":{"role":"user","content":"and also che\n')
+
+
+def tool(tid, name, inp):
+    return {"type": "tool_use", "id": tid, "name": name, "input": inp}
+
+
+def text(t):
+    return {"type": "text", "text": t}
+
+
+def thinking(t):
+    return {"type": "thinking", "thinking": t, "signature": "EpYBCkYIBhgCKkDemoSignatureNotReal0000"}
+
+
+T0 = dt.datetime(2026, 3, 2, 9, 14, 5, 120000)
+
+
+def webapp_main():
+    cwd = "/home/demo/webapp"
+    sid = uid("webapp-1")
+    s = Session(sid, cwd, "2.1.29", "feature/search", T0, slug="bright-humming-otter")
+    s.raw({"type": "file-history-snapshot", "messageId": uid("snap1"), "snapshot": {"messageId": uid("snap1"), "trackedFileBackups": {}, "timestamp": "2026-03-02T09:14:05.120Z"}, "isSnapshotUpdate": False})
+    s.user("The search box on the products page ignores accents: searching `creme` doesn't find \"Crème brûlée\". Can you fix it and add a test?")
+    s.assistant("msg_01Demo0001", [
+        thinking("The user wants accent-insensitive search. Let me look at how the search filter works first."),
+        text("Let me look at how the products page filters results."),
+        tool("toolu_01DemoRead0001", "Read", {"file_path": "/home/demo/webapp/src/search.ts"}),
+    ])
+    src = "export function matches(item: Product, query: string): boolean {\n  return item.name.toLowerCase().includes(query.toLowerCase());\n}\n"
+    s.result("toolu_01DemoRead0001", "     1\texport function matches(item: Product, query: string): boolean {\n     2\t  return item.name.toLowerCase().includes(query.toLowerCase());\n     3\t}\n",
+             {"type": "text", "file": {"filePath": "/home/demo/webapp/src/search.ts", "content": src, "numLines": 3, "startLine": 1, "totalLines": 3}})
+    s.assistant("msg_01Demo0002", [
+        text("The comparison only lower-cases. I'll normalise both sides with Unicode NFD and strip combining marks."),
+        tool("toolu_01DemoEdit0001", "Edit", {"file_path": "/home/demo/webapp/src/search.ts",
+             "old_string": "  return item.name.toLowerCase().includes(query.toLowerCase());",
+             "new_string": "  return fold(item.name).includes(fold(query));"}),
+    ])
+    s.result("toolu_01DemoEdit0001", "The file /home/demo/webapp/src/search.ts has been updated.",
+             {"filePath": "/home/demo/webapp/src/search.ts",
+              "oldString": "  return item.name.toLowerCase().includes(query.toLowerCase());",
+              "newString": "  return fold(item.name).includes(fold(query));",
+              "originalFile": src, "userModified": False, "replaceAll": False,
+              "structuredPatch": [{"oldStart": 1, "oldLines": 3, "newStart": 1, "newLines": 3, "lines": [
+                  " export function matches(item: Product, query: string): boolean {",
+                  "-  return item.name.toLowerCase().includes(query.toLowerCase());",
+                  "+  return fold(item.name).includes(fold(query));",
+                  " }"]}]})
+    # Parallel tool calls: the second tool_use hangs off the first, each result off its call.
+    a = s.assistant("msg_01Demo0003", [
+        text("Now the helper and a test, in parallel."),
+        tool("toolu_01DemoWrite001", "Write", {"file_path": "/home/demo/webapp/src/fold.ts", "content": "export const fold = (s: string) =>\n  s.normalize('NFD').replace(/\\p{M}/gu, '').toLowerCase();\n"}),
+    ])
+    b = s.assistant("msg_01Demo0003", [tool("toolu_01DemoWrite002", "Write", {"file_path": "/home/demo/webapp/test/search.test.ts", "content": "import { matches } from '../src/search';\n\ntest('accents', () => {\n  expect(matches({ name: 'Crème brûlée' }, 'creme')).toBe(true);\n});\n"})], parent=a)
+    s.result("toolu_01DemoWrite002", "File created successfully at: /home/demo/webapp/test/search.test.ts",
+             {"type": "create", "filePath": "/home/demo/webapp/test/search.test.ts", "content": "…", "structuredPatch": []}, parent=b)
+    s.result("toolu_01DemoWrite001", "File created successfully at: /home/demo/webapp/src/fold.ts",
+             {"type": "create", "filePath": "/home/demo/webapp/src/fold.ts", "content": "…", "structuredPatch": []}, parent=a)
+    s.assistant("msg_01Demo0004", [tool("toolu_01DemoBash0001", "Bash", {"command": "npm test -- search", "description": "Run the search tests"})])
+    s.env("progress", data={"type": "bash_progress", "output": "PASS test/search.test.ts", "fullOutput": "PASS test/search.test.ts", "elapsedTimeSeconds": 2, "totalLines": 1}, toolUseID="bash-progress-0", parentToolUseID="toolu_01DemoBash0001")
+    s.result("toolu_01DemoBash0001", "\x1b[32mPASS\x1b[39m test/search.test.ts\n  ✓ accents (3 ms)\n\nTests: 1 passed, 1 total",
+             {"stdout": "\x1b[32mPASS\x1b[39m test/search.test.ts\n  ✓ accents (3 ms)\n\nTests: 1 passed, 1 total", "stderr": "", "interrupted": False, "isImage": False})
+    s.assistant("msg_01Demo0005", [text("Fixed: `matches` now folds accents on both sides, so `creme` finds **Crème brûlée**. The new test passes.\n\n| file | change |\n|---|---|\n| `src/search.ts` | uses `fold` |\n| `src/fold.ts` | new helper |\n| `test/search.test.ts` | new test |")])
+    s.env("system", subtype="stop_hook_summary", hookCount=1, hookInfos=[{"command": "npm run lint"}], hookErrors=[], preventedContinuation=False, stopReason="", hasOutput=False, level="suggestion")
+    s.env("system", subtype="turn_duration", durationMs=41233, isMeta=False)
+    # Turn 2: a sub-agent in the 2.1.x layout.
+    s.user("Use a sub-agent to check whether any other component compares strings the same way.")
+    s.assistant("msg_01Demo0006", [tool("toolu_01DemoTask0001", "Task", {"description": "Find naive string comparisons", "prompt": "Search src/ for places that compare user text with toLowerCase().includes and list them with file and line.", "subagent_type": "Explore"})])
+    agent_id = "a7c31de"
+    s.env("progress", data={"type": "agent_progress", "agentId": agent_id, "prompt": "Search src/ for places that compare user text with toLowerCase().includes and list them with file and line.",
+                            "message": {"type": "user", "message": {"role": "user", "content": [text("Search src/ for places that compare user text with toLowerCase().includes and list them with file and line.")]}, "uuid": uid("agent-a7-1"), "timestamp": "2026-03-02T09:16:00.000Z"}, "normalizedMessages": []},
+          toolUseID="agent_msg_01DemoAgent", parentToolUseID="toolu_01DemoTask0001")
+    s.result("toolu_01DemoTask0001", [text("Two more places: src/filters.ts:12 and src/autocomplete.ts:40 both use toLowerCase().includes.")],
+             {"status": "completed", "prompt": "Search src/ for places…", "agentId": agent_id, "content": [text("Two more places: src/filters.ts:12 and src/autocomplete.ts:40 both use toLowerCase().includes.")],
+              "totalDurationMs": 18450, "totalTokens": 9120, "totalToolUseCount": 2, "usage": {"input_tokens": 40, "output_tokens": 310}})
+    s.assistant("msg_01Demo0007", [text("The sub-agent found two more: `src/filters.ts:12` and `src/autocomplete.ts:40`. Want me to switch them to `fold` too?")])
+    s.raw({"type": "pr-link", "prNumber": 42, "prUrl": "https://github.com/demo/webapp/pull/42", "prRepository": "demo/webapp", "sessionId": sid, "timestamp": "2026-03-02T09:17:30.000Z"})
+    s.raw({"type": "ai-title", "aiTitle": "Accent-insensitive product search", "sessionId": sid})
+    s.raw({"type": "last-prompt", "lastPrompt": "Use a sub-agent to check whether any other component compares strings the same way.", "sessionId": sid})
+    s.write(os.path.join(ROOT, "-home-demo-webapp", sid + ".jsonl"))
+
+    ag = Session(sid, cwd, "2.1.29", "feature/search", T0 + dt.timedelta(minutes=2), sidechain=True, agent_id=agent_id)
+    ag.user("Search src/ for places that compare user text with toLowerCase().includes and list them with file and line.")
+    ag.assistant("msg_01DemoAg0001", [tool("toolu_01DemoGrep0001", "Grep", {"pattern": "toLowerCase\\(\\)\\.includes", "path": "src", "output_mode": "content", "-n": True})], model="claude-haiku-4-5-20251001")
+    ag.result("toolu_01DemoGrep0001", "src/filters.ts:12:  return tag.toLowerCase().includes(q.toLowerCase());\nsrc/autocomplete.ts:40:    .filter(s => s.toLowerCase().includes(prefix.toLowerCase()))",
+              {"mode": "content", "numFiles": 2, "filenames": [], "content": "src/filters.ts:12:…\nsrc/autocomplete.ts:40:…", "numLines": 2})
+    ag.assistant("msg_01DemoAg0002", [text("Two more places: src/filters.ts:12 and src/autocomplete.ts:40 both use toLowerCase().includes.")], model="claude-haiku-4-5-20251001")
+    d = os.path.join(ROOT, "-home-demo-webapp", sid, "subagents")
+    ag.write(os.path.join(d, f"agent-{agent_id}.jsonl"))
+    with open(os.path.join(d, f"agent-{agent_id}.meta.json"), "w") as f:
+        json.dump({"agentType": "Explore", "description": "Find naive string comparisons"}, f, indent=2)
+        f.write("\n")
+
+
+def webapp_compacted():
+    cwd = "/home/demo/webapp"
+    sid = uid("webapp-2")
+    s = Session(sid, cwd, "2.0.76", "main", T0 + dt.timedelta(days=1, hours=3), slug="quiet-folding-lamp")
+    s.raw({"type": "summary", "summary": "Accent-insensitive product search", "leafUuid": uid("elsewhere")})
+    s.user("Let's add pagination to the products API: 20 items per page, `?page=` parameter.")
+    s.assistant("msg_01DemoC0001", [text("I'll start by reading the handler."), tool("toolu_01DemoCRead01", "Read", {"file_path": "/home/demo/webapp/api/products.go", "offset": 10, "limit": 5})], model="claude-opus-4-5-20251101")
+    s.result("toolu_01DemoCRead01", "    10\tfunc listProducts(w http.ResponseWriter, r *http.Request) {\n    11\t\tall := store.All()\n    12\t\tjson.NewEncoder(w).Encode(all)\n    13\t}\n",
+             {"type": "text", "file": {"filePath": "/home/demo/webapp/api/products.go", "content": "func listProducts(w http.ResponseWriter, r *http.Request) {\n\tall := store.All()\n\tjson.NewEncoder(w).Encode(all)\n}\n", "numLines": 4, "startLine": 10, "totalLines": 48}})
+    warm = s.last
+    s.assistant("msg_01DemoC0002", [text("The handler returns everything at once; I'll add a `page` parameter.")], model="claude-opus-4-5-20251101")
+    before = s.last
+    # Compaction: boundary with null parent, logicalParentUuid, then the summary.
+    s.env("system", parent=None, subtype="compact_boundary", content="Conversation compacted", isMeta=False, level="info",
+          logicalParentUuid=before, compactMetadata={"trigger": "auto", "preTokens": 154210})
+    s.user("This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nAnalysis: the user asked for pagination of /api/products (20 per page, ?page=). The handler in api/products.go returns all products.",
+           isCompactSummary=True, isVisibleInTranscriptOnly=True)
+    s.user([text("[Request interrupted by user]")])
+    s.user("<command-name>/model</command-name>\n            <command-message>model</command-message>\n            <command-args>sonnet</command-args>")
+    s.user("<local-command-stdout>Set model to \x1b[1mSonnet 4.5\x1b[22m</local-command-stdout>")
+    s.user("<bash-input>go test ./api/...</bash-input>")
+    s.user("<bash-stdout>ok  \tdemo/webapp/api\t0.412s</bash-stdout><bash-stderr></bash-stderr>")
+    s.user("Now write the pagination, please.")
+    s.assistant("msg_01DemoC0003", [tool("toolu_01DemoCTask01", "Task", {"description": "Check API docs", "prompt": "Read docs/api.md and tell me how list endpoints document paging.", "subagent_type": "general-purpose"})])
+    s.result("toolu_01DemoCTask01", [text("docs/api.md documents `page` and `per_page` on /api/orders.")],
+             {"status": "completed", "prompt": "Read docs/api.md…", "agentId": "b81f02a9", "content": [text("docs/api.md documents `page` and `per_page` on /api/orders.")], "totalDurationMs": 9100, "totalTokens": 4120, "totalToolUseCount": 1})
+    s.env("system", subtype="api_error", level="error", error={"status": 529, "error": {"type": "overloaded_error", "message": "Overloaded"}}, retryInMs=2000, retryAttempt=1, maxRetries=10)
+    s.assistant("msg_01DemoC0004", [tool("toolu_01DemoCMEdit1", "MultiEdit", {"file_path": "/home/demo/webapp/api/products.go", "edits": [
+        {"old_string": "\tall := store.All()", "new_string": "\tpage := pageParam(r)\n\tall := store.Page(page, 20)"}]})])
+    s.result("toolu_01DemoCMEdit1", "Applied 1 edit to /home/demo/webapp/api/products.go",
+             {"filePath": "/home/demo/webapp/api/products.go", "edits": [{"old_string": "\tall := store.All()", "new_string": "\tpage := pageParam(r)\n\tall := store.Page(page, 20)"}],
+              "originalFileContents": "func listProducts(w http.ResponseWriter, r *http.Request) {\n\tall := store.All()\n\tjson.NewEncoder(w).Encode(all)\n}\n",
+              "structuredPatch": [{"oldStart": 10, "oldLines": 4, "newStart": 10, "newLines": 5, "lines": [
+                  " func listProducts(w http.ResponseWriter, r *http.Request) {", "-\tall := store.All()", "+\tpage := pageParam(r)", "+\tall := store.Page(page, 20)", " \tjson.NewEncoder(w).Encode(all)"]}]})
+    s.assistant("msg_01DemoC0005", [text("Pagination is in: `GET /api/products?page=2` returns items 21–40.")])
+    s.env("attachment", attachment={"type": "queued_command", "prompt": "also document it in docs/api.md"})
+    s.assistant("msg_01DemoC0006", [text("Documented `page` in docs/api.md next to the orders endpoint.")])
+    s.env("system", subtype="microcompact_boundary", content="Context microcompacted", level="info",
+          microcompactMetadata={"trigger": "auto", "preTokens": 98000, "tokensSaved": 21000, "compactedToolIds": ["toolu_01DemoCRead01"]})
+    s.raw({"type": "telemetry-blip", "note": "a record type this tool has never seen", "timestamp": "2026-03-03T12:20:00.000Z"})
+    s.write(os.path.join(ROOT, "-home-demo-webapp", sid + ".jsonl"), broken_after=13)
+
+    # 2.0.x legacy agent files beside the session: one real, one Warmup.
+    ag = Session(sid, cwd, "2.0.76", "main", T0 + dt.timedelta(days=1, hours=3, minutes=5), sidechain=True, agent_id="b81f02a9")
+    ag.user("Read docs/api.md and tell me how list endpoints document paging.")
+    ag.assistant("msg_01DemoCA001", [tool("toolu_01DemoCARead1", "Read", {"file_path": "/home/demo/webapp/docs/api.md"})], model="claude-haiku-4-5-20251001")
+    ag.result("toolu_01DemoCARead1", "     1\t# API\n     2\t\n     3\t## GET /api/orders?page=N&per_page=M\n", {"type": "text", "file": {"filePath": "/home/demo/webapp/docs/api.md", "content": "# API\n\n## GET /api/orders?page=N&per_page=M\n", "numLines": 3, "startLine": 1, "totalLines": 3}})
+    ag.assistant("msg_01DemoCA002", [text("docs/api.md documents `page` and `per_page` on /api/orders.")], model="claude-haiku-4-5-20251001")
+    ag.write(os.path.join(ROOT, "-home-demo-webapp", "agent-b81f02a9.jsonl"))
+    w = Session(sid, cwd, "2.0.76", "main", T0 + dt.timedelta(days=1, hours=2, minutes=59), sidechain=True, agent_id="c0ffee12")
+    w.user("Warmup")
+    w.assistant("msg_01DemoWarm01", [text("I'm ready to help you search and explore the codebase.")], model="claude-haiku-4-5-20251001")
+    w.write(os.path.join(ROOT, "-home-demo-webapp", "agent-c0ffee12.jsonl"))
+
+
+def notes_inline():
+    cwd = "/home/demo/notes"
+    sid = uid("notes-1")
+    s = Session(sid, cwd, "1.0.128", "", T0 - dt.timedelta(days=20))
+    s.user("What's in notes/? <script>alert('hi')</script>")
+    s.assistant("msg_01DemoN0000", [text("`notes/` holds one file per month, e.g. `notes/2026-02.md`.")], model="claude-sonnet-4-20250514")
+    fork = s.last
+    s.user("Summarise my meeting notes in notes/2026-02.md into action items.")
+    s.assistant("msg_01DemoN0001", [text("Here are the action items:\n\n- [ ] Email Sam\n- [x] Book room")], model="claude-sonnet-4-20250514")
+    # Branch: the person went back and edited that prompt; the new one is the live line.
+    s.user("Summarise notes/2026-02.md into action items, grouped by owner.", parent=fork)
+    s.assistant("msg_01DemoN0002", [text("Let me delegate the reading to a sub-agent."),
+                                    tool("toolu_01DemoNTask1", "Task", {"description": "Read notes", "prompt": "Read notes/2026-02.md and list every action item with its owner."})],
+                model="claude-sonnet-4-20250514")
+    task_call = s.last
+    # 1.0.x inline sub-agent: sidechain records inside the main file.
+    s.sidechain = True
+    side_parent = s.last
+    s.user("Read notes/2026-02.md and list every action item with its owner.", parent=None)
+    s.assistant("msg_01DemoNS001", [tool("toolu_01DemoNSRead", "Read", {"file_path": "/home/demo/notes/notes/2026-02.md"})], model="claude-sonnet-4-20250514")
+    s.result("toolu_01DemoNSRead", "     1\t- Sam: send the budget\n     2\t- Ana: book the room\n", {"type": "text", "file": {"filePath": "/home/demo/notes/notes/2026-02.md", "content": "- Sam: send the budget\n- Ana: book the room\n", "numLines": 2, "startLine": 1, "totalLines": 2}})
+    s.assistant("msg_01DemoNS002", [text("Sam: send the budget. Ana: book the room.")], model="claude-sonnet-4-20250514")
+    s.sidechain = False
+    s.result("toolu_01DemoNTask1", [text("Sam: send the budget. Ana: book the room.")], [text("Sam: send the budget. Ana: book the room.")], parent=task_call)
+    s.assistant("msg_01DemoN0003", [text("**Sam**\n- send the budget\n\n**Ana**\n- book the room")], model="claude-sonnet-4-20250514")
+    s.env("system", content="\x1b[1mPostToolUse\x1b[22m hook ran: formatted 1 file", level="info", isMeta=False)
+    s.write(os.path.join(ROOT, "-home-demo-notes", sid + ".jsonl"))
+
+
+if __name__ == "__main__":
+    shutil.rmtree(ROOT, ignore_errors=True)
+    webapp_main()
+    webapp_compacted()
+    notes_inline()
+    for d, _, fs in sorted(os.walk(ROOT)):
+        for f in sorted(fs):
+            print(os.path.relpath(os.path.join(d, f), ROOT))
