@@ -566,6 +566,10 @@ func newMessage(r *transcript.Record, uuid string, branch int) *Message {
 		m.Blocks = append([]transcript.Block(nil), r.Message.Content.Blocks...)
 	}
 	classify(m, r)
+	switch m.Kind {
+	case KindSystem, KindAttachment, KindProgress, KindUnknown:
+		m.Raw = r.Raw
+	}
 	return m
 }
 

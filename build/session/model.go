@@ -144,7 +144,7 @@ type Message struct {
 	ParentUUID string `json:"parentUuid,omitempty"`
 	// Adopted is set when the record's own parent is missing and the message
 	// was attached after the record before it in the file.
-	Adopted   bool      `json:"adopted,omitempty"`
+	Adopted   bool      `json:"adopted,omitzero"`
 	Line      int       `json:"line"`
 	Time      time.Time `json:"time,omitzero"`
 	Kind      Kind      `json:"kind"`
@@ -153,7 +153,7 @@ type Message struct {
 	Role      string    `json:"role,omitempty"`
 	Model     string    `json:"model,omitempty"`
 	MessageID string    `json:"messageId,omitempty"`
-	Sidechain bool      `json:"sidechain,omitempty"`
+	Sidechain bool      `json:"sidechain,omitzero"`
 	// Branch is 0 on the live branch, else the 1-based index into Branches.
 	Branch int `json:"branch"`
 	// Turn is the 1-based turn on the live branch, 0 before the first prompt
@@ -166,6 +166,10 @@ type Message struct {
 	// ToolUseIDs lists the tool calls this message makes (assistant) or
 	// answers (tool results).
 	ToolUseIDs []string `json:"toolUseIds,omitempty"`
+
+	// Raw is the whole record for kinds without a message (system,
+	// attachment, progress, unknown), so JSON readers lose nothing.
+	Raw jsontext.Value `json:"raw,omitempty"`
 
 	// Records are the source records: several for a merged assistant message.
 	Records []*transcript.Record `json:"-"`
@@ -228,7 +232,7 @@ type ToolCall struct {
 	UseUUID       string            `json:"useUuid"`
 	ResultUUID    string            `json:"resultUuid,omitempty"`
 	ResultBlock   *transcript.Block `json:"resultBlock,omitempty"`
-	IsError       bool              `json:"isError,omitempty"`
+	IsError       bool              `json:"isError,omitzero"`
 	ToolUseResult jsontext.Value    `json:"toolUseResult,omitempty"`
 	// Progress holds the call's progress records (streamed output, hooks,
 	// embedded sub-agent messages), in file order.
@@ -284,8 +288,8 @@ type AgentInfo struct {
 	ToolUseID   string `json:"toolUseId,omitempty"`
 	AgentType   string `json:"agentType,omitempty"`
 	Description string `json:"description,omitempty"`
-	Warmup      bool   `json:"warmup,omitempty"`
-	Orphan      bool   `json:"orphan,omitempty"`
+	Warmup      bool   `json:"warmup,omitzero"`
+	Orphan      bool   `json:"orphan,omitzero"`
 	// LinkedBy says which evidence attached the agent to its parent.
 	LinkedBy []string `json:"linkedBy,omitempty"`
 }
