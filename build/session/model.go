@@ -94,7 +94,7 @@ type Session struct {
 	Agents []*Session `json:"agents,omitempty"`
 
 	// Unknown counts the records shown raw, by kind label.
-	Unknown  map[string]int `json:"unknown,omitempty"`
+	Unknown  map[string]int `json:"unknown,omitzero"`
 	Problems []Problem      `json:"problems,omitempty"`
 
 	toolIndex map[string]*ToolCall
@@ -115,9 +115,9 @@ type Stats struct {
 	Prompts     int            `json:"prompts"`
 	Answers     int            `json:"answers"`
 	ToolCalls   int            `json:"toolCalls"`
-	ToolsByName map[string]int `json:"toolsByName,omitempty"`
+	ToolsByName map[string]int `json:"toolsByName,omitzero"`
 	Tokens      Tokens         `json:"tokens"`
-	Duplicates  int            `json:"duplicateRecords,omitempty"`
+	Duplicates  int            `json:"duplicateRecords,omitzero"`
 }
 
 // Tokens are summed once per API response (message id).
@@ -216,7 +216,7 @@ type Turn struct {
 	Start     time.Time      `json:"start,omitzero"`
 	End       time.Time      `json:"end,omitzero"`
 	Excerpt   string         `json:"excerpt"`
-	Tools     map[string]int `json:"tools,omitempty"`
+	Tools     map[string]int `json:"tools,omitzero"`
 	Answers   int            `json:"answers"`
 }
 
@@ -237,7 +237,7 @@ type ToolCall struct {
 	// Progress holds the call's progress records (streamed output, hooks,
 	// embedded sub-agent messages), in file order.
 	Progress      []*transcript.Record `json:"-"`
-	ProgressCount int                  `json:"progress,omitempty"`
+	ProgressCount int                  `json:"progress,omitzero"`
 	// AgentID names the sub-agent a Task/Agent call ran.
 	AgentID string `json:"agentId,omitempty"`
 }
@@ -298,7 +298,7 @@ type AgentInfo struct {
 // it can be.
 type Problem struct {
 	File   string `json:"file"`
-	Line   int    `json:"line,omitempty"`
+	Line   int    `json:"line,omitzero"`
 	Kind   string `json:"kind"` // line, dangling-parent, duplicate-uuid, cycle, agent
 	Reason string `json:"reason"`
 }
