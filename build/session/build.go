@@ -195,7 +195,11 @@ func link(s *Session, nodes []*node, index map[string]int) {
 			continue
 		}
 		n.adopted = true
-		if n.rec.ParentUUID != "" {
+		switch {
+		case p == n.uuid || p == n.rec.UUID:
+			s.Problems = append(s.Problems, Problem{File: s.Path, Line: n.rec.Line, Kind: "cycle",
+				Reason: fmt.Sprintf("%s names itself as its parent; attached after the record before it", p)})
+		case n.rec.ParentUUID != "":
 			s.Problems = append(s.Problems, Problem{File: s.Path, Line: n.rec.Line, Kind: "dangling-parent",
 				Reason: fmt.Sprintf("parent %s is not in this file; attached after the record before it", p)})
 		}
