@@ -11,6 +11,7 @@ import (
 // finish computes what derives from the messages: turns, title, metadata and
 // statistics.
 func finish(s *Session) {
+	sort.SliceStable(s.Problems, func(i, j int) bool { return s.Problems[i].Line < s.Problems[j].Line })
 	turns(s)
 	metadata(s)
 	title(s)
