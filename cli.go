@@ -94,6 +94,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	asJSON := fs.Bool("json", false, "write the whole model as one JSON document (schema in README)")
 	workers := fs.Int("workers", 0, "parse with N workers (default: one per CPU)")
 	paths, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
 	if err != nil {
 		return exitUsage
 	}

@@ -69,8 +69,8 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 // and that a dotted path in it exists and, with a value, equals it. Path
 // elements are object keys or array indexes; len(PATH) is the length of an
 // array or object. Strings compare as text, other values as compact JSON.
-// With "!", the file must not be JSON, or the path must be missing, or
-// differ from the value.
+// With "!": no PATH, the file must not be JSON; no VALUE, the path must be
+// missing; with a VALUE, the path must exist with another value.
 //
 //	json stdout projects.0.sessions.0.title 'Fix the build'
 //	json stdout len(projects) 2

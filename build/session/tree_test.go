@@ -45,6 +45,9 @@ func TestTrees(t *testing.T) {
 			if input == nil {
 				t.Fatalf("%s: no session.jsonl section", file)
 			}
+			if reason := skipReason(ar.Comment); reason != "" && !update {
+				t.Skip(reason)
+			}
 			s := buildWithTimeout(t, input, "session.jsonl", Options{})
 			checkInvariants(t, s)
 			got := dump(s)
@@ -64,6 +67,17 @@ func TestTrees(t *testing.T) {
 			}
 		})
 	}
+}
+
+// skipReason returns the text of a "skip: " line of the archive's comment:
+// a case whose want is right but whose output is not, yet (a known bug).
+func skipReason(comment []byte) string {
+	for _, line := range strings.Split(string(comment), "\n") {
+		if r, ok := strings.CutPrefix(line, "skip: "); ok {
+			return r
+		}
+	}
+	return ""
 }
 
 func section(ar *txtar.Archive, name string) []byte {

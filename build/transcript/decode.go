@@ -150,10 +150,12 @@ func slowLine(line []byte, file string, lineNo int) (Record, *Problem) {
 	if err != nil {
 		return prob("invalid JSON: " + jsonReason(err, line))
 	}
+	// The decoder reuses its buffer: keep a copy before reading on.
+	first = first.Clone()
 	if dec.PeekKind() != 0 {
 		// Several values on one line: recover each object, report the line.
 		p := &Problem{File: file, Line: lineNo, Excerpt: excerpt(line)}
-		values := []jsontext.Value{first.Clone()}
+		values := []jsontext.Value{first}
 		for dec.PeekKind() != 0 {
 			v, err := dec.ReadValue()
 			if err != nil {

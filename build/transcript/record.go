@@ -210,7 +210,7 @@ type Block struct {
 
 	// Extra holds the members not listed above (all of a block of an
 	// unknown type but its type), so nothing is lost.
-	Extra jsontext.Value `json:",unknown"`
+	Extra jsontext.Value `json:",embed"`
 }
 
 // Source is an image or document source.
@@ -244,7 +244,7 @@ type ProgressData struct {
 	Output   string         `json:"output,omitempty"`
 	HookName string         `json:"hookName,omitempty"`
 	Message  jsontext.Value `json:"message,omitempty"`
-	Extra    jsontext.Value `json:",unknown"`
+	Extra    jsontext.Value `json:",embed"`
 }
 
 // Attachment is an attachment record's payload; Extra keeps the members not
@@ -254,7 +254,7 @@ type Attachment struct {
 	Prompt   jsontext.Value `json:"prompt,omitempty"`
 	HookName string         `json:"hookName,omitempty"`
 	Content  jsontext.Value `json:"content,omitempty"`
-	Extra    jsontext.Value `json:",unknown"`
+	Extra    jsontext.Value `json:",embed"`
 }
 
 // PromptText returns a queued_command's prompt when it is a string, or the

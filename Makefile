@@ -1,0 +1,47 @@
+# ccsite: make run | test | fuzz | golden | bench | vet | fmt | build
+#
+# Go is taken from PATH, else from /usr/local/go/bin (a fresh machine may
+# not have it on PATH).
+
+GO       ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
+GOFMT    ?= $(GO)fmt
+TIMEOUT  ?= 30m
+FUZZTIME ?= 1m
+# Packages whose goldens CCSITE_UPDATE=1 re-records.
+GOLDEN   ?= ./build/session/...
+# Extra arguments for make run, e.g. make run ARGS='--json ~/old-projects'.
+ARGS     ?=
+
+.PHONY: all build run test fuzz golden bench vet fmt clean
+
+all: build
+
+build:
+	$(GO) build -o ccsite .
+
+# Today: inspect ~/.claude/projects (or the built-in demo archive).
+run: build
+	./ccsite inspect $(ARGS)
+
+# Set CCSITE_CORPUS=/path/to/shared/corpus to add the real-corpus checks.
+test:
+	$(GO) test -count=1 -timeout $(TIMEOUT) ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./build/transcript
+
+golden:
+	CCSITE_UPDATE=1 $(GO) test -count=1 $(GOLDEN)
+
+# COPIES=N (default 10, ~1 GB), DIR=tree folder, SHARED=path to shared/.
+bench:
+	GO=$(GO) bash scripts/bench.sh
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	$(GOFMT) -l -w .
+
+clean:
+	rm -f ccsite
