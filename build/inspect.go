@@ -153,7 +153,7 @@ func (tw *textWriter) session(l Loaded) error {
 			}
 			first := ""
 			for _, m := range b.Messages {
-				if m.Kind.StartsTurn() {
+				if m.Prompt {
 					first = session.Excerpt(session.PromptText(m), 60)
 					break
 				}

@@ -36,7 +36,8 @@ const (
 	KindUnknown        Kind = "unknown"         // a record of a type or shape not known: shown raw
 )
 
-// StartsTurn reports whether a message of kind k opens a new turn.
+// StartsTurn reports whether a message of kind k is typed by a person and
+// so may open a turn (see Message.Prompt).
 func (k Kind) StartsTurn() bool {
 	return k == KindPrompt || k == KindCommand || k == KindBashInput || k == KindQueued
 }
@@ -156,9 +157,12 @@ type Message struct {
 	Sidechain bool      `json:"sidechain,omitzero"`
 	// Branch is 0 on the live branch, else the 1-based index into Branches.
 	Branch int `json:"branch"`
-	// Turn is the 1-based turn on the live branch, 0 before the first prompt
-	// or off the live branch.
+	// Turn is the 1-based turn on the live branch, 0 off the live branch.
 	Turn int `json:"turn"`
+	// Prompt is set on the message a person typed to open a turn. A record
+	// holding only what came with a prompt (a pasted image, IDE context)
+	// written apart from its text is not one: it leads into the prompt.
+	Prompt bool `json:"prompt,omitzero"`
 
 	Blocks []transcript.Block `json:"blocks,omitempty"`
 	// Command holds the parsed pseudo-XML of commands, shell and notices.
@@ -210,14 +214,18 @@ type Branch struct {
 type Turn struct {
 	Index int `json:"index"`
 	// First and Last bound the turn's messages in Session.Messages.
-	First     int            `json:"first"`
-	Last      int            `json:"last"`
-	HasPrompt bool           `json:"hasPrompt"`
-	Start     time.Time      `json:"start,omitzero"`
-	End       time.Time      `json:"end,omitzero"`
-	Excerpt   string         `json:"excerpt"`
-	Tools     map[string]int `json:"tools,omitzero"`
-	Answers   int            `json:"answers"`
+	First     int  `json:"first"`
+	Last      int  `json:"last"`
+	HasPrompt bool `json:"hasPrompt"`
+	// Prompt is the index in Session.Messages of the turn's prompt, -1
+	// when the turn has none; lead-ins (caveats, pasted images) may
+	// precede it within the turn.
+	Prompt  int            `json:"prompt"`
+	Start   time.Time      `json:"start,omitzero"`
+	End     time.Time      `json:"end,omitzero"`
+	Excerpt string         `json:"excerpt"`
+	Tools   map[string]int `json:"tools,omitzero"`
+	Answers int            `json:"answers"`
 }
 
 // ToolCall is a tool_use paired with its tool_result.

@@ -12,6 +12,9 @@ import (
 // statistics.
 func finish(s *Session) {
 	sort.SliceStable(s.Problems, func(i, j int) bool { return s.Problems[i].Line < s.Problems[j].Line })
+	for _, b := range s.Branches {
+		markPrompts(b.Messages)
+	}
 	turns(s)
 	metadata(s)
 	title(s)
@@ -21,16 +24,39 @@ func finish(s *Session) {
 	}
 }
 
-// turns splits the live branch at every human prompt.
+// turns splits the live branch at every human prompt. A turn starts at its
+// prompt, or at the lead-ins just before it (the caveat Claude Code writes
+// before a local command, a pasted image written as its own record).
 func turns(s *Session) {
 	s.Turns = nil
+	markPrompts(s.Messages)
+	var starts, prompts []int
 	for i, m := range s.Messages {
-		if m.Kind.StartsTurn() || len(s.Turns) == 0 {
-			s.Turns = append(s.Turns, Turn{Index: len(s.Turns) + 1, First: i, HasPrompt: m.Kind.StartsTurn()})
+		if !m.Prompt {
+			continue
 		}
-		t := &s.Turns[len(s.Turns)-1]
-		t.Last = i
-		m.Turn = t.Index
+		floor := 0
+		if n := len(prompts); n > 0 {
+			floor = prompts[n-1] + 1
+		}
+		st := i
+		for st-1 >= floor && leadIn(s.Messages[st-1]) {
+			st--
+		}
+		starts, prompts = append(starts, st), append(prompts, i)
+	}
+	if len(s.Messages) > 0 && (len(starts) == 0 || starts[0] > 0) {
+		starts, prompts = append([]int{0}, starts...), append([]int{-1}, prompts...)
+	}
+	for k, st := range starts {
+		last := len(s.Messages) - 1
+		if k+1 < len(starts) {
+			last = starts[k+1] - 1
+		}
+		s.Turns = append(s.Turns, Turn{Index: k + 1, First: st, Last: last, Prompt: prompts[k], HasPrompt: prompts[k] >= 0})
+		for _, m := range s.Messages[st : last+1] {
+			m.Turn = k + 1
+		}
 	}
 	for ti := range s.Turns {
 		t := &s.Turns[ti]
@@ -59,7 +85,7 @@ func turns(s *Session) {
 			}
 		}
 		if t.HasPrompt {
-			t.Excerpt = Excerpt(PromptText(s.Messages[t.First]), 100)
+			t.Excerpt = Excerpt(PromptText(s.Messages[t.Prompt]), 100)
 		}
 	}
 }
@@ -161,7 +187,7 @@ func title(s *Session) {
 	first, command, answer := "", "", ""
 	for _, m := range s.Messages {
 		switch {
-		case m.Kind == KindPrompt || m.Kind == KindQueued:
+		case m.Prompt && (m.Kind == KindPrompt || m.Kind == KindQueued) && !contextOnly(m):
 			if first == "" {
 				first = Excerpt(PromptText(m), 100)
 			}
@@ -227,7 +253,7 @@ func counts(s *Session) {
 				st.Messages++
 			}
 		}
-		if m.Kind.StartsTurn() {
+		if m.Prompt {
 			st.Prompts++
 		}
 		if m.Kind == KindAnswer {

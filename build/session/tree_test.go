@@ -16,9 +16,14 @@ import (
 
 // The tree tests read testdata/trees/*.txtar. Each archive holds a
 // hand-written session.jsonl and a want section: the dump of the session
-// Build makes of it. CCSITE_UPDATE=1 re-records the wants; every want was
-// checked by hand against what a person reading the transcript expects, so
-// read the diff before keeping a re-recorded one.
+// Build makes of it. CCSITE_UPDATE=1 re-records the wants:
+//
+//	CCSITE_UPDATE=1 go test ./build/session -run TestTrees
+//
+// Every want was checked by hand against what a person reading the
+// transcript expects (the comment of each archive says what that is), so
+// read the diff before keeping a re-recorded one. A comment line
+// "skip: BUG: ..." marks a case whose want is right and whose output is not.
 
 // buildTimeout bounds one Build: a cycle or a bad parent link must never hang.
 const buildTimeout = 10 * time.Second
@@ -45,7 +50,9 @@ func TestTrees(t *testing.T) {
 			if input == nil {
 				t.Fatalf("%s: no session.jsonl section", file)
 			}
-			if reason := skipReason(ar.Comment); reason != "" && !update {
+			// A known bug: the want is what a person expects, so it is
+			// neither checked nor re-recorded until the bug is fixed.
+			if reason := skipReason(ar.Comment); reason != "" {
 				t.Skip(reason)
 			}
 			s := buildWithTimeout(t, input, "session.jsonl", Options{})

@@ -81,6 +81,9 @@ func Decode(r io.Reader, name string) (*File, error) {
 				out.Problems = append(out.Problems, Problem{File: name, Line: lineNo,
 					Reason: fmt.Sprintf("line of %d bytes is longer than the %d MB limit; skipped", n, MaxLineBytes>>20)})
 			} else if line = bytes.TrimSpace(line); len(line) > 0 {
+				if lineNo == 1 {
+					line = bytes.TrimPrefix(line, []byte("\ufeff")) // a byte-order mark
+				}
 				out.Lines++
 				rec, prob := DecodeLine(line, name, lineNo)
 				if prob != nil {
@@ -152,8 +155,10 @@ func slowLine(line []byte, file string, lineNo int) (Record, *Problem) {
 	}
 	// The decoder reuses its buffer: keep a copy before reading on.
 	first = first.Clone()
-	if dec.PeekKind() != 0 {
-		// Several values on one line: recover each object, report the line.
+	if len(bytes.TrimSpace(line[dec.InputOffset():])) > 0 {
+		// More after the value: other values (an append to a file that
+		// lacked its final newline) or garbage. Recover what can be read,
+		// and report the line.
 		p := &Problem{File: file, Line: lineNo, Excerpt: excerpt(line)}
 		values := []jsontext.Value{first}
 		for dec.PeekKind() != 0 {
@@ -163,14 +168,22 @@ func slowLine(line []byte, file string, lineNo int) (Record, *Problem) {
 			}
 			values = append(values, v.Clone())
 		}
+		garbage := len(bytes.TrimSpace(line[dec.InputOffset():])) > 0
 		for _, v := range values {
+			if v.Kind() != '{' {
+				continue
+			}
 			if r, sub := DecodeLine(v, file, lineNo); sub == nil {
 				p.Recovered = append(p.Recovered, r)
 			}
 		}
-		p.Reason = fmt.Sprintf("%d JSON values on one line (a missing newline); %d record(s) recovered",
-			len(values), len(p.Recovered))
-		if dec.PeekKind() != 0 || len(p.Recovered) < len(values) {
+		if len(values) > 1 {
+			p.Reason = fmt.Sprintf("%d JSON values on one line (a missing newline?); %d record(s) recovered",
+				len(values), len(p.Recovered))
+		} else {
+			p.Reason = fmt.Sprintf("text after the JSON value; %d record(s) recovered", len(p.Recovered))
+		}
+		if garbage {
 			p.Reason += ", the rest unreadable"
 		}
 		return Record{}, p
