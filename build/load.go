@@ -5,6 +5,7 @@ package build
 import (
 	"context"
 	"runtime"
+	"sort"
 	"sync"
 
 	"ccsite/build/archive"
@@ -51,9 +52,16 @@ func Load(ctx context.Context, a *archive.Archive, opts LoadOptions, fn func(Loa
 	claims := newClaims(a.Orphans)
 	err := ordered(ctx, len(jobs), workers, func(i int) Loaded {
 		j := jobs[i]
-		s, err := loadSession(j.file, claims)
+		s, err := loadSession(j.file)
 		return Loaded{Project: j.project, File: j.file, Session: s, Err: err}
-	}, fn)
+	}, func(l Loaded) error {
+		// Claiming runs here, in archive order, so which session gets an
+		// agent file two of them name never depends on scheduling.
+		if l.Session != nil {
+			claimAgents(l.Session, l.File, claims)
+		}
+		return fn(l)
+	})
 	if err != nil {
 		return err
 	}
@@ -132,7 +140,7 @@ func ordered(ctx context.Context, n, workers int, work func(int) Loaded, emit fu
 }
 
 // loadSession parses a session file and its agent files and links them.
-func loadSession(sf *archive.SessionFile, claims *claims) (*session.Session, error) {
+func loadSession(sf *archive.SessionFile) (*session.Session, error) {
 	f, err := transcript.ReadFile(sf.Path)
 	if err != nil {
 		return nil, err
@@ -151,7 +159,14 @@ func loadSession(sf *archive.SessionFile, claims *claims) (*session.Session, err
 		}
 		session.Attach(s, a, ag.LinkedBy)
 	}
-	// Agents named by this session's calls whose files had no other link.
+	sortAgents(s)
+	return s, nil
+}
+
+// claimAgents attaches the agent files this session's calls name that no
+// other link placed.
+func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims) {
+	n := len(s.Agents)
 	for _, ref := range s.AgentRefs {
 		if ag := claims.claim(ref.AgentID, sf.Folder); ag != nil {
 			a, err := loadAgent(ag)
@@ -162,7 +177,36 @@ func loadSession(sf *archive.SessionFile, claims *claims) (*session.Session, err
 			session.Attach(s, a)
 		}
 	}
-	return s, nil
+	if len(s.Agents) > n {
+		sortAgents(s)
+	}
+}
+
+// sortAgents orders sub-agents by first appearance: by the position of the
+// call that ran them, then (no call) by start time and file.
+func sortAgents(s *session.Session) {
+	pos := map[string]int{}
+	for i, c := range s.Tools {
+		pos[c.ID] = i
+	}
+	key := func(a *session.Session) int {
+		if a.Agent != nil {
+			if p, ok := pos[a.Agent.ToolUseID]; ok && a.Agent.ToolUseID != "" {
+				return p
+			}
+		}
+		return len(s.Tools)
+	}
+	sort.SliceStable(s.Agents, func(i, j int) bool {
+		a, b := s.Agents[i], s.Agents[j]
+		if ka, kb := key(a), key(b); ka != kb {
+			return ka < kb
+		}
+		if !a.Start.Equal(b.Start) {
+			return a.Start.Before(b.Start)
+		}
+		return a.Path < b.Path
+	})
 }
 
 // loadAgent parses a sub-agent file.
