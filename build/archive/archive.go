@@ -205,11 +205,50 @@ func Discover(ctx context.Context, paths []string) (*Archive, error) {
 			ag.ParentID = pk.sessionID
 		}
 	}
+	uniqueIDs(sessions)
 	attachAgents(a, sessions, agents)
 	attachExtras(sessions, extras)
 	a.Projects = group(sessions)
 	return a, nil
 }
+
+// uniqueIDs makes session ids unique across the archive: pages and links
+// are named by them. A copy of a session under another file name carries the
+// same sessionId; the file whose stem is the id keeps it, the others take
+// their own file stem, numbered when that is taken too.
+func uniqueIDs(sessions []*SessionFile) {
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].Path < sessions[j].Path })
+	owner := map[string]*SessionFile{}
+	for _, s := range sessions {
+		if stem(s.Path) == s.ID {
+			if owner[s.ID] == nil {
+				owner[s.ID] = s
+			}
+		}
+	}
+	for _, s := range sessions {
+		if owner[s.ID] == nil {
+			owner[s.ID] = s
+		}
+	}
+	taken := map[string]bool{}
+	for id := range owner {
+		taken[id] = true
+	}
+	for _, s := range sessions {
+		if owner[s.ID] == s {
+			continue
+		}
+		id := stem(s.Path)
+		for n := 2; taken[id]; n++ {
+			id = fmt.Sprintf("%s-%d", stem(s.Path), n)
+		}
+		taken[id] = true
+		s.ID = id
+	}
+}
+
+func stem(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jsonl") }
 
 // inSessionTree reports a path under a "subagents" or "workflows" folder.
 func inSessionTree(p string) bool {
@@ -316,10 +355,11 @@ func attachExtras(sessions []*SessionFile, extras []string) {
 	}
 }
 
-// group assigns sessions to projects. A folder named after the encoded cwd
-// of one of its sessions (as Claude Code names them) is one project with that
-// path; otherwise each session goes to the project of its own first cwd, and
-// sessions without any cwd to their folder.
+// group assigns sessions to projects. A session whose first cwd encodes to
+// its folder's name (as Claude Code names folders) belongs to that cwd's
+// project; the other sessions of such a folder (started in a subfolder, say)
+// to the folder's commonest such cwd; in a folder no cwd names, each session
+// goes to its own first cwd, and sessions with no cwd to their folder.
 func group(sessions []*SessionFile) []*Project {
 	byFolder := map[string][]*SessionFile{}
 	var folders []string
@@ -359,6 +399,11 @@ func group(sessions []*SessionFile) []*Project {
 		}
 		for _, s := range ss {
 			switch {
+			case s.FirstCWD != "" && Slug(s.FirstCWD) == Slug(filepath.Base(folder)):
+				// Its own cwd names the folder: the truth, even when the
+				// lossy encoding maps another path there too.
+				p := get(s.FirstCWD, false, folder)
+				p.Sessions = append(p.Sessions, s)
 			case folderPath != "":
 				p := get(folderPath, false, folder)
 				p.Sessions = append(p.Sessions, s)

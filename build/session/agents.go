@@ -35,6 +35,10 @@ func splitSidechains(recs []*transcript.Record) (main []*transcript.Record, agen
 	for i, r := range side {
 		if j, ok := idx[r.ParentUUID]; ok {
 			uf.union(i, j)
+		} else if r.ParentUUID != "" && i > 0 {
+			// Its parent is missing (a damaged line): it continues the
+			// sidechain record before it rather than starting an agent.
+			uf.union(i, i-1)
 		}
 		if r.AgentID != "" {
 			if j, ok := byAgent[r.AgentID]; ok {

@@ -182,6 +182,7 @@ func displayableSide(r *transcript.Record) bool {
 // one tree rooted at the first root; every link it had to invent is a problem
 // (or, for a compaction boundary, the logical parent).
 func link(s *Session, nodes []*node, index map[string]int) {
+	var missing []int // nodes whose parentUuid names no other record
 	for i, n := range nodes {
 		p := n.rec.ParentUUID
 		if p == "" && n.rec.LogicalParentUUID != "" {
@@ -195,13 +196,8 @@ func link(s *Session, nodes []*node, index map[string]int) {
 			continue
 		}
 		n.adopted = true
-		switch {
-		case p == n.uuid || p == n.rec.UUID:
-			s.Problems = append(s.Problems, Problem{File: s.Path, Line: n.rec.Line, Kind: "cycle",
-				Reason: fmt.Sprintf("%s names itself as its parent; attached after the record before it", p)})
-		case n.rec.ParentUUID != "":
-			s.Problems = append(s.Problems, Problem{File: s.Path, Line: n.rec.Line, Kind: "dangling-parent",
-				Reason: fmt.Sprintf("parent %s is not in this file; attached after the record before it", p)})
+		if n.rec.ParentUUID != "" {
+			missing = append(missing, i)
 		}
 	}
 	// Cycles: nodes no root reaches. Cut each at the first unreached node in
@@ -292,6 +288,18 @@ func link(s *Session, nodes []*node, index map[string]int) {
 		n.parent = target
 		n.adopted = true
 		uf.union(i, target)
+	}
+	for _, i := range missing {
+		n := nodes[i]
+		where := "shown first"
+		if n.parent >= 0 {
+			where = fmt.Sprintf("shown after line %d", nodes[n.parent].rec.Line)
+		}
+		kind, what := "dangling-parent", fmt.Sprintf("parent %s is not in this file", n.rec.ParentUUID)
+		if n.rec.ParentUUID == n.rec.UUID {
+			kind, what = "cycle", fmt.Sprintf("%s names itself as its parent", n.rec.UUID)
+		}
+		s.Problems = append(s.Problems, Problem{File: s.Path, Line: n.rec.Line, Kind: kind, Reason: what + "; " + where})
 	}
 	for _, n := range nodes {
 		n.children = nil
