@@ -53,15 +53,20 @@ var (
 	reBashOut     = tagRe("bash-stdout")
 	reBashErr     = tagRe("bash-stderr")
 	reTaskNote    = tagRe("task-notification")
+	reTeammate    = tagRe("teammate-message")
+	reMemory      = tagRe("user-memory-input")
 	reBashNote    = tagRe("bash-notification")
 	// reContext matches the context Claude Code adds around what a person
 	// typed: reminders and the IDE's opened file or selection.
 	reContext = regexp.MustCompile(`(?s)<(system-reminder|ide_opened_file|ide_selection)>.*?</(system-reminder|ide_opened_file|ide_selection)>`)
 )
 
+// tagRe matches <name attr="…">body</name>; the body is group 1.
 func tagRe(name string) *regexp.Regexp {
-	return regexp.MustCompile(`(?s)<` + name + `>(.*?)</` + name + `>`)
+	return regexp.MustCompile(`(?s)<` + name + `(?:\s[^>]*)?>(.*?)</` + name + `>`)
 }
+
+var reTeammateID = regexp.MustCompile(`<teammate-message[^>]*\bteammate_id="([^"]*)"`)
 
 func tag(re *regexp.Regexp, s string) (string, bool) {
 	m := re.FindStringSubmatch(s)
@@ -138,6 +143,20 @@ func classifyUser(m *Message, r *transcript.Record) {
 		m.Command = &Command{Name: "task-notification", Notice: strings.TrimSpace(note)}
 		return
 	}
+	if note, ok := tag(reTeammate, text); ok {
+		m.Kind = KindNotification
+		m.Command = &Command{Name: "teammate-message", Notice: strings.TrimSpace(note)}
+		if id := reTeammateID.FindStringSubmatch(text); id != nil {
+			m.Command.Args = id[1]
+		}
+		return
+	}
+	if note, ok := tag(reMemory, text); ok {
+		// "# note" typed to save a memory: a prompt of its own.
+		m.Kind = KindPrompt
+		m.Command = &Command{Name: "memory", Input: strings.TrimSpace(note)}
+		return
+	}
 	if note, ok := tag(reBashNote, text); ok {
 		m.Kind = KindNotification
 		m.Command = &Command{Name: "bash-notification", Notice: strings.TrimSpace(note)}
@@ -162,6 +181,10 @@ func PromptText(m *Message) string {
 		return s
 	case KindBashInput:
 		return "! " + m.Command.Input
+	case KindPrompt:
+		if m.Command != nil && m.Command.Name == "memory" {
+			return "# " + m.Command.Input
+		}
 	}
 	t := strings.TrimSpace(reContext.ReplaceAllString(m.Text(), ""))
 	if t == "" {

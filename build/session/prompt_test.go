@@ -48,3 +48,28 @@ func TestSplitPromptRecords(t *testing.T) {
 		t.Error(p)
 	}
 }
+
+// TestTeammateAndMemory: a message from another agent of a team is a
+// notification, not a prompt; a "# note" saved to memory is typed by the
+// person and opens a turn shown as "# note".
+func TestTeammateAndMemory(t *testing.T) {
+	t.Parallel()
+	data := []byte(`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"2026-02-01T10:00:00.000Z","message":{"role":"user","content":"<user-memory-input>always use conventional commits</user-memory-input>"}}
+{"type":"user","uuid":"u2","parentUuid":"u1","sessionId":"s","timestamp":"2026-02-01T10:00:05.000Z","message":{"role":"user","content":"<teammate-message teammate_id=\"lead\">pick up the lint task</teammate-message>"}}
+{"type":"user","uuid":"u3","parentUuid":"u2","sessionId":"s","timestamp":"2026-02-01T10:00:09.000Z","message":{"role":"user","content":"<teammate-message>pick up the lint task</teammate-message>"}}
+`)
+	s := buildWithTimeout(t, data, "team.jsonl", Options{})
+	var got []string
+	for _, m := range s.Messages {
+		got = append(got, fmt.Sprintf("%s/%t", m.Kind, m.Prompt))
+	}
+	if want := []string{"prompt/true", "notification/false", "notification/false"}; !slices.Equal(got, want) {
+		t.Errorf("kinds = %v, want %v", got, want)
+	}
+	if c := s.Messages[1].Command; c == nil || c.Args != "lead" || c.Notice != "pick up the lint task" {
+		t.Errorf("teammate command = %+v, want from lead", c)
+	}
+	if len(s.Turns) == 0 || s.Turns[0].Excerpt != "# always use conventional commits" {
+		t.Errorf("first turn = %+v, want the memory note as its excerpt", s.Turns)
+	}
+}
