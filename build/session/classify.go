@@ -66,6 +66,17 @@ func tagRe(name string) *regexp.Regexp {
 	return regexp.MustCompile(`(?s)<` + name + `(?:\s[^>]*)?>(.*?)</` + name + `>`)
 }
 
+// notices are the messages Claude Code or other agents write as user
+// records: shown as notifications, never prompts.
+var notices = []struct {
+	re   *regexp.Regexp
+	name string
+}{
+	{reTaskNote, "task-notification"},
+	{reTeammate, "teammate-message"},
+	{reBashNote, "bash-notification"},
+}
+
 var reTeammateID = regexp.MustCompile(`<teammate-message[^>]*\bteammate_id="([^"]*)"`)
 
 func tag(re *regexp.Regexp, s string) (string, bool) {
@@ -138,28 +149,20 @@ func classifyUser(m *Message, r *transcript.Record) {
 		m.Command = &Command{Stdout: out, Stderr: errOut}
 		return
 	}
-	if note, ok := tag(reTaskNote, text); ok {
-		m.Kind = KindNotification
-		m.Command = &Command{Name: "task-notification", Notice: strings.TrimSpace(note)}
-		return
-	}
-	if note, ok := tag(reTeammate, text); ok {
-		m.Kind = KindNotification
-		m.Command = &Command{Name: "teammate-message", Notice: strings.TrimSpace(note)}
-		if id := reTeammateID.FindStringSubmatch(text); id != nil {
-			m.Command.Args = id[1]
+	for _, n := range notices {
+		if note, ok := tag(n.re, text); ok {
+			m.Kind = KindNotification
+			m.Command = &Command{Name: n.name, Notice: strings.TrimSpace(note)}
+			if id := reTeammateID.FindStringSubmatch(text); n.re == reTeammate && id != nil {
+				m.Command.Args = id[1]
+			}
+			return
 		}
-		return
 	}
 	if note, ok := tag(reMemory, text); ok {
 		// "# note" typed to save a memory: a prompt of its own.
 		m.Kind = KindPrompt
 		m.Command = &Command{Name: "memory", Input: strings.TrimSpace(note)}
-		return
-	}
-	if note, ok := tag(reBashNote, text); ok {
-		m.Kind = KindNotification
-		m.Command = &Command{Name: "bash-notification", Notice: strings.TrimSpace(note)}
 		return
 	}
 	m.Kind = KindPrompt
