@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"ccsite/build"
 	"ccsite/build/archive"
@@ -27,6 +28,9 @@ const (
 const usage = `ccsite turns Claude Code session transcripts into a static website.
 
 Usage:
+  ccsite build [-o DIR] [--workers N] [PATH...]
+        Write the site: a page per session and sub-agent, per project, and
+        an index (default DIR: ./site).
   ccsite inspect [--json] [--workers N] [PATH...]
         Read transcripts and print, per session, its title, stats, turns,
         branches, sub-agents and problems (--json: the whole model).
@@ -48,6 +52,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return exitUsage
 	}
 	switch args[0] {
+	case "build":
+		return runBuild(ctx, args[1:], stdout, stderr, getenv)
 	case "inspect":
 		return runInspect(ctx, args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-version":
@@ -171,4 +177,33 @@ func hasTranscripts(roots []string) bool {
 		})
 	}
 	return found
+}
+
+func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "site", "write the site to `DIR`")
+	workers := fs.Int("workers", 0, "parse and render with N workers (default: one per CPU)")
+	paths, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	paths, cleanup, err := inputPaths(paths, getenv, stderr, "build")
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
+		return exitFail
+	}
+	defer cleanup()
+	sum, err := build.BuildSite(ctx, build.SiteConfig{Paths: paths, Out: *out, Workers: *workers})
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(stderr, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages (%.1f MB) from %.1f MB in %s → %s/index.html\n",
+		sum.Projects, sum.Sessions, sum.Agents, sum.Orphans, sum.Problems, sum.Pages, float64(sum.Written)/(1<<20),
+		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), *out)
+	return exitOK
 }

@@ -9,6 +9,13 @@ require (
 )
 
 require (
-	golang.org/x/sys v0.26.0 // indirect
+	github.com/alecthomas/chroma/v2 v2.27.0 // indirect
+	github.com/buildkite/terminal-to-html/v3 v3.17.1 // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/chromedp/chromedp v0.23.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+	github.com/sergi/go-diff v1.4.0 // indirect
+	github.com/yuin/goldmark v1.8.7 // indirect
+	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"ccsite/build/transcript"
 )
@@ -63,6 +64,9 @@ type SessionFile struct {
 	Size      int64
 	FirstCWD  string
 	SessionID string
+	// FirstTime is the first timestamp in the file's first lines: enough to
+	// order sessions before they are parsed.
+	FirstTime time.Time
 	Agents    []*AgentFile
 	// Extras are other files under the session's folder (workflow
 	// journals): listed, not parsed.
@@ -195,7 +199,7 @@ func Discover(ctx context.Context, paths []string) (*Archive, error) {
 			return nil, err
 		}
 		pk := peek(s.Path)
-		s.FirstCWD, s.SessionID = pk.cwd, pk.sessionID
+		s.FirstCWD, s.SessionID, s.FirstTime = pk.cwd, pk.sessionID, pk.time
 		s.ID = sessionFileID(s.Path, pk.sessionID)
 	}
 	for _, ag := range agents {
@@ -470,7 +474,10 @@ func sessionFileID(path, sessionID string) string {
 	return sessionID
 }
 
-type peeked struct{ cwd, sessionID string }
+type peeked struct {
+	cwd, sessionID string
+	time           time.Time
+}
 
 // peek reads the first lines of a transcript for its first cwd and
 // sessionId: at most 200 lines or 4 MB.
@@ -496,6 +503,7 @@ func peek(path string) peeked {
 			var env struct {
 				CWD       string `json:"cwd"`
 				SessionID string `json:"sessionId"`
+				Timestamp string `json:"timestamp"`
 			}
 			if transcript.Unmarshal(line, &env) == nil {
 				if pk.cwd == "" {
@@ -504,9 +512,14 @@ func peek(path string) peeked {
 				if pk.sessionID == "" {
 					pk.sessionID = env.SessionID
 				}
+				if pk.time.IsZero() && env.Timestamp != "" {
+					if t, err := time.Parse(time.RFC3339Nano, env.Timestamp); err == nil {
+						pk.time = t.UTC()
+					}
+				}
 			}
 		}
-		if pk.cwd != "" && pk.sessionID != "" || err != nil {
+		if pk.cwd != "" && pk.sessionID != "" && !pk.time.IsZero() || err != nil {
 			break
 		}
 	}

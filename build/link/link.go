@@ -1,0 +1,126 @@
+// Package link owns every URL of the site: pages, sub-agent pages, anchors
+// and assets. Pages, the search index and tests all call it, so links cannot
+// drift. Paths are slash-separated and relative to the site root.
+package link
+
+import (
+	"strings"
+)
+
+// Index is the site's front page.
+func Index() string { return "index.html" }
+
+// Project is a project's page.
+func Project(project string) string { return project + "/index.html" }
+
+// Session is a session's page.
+func Session(project, session string) string {
+	return project + "/" + File(session) + ".html"
+}
+
+// Agent is a sub-agent's page, beside its session's page.
+func Agent(project, session, agent string) string {
+	return project + "/" + File(session) + "/agent-" + File(agent) + ".html"
+}
+
+// Asset is a file of the site's assets folder.
+func Asset(name string) string { return "assets/" + name }
+
+// Message is the anchor of a message, from its uuid.
+func Message(uuid string) string { return "m-" + File(uuid) }
+
+// Tool is the anchor of a tool call, from its tool_use id.
+func Tool(id string) string { return "tool-" + File(id) }
+
+// Turn is the anchor of a turn.
+func Turn(n int) string { return "t-" + itoa(n) }
+
+// Branch is the anchor of an abandoned branch.
+func Branch(n int) string { return "branch-" + itoa(n) }
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+// File makes s safe as a file name or anchor: ASCII letters, digits, '.',
+// '_' and '-' are kept, anything else becomes '_' (and a leading '.' too).
+func File(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' && i > 0) {
+			b[i] = '_'
+		}
+	}
+	if len(b) == 0 {
+		return "_"
+	}
+	return string(b)
+}
+
+// ProjectSlug names a project's folder from its path: the path's letters and
+// digits joined by '-', lower-cased ("/home/u/My App" → "home-u-my-app").
+func ProjectSlug(path string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(path) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		} else {
+			dash = true
+		}
+	}
+	if b.Len() == 0 {
+		return "project"
+	}
+	s := b.String()
+	if len(s) > 80 {
+		s = s[len(s)-80:]
+		s = strings.TrimLeft(s, "-")
+	}
+	return s
+}
+
+// Rel returns the URL of page `to` from page `from` (both relative to the
+// site root), so the site works from file:// and from any sub-path.
+func Rel(from, to string) string {
+	fromDir := strings.Split(from, "/")
+	fromDir = fromDir[:len(fromDir)-1]
+	toParts := strings.Split(to, "/")
+	i := 0
+	for i < len(fromDir) && i < len(toParts)-1 && fromDir[i] == toParts[i] {
+		i++
+	}
+	var b strings.Builder
+	for range fromDir[i:] {
+		b.WriteString("../")
+	}
+	b.WriteString(strings.Join(toParts[i:], "/"))
+	return b.String()
+}
+
+// Root returns the prefix from page to the site root ("" or "../../").
+func Root(page string) string {
+	return strings.Repeat("../", strings.Count(page, "/"))
+}

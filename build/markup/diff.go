@@ -1,0 +1,239 @@
+package markup
+
+import (
+	"fmt"
+	"html/template"
+	"strconv"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// Hunk is one hunk of a structuredPatch: exact line numbers and lines
+// prefixed with ' ', '-' or '+'.
+type Hunk struct {
+	OldStart int      `json:"oldStart"`
+	OldLines int      `json:"oldLines"`
+	NewStart int      `json:"newStart"`
+	NewLines int      `json:"newLines"`
+	Lines    []string `json:"lines"`
+}
+
+// DiffStats counts added and removed lines.
+type DiffStats struct{ Added, Removed int }
+
+// Stats counts the hunks' added and removed lines.
+func Stats(hunks []Hunk) DiffStats {
+	var s DiffStats
+	for _, h := range hunks {
+		for _, l := range h.Lines {
+			switch {
+			case strings.HasPrefix(l, "+"):
+				s.Added++
+			case strings.HasPrefix(l, "-"):
+				s.Removed++
+			}
+		}
+	}
+	return s
+}
+
+// DiffStrings computes hunks (3 lines of context) turning old into new; the
+// first line of old is line start (1 when unknown).
+func DiffStrings(old, new string, start int) []Hunk {
+	if start < 1 {
+		start = 1
+	}
+	dmp := diffmatchpatch.New()
+	a, b, lines := dmp.DiffLinesToChars(old, new)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
+	type row struct {
+		op   byte
+		text string
+	}
+	var rows []row
+	for _, d := range diffs {
+		op := byte(' ')
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			op = '-'
+		case diffmatchpatch.DiffInsert:
+			op = '+'
+		}
+		for l := range strings.Lines(d.Text) {
+			rows = append(rows, row{op, strings.TrimSuffix(l, "\n")})
+		}
+	}
+	const ctx = 3
+	var hunks []Hunk
+	oldN, newN := start, start
+	i := 0
+	for i < len(rows) {
+		if rows[i].op == ' ' {
+			i++
+			oldN++
+			newN++
+			continue
+		}
+		// A change: back up to ctx lines of context.
+		lo := i
+		for k := 0; k < ctx && lo > 0 && rows[lo-1].op == ' '; k++ {
+			lo--
+		}
+		h := Hunk{OldStart: oldN - (i - lo), NewStart: newN - (i - lo)}
+		j := lo
+		quiet := 0
+		for j < len(rows) {
+			r := rows[j]
+			if r.op == ' ' {
+				quiet++
+				// Stop once 2*ctx equal lines separate this from the next change.
+				if quiet > ctx {
+					k := j
+					for k < len(rows) && rows[k].op == ' ' && k-j < ctx {
+						k++
+					}
+					if k == len(rows) || rows[k].op == ' ' {
+						break
+					}
+				}
+			} else {
+				quiet = 0
+			}
+			h.Lines = append(h.Lines, string(r.op)+r.text)
+			switch r.op {
+			case ' ':
+				h.OldLines++
+				h.NewLines++
+			case '-':
+				h.OldLines++
+			case '+':
+				h.NewLines++
+			}
+			j++
+		}
+		// Trim trailing context beyond ctx.
+		for quiet > ctx {
+			h.Lines = h.Lines[:len(h.Lines)-1]
+			h.OldLines--
+			h.NewLines--
+			quiet--
+		}
+		hunks = append(hunks, h)
+		// Advance the counters over everything consumed.
+		for _, r := range rows[i:j] {
+			switch r.op {
+			case ' ':
+				oldN++
+				newN++
+			case '-':
+				oldN++
+			case '+':
+				newN++
+			}
+		}
+		i = j
+	}
+	return hunks
+}
+
+// Diff renders hunks as a unified diff table with old and new line numbers,
+// changed words marked inside changed lines.
+func Diff(hunks []Hunk) template.HTML {
+	var b strings.Builder
+	b.WriteString(`<div class="diff"><table>`)
+	for _, h := range hunks {
+		fmt.Fprintf(&b, `<tbody><tr class="hunk"><td class="ln"></td><td class="ln"></td><td class="dl">@@ -%d,%d +%d,%d @@</td></tr>`,
+			h.OldStart, h.OldLines, h.NewStart, h.NewLines)
+		oldN, newN := h.OldStart, h.NewStart
+		lines := h.Lines
+		for i := 0; i < len(lines); {
+			if !strings.HasPrefix(lines[i], "-") && !strings.HasPrefix(lines[i], "+") {
+				l := lines[i]
+				if strings.HasPrefix(l, `\`) {
+					row(&b, "meta", "", "", template.HTMLEscapeString(l))
+				} else {
+					row(&b, "ctx", strconv.Itoa(oldN), strconv.Itoa(newN), template.HTMLEscapeString(strings.TrimPrefix(l, " ")))
+					oldN++
+					newN++
+				}
+				i++
+				continue
+			}
+			// A change block: removed lines, then added lines.
+			var dels, adds []string
+			for i < len(lines) && strings.HasPrefix(lines[i], "-") {
+				dels = append(dels, lines[i][1:])
+				i++
+			}
+			for i < len(lines) && strings.HasPrefix(lines[i], "+") {
+				adds = append(adds, lines[i][1:])
+				i++
+			}
+			delHTML, addHTML := wordMarks(dels, adds)
+			for k := range dels {
+				row(&b, "del", strconv.Itoa(oldN), "", delHTML[k])
+				oldN++
+			}
+			for k := range adds {
+				row(&b, "add", "", strconv.Itoa(newN), addHTML[k])
+				newN++
+			}
+		}
+		b.WriteString(`</tbody>`)
+	}
+	b.WriteString(`</table></div>`)
+	return template.HTML(b.String())
+}
+
+func row(b *strings.Builder, cls, oldN, newN, html string) {
+	sign := map[string]string{"del": "-", "add": "+", "ctx": " ", "meta": ""}[cls]
+	fmt.Fprintf(b, `<tr class="%s"><td class="ln">%s</td><td class="ln">%s</td><td class="dl"><span class="sign">%s</span>%s</td></tr>`,
+		cls, oldN, newN, sign, html)
+}
+
+// wordMarks escapes paired removed/added lines, wrapping the changed words
+// in <del>/<ins> when the pair is similar enough for that to help.
+func wordMarks(dels, adds []string) (delHTML, addHTML []string) {
+	delHTML = make([]string, len(dels))
+	addHTML = make([]string, len(adds))
+	for k := range dels {
+		delHTML[k] = template.HTMLEscapeString(dels[k])
+	}
+	for k := range adds {
+		addHTML[k] = template.HTMLEscapeString(adds[k])
+	}
+	n := min(len(dels), len(adds))
+	dmp := diffmatchpatch.New()
+	for k := 0; k < n; k++ {
+		a, b := dels[k], adds[k]
+		if len(a)+len(b) > 4000 {
+			continue
+		}
+		diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(a, b, false))
+		same := 0
+		for _, d := range diffs {
+			if d.Type == diffmatchpatch.DiffEqual {
+				same += len(d.Text)
+			}
+		}
+		if same*2 < max(len(a), len(b)) {
+			continue // mostly rewritten: marking every word helps nobody
+		}
+		var da, db strings.Builder
+		for _, d := range diffs {
+			t := template.HTMLEscapeString(d.Text)
+			switch d.Type {
+			case diffmatchpatch.DiffEqual:
+				da.WriteString(t)
+				db.WriteString(t)
+			case diffmatchpatch.DiffDelete:
+				da.WriteString("<del>" + t + "</del>")
+			case diffmatchpatch.DiffInsert:
+				db.WriteString("<ins>" + t + "</ins>")
+			}
+		}
+		delHTML[k], addHTML[k] = da.String(), db.String()
+	}
+	return delHTML, addHTML
+}

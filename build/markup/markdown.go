@@ -1,0 +1,210 @@
+// Package markup turns untrusted transcript text into safe HTML fragments:
+// Markdown (goldmark), highlighted code (chroma), diffs and terminal output.
+// It is the only package that produces template.HTML.
+package markup
+
+import (
+	"bytes"
+	"html/template"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
+)
+
+// Renderer renders Markdown and code. It is safe for concurrent use; the
+// highlight cache it holds is shared by all callers.
+type Renderer struct {
+	md goldmark.Markdown
+	hl *Highlighter
+}
+
+// New returns a Renderer that highlights with hl.
+func New(hl *Highlighter) *Renderer {
+	r := &Renderer{hl: hl}
+	r.md = goldmark.New(
+		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithRendererOptions(
+			renderer.WithNodeRenderers(util.Prioritized(&safeNodes{hl: hl}, 100)),
+		),
+	)
+	return r
+}
+
+// Highlighter returns the renderer's highlighter.
+func (r *Renderer) Highlighter() *Highlighter { return r.hl }
+
+// Markdown renders src as GitHub-flavoured Markdown. Raw HTML in src is
+// shown as text, never passed through; links with dangerous schemes
+// (javascript:, vbscript:, data:, file:) lose their href; images are shown
+// as links so a page never loads a remote resource.
+func (r *Renderer) Markdown(src string) template.HTML {
+	var buf bytes.Buffer
+	if err := r.md.Convert([]byte(src), &buf); err != nil {
+		return Text(src)
+	}
+	return template.HTML(buf.String())
+}
+
+// safeNodes renders the nodes goldmark's default renderer would drop or pass
+// through: raw HTML becomes escaped text, fenced code is highlighted with a
+// copy button, images become links, links get rel attributes.
+type safeNodes struct {
+	hl *Highlighter
+}
+
+func (s *safeNodes) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindRawHTML, s.rawHTML)
+	reg.Register(ast.KindHTMLBlock, s.htmlBlock)
+	reg.Register(ast.KindFencedCodeBlock, s.fenced)
+	reg.Register(ast.KindCodeBlock, s.indented)
+	reg.Register(ast.KindImage, s.image)
+	reg.Register(ast.KindLink, s.link)
+	reg.Register(ast.KindAutoLink, s.autoLink)
+}
+
+func (s *safeNodes) rawHTML(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	segs := n.(*ast.RawHTML).Segments
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		template.HTMLEscape(w, seg.Value(src))
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func (s *safeNodes) htmlBlock(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	b := n.(*ast.HTMLBlock)
+	w.WriteString(`<p class="raw-html">`)
+	lines := b.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		template.HTMLEscape(w, seg.Value(src))
+	}
+	if b.HasClosure() {
+		template.HTMLEscape(w, b.ClosureLine.Value(src))
+	}
+	w.WriteString("</p>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+func linesOf(n ast.Node, src []byte) string {
+	var buf bytes.Buffer
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		buf.Write(seg.Value(src))
+	}
+	return buf.String()
+}
+
+func (s *safeNodes) fenced(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	b := n.(*ast.FencedCodeBlock)
+	lang := ""
+	if b.Info != nil {
+		lang = string(b.Language(src))
+	}
+	w.WriteString(string(s.hl.Block(lang, "", linesOf(n, src))))
+	return ast.WalkSkipChildren, nil
+}
+
+func (s *safeNodes) indented(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	w.WriteString(string(s.hl.Block("", "", linesOf(n, src))))
+	return ast.WalkSkipChildren, nil
+}
+
+func (s *safeNodes) image(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	img := n.(*ast.Image)
+	alt := nodeText(img, src)
+	w.WriteString(`<a class="md-image"`)
+	if !html.IsDangerousURL(img.Destination) {
+		w.WriteString(` href="`)
+		w.Write(util.EscapeHTML(util.URLEscape(img.Destination, true)))
+		w.WriteString(`"`)
+	}
+	w.WriteString(` rel="nofollow noopener noreferrer">image: `)
+	if alt == "" {
+		alt = string(img.Destination)
+	}
+	template.HTMLEscape(w, []byte(alt))
+	w.WriteString("</a>")
+	return ast.WalkSkipChildren, nil
+}
+
+func nodeText(n ast.Node, src []byte) string {
+	var buf bytes.Buffer
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			buf.Write(t.Segment.Value(src))
+		}
+		return ast.WalkContinue, nil
+	})
+	return buf.String()
+}
+
+func (s *safeNodes) link(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	l := n.(*ast.Link)
+	if !entering {
+		w.WriteString("</a>")
+		return ast.WalkContinue, nil
+	}
+	w.WriteString("<a")
+	if !html.IsDangerousURL(l.Destination) {
+		w.WriteString(` href="`)
+		w.Write(util.EscapeHTML(util.URLEscape(l.Destination, true)))
+		w.WriteString(`"`)
+	}
+	if l.Title != nil {
+		w.WriteString(` title="`)
+		template.HTMLEscape(w, l.Title)
+		w.WriteString(`"`)
+	}
+	w.WriteString(` rel="nofollow noopener noreferrer">`)
+	return ast.WalkContinue, nil
+}
+
+func (s *safeNodes) autoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	l := n.(*ast.AutoLink)
+	url := l.URL(src)
+	label := l.Label(src)
+	if l.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(url), []byte("mailto:")) {
+		url = append([]byte("mailto:"), url...)
+	}
+	w.WriteString("<a")
+	if !html.IsDangerousURL(url) {
+		w.WriteString(` href="`)
+		w.Write(util.EscapeHTML(util.URLEscape(url, false)))
+		w.WriteString(`"`)
+	}
+	w.WriteString(` rel="nofollow noopener noreferrer">`)
+	template.HTMLEscape(w, label)
+	w.WriteString("</a>")
+	return ast.WalkContinue, nil
+}
+
+// Text returns s escaped, in a paragraph-free span of pre-wrapped text.
+func Text(s string) template.HTML {
+	return template.HTML(`<span class="plain">` + template.HTMLEscapeString(s) + `</span>`)
+}

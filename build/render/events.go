@@ -1,0 +1,224 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"regexp"
+	"strings"
+
+	"ccsite/build/markup"
+	"ccsite/build/session"
+	"ccsite/build/transcript"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+var (
+	reIDE      = regexp.MustCompile(`(?s)<(ide_opened_file|ide_selection)>(.*?)</(?:ide_opened_file|ide_selection)>`)
+	reReminder = regexp.MustCompile(`(?s)<(system-reminder)>(.*?)</system-reminder>`)
+)
+
+// extract removes re's matches from s, handing each (tag, body) to fn.
+func extract(s string, re *regexp.Regexp, fn func(tag, body string)) string {
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		fn(sub[1], sub[2])
+		return ""
+	})
+}
+
+// rawJSON pretty-prints JSON and highlights it.
+func (c *viewCtx) rawJSON(v jsontext.Value) template.HTML {
+	pretty := append(jsontext.Value(nil), v...)
+	if err := pretty.Indent(jsontext.WithIndent("  ")); err != nil {
+		return c.b.MD.Highlighter().Block("", "", string(v))
+	}
+	return c.b.MD.Highlighter().Block("json", "", string(pretty))
+}
+
+func (c *viewCtx) rawBlock(b transcript.Block) template.HTML {
+	v, err := json.Marshal(b, jsontext.AllowInvalidUTF8(true))
+	if err != nil {
+		return markup.Text(fmt.Sprint(b))
+	}
+	return c.rawJSON(v)
+}
+
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// system describes a system record.
+func (c *viewCtx) system(m *session.Message) Event {
+	r := m.Record()
+	raw := c.rawJSON(r.Raw)
+	switch r.Subtype {
+	case transcript.SubtypeCompactBoundary:
+		e := Event{Icon: "compact", Text: "Conversation compacted", Raw: raw}
+		if md := r.CompactMetadata; md != nil {
+			e.Text = fmt.Sprintf("Conversation compacted (%s, %s tokens before)", orDefault(md.Trigger, "auto"), thousands(md.PreTokens))
+		}
+		return e
+	case transcript.SubtypeMicrocompactBoundry:
+		e := Event{Icon: "compact", Text: "Older tool outputs cleared from context", Raw: raw}
+		if md := r.MicrocompactMetadata; md != nil {
+			e.Text = fmt.Sprintf("Older tool outputs cleared from context (%s tokens saved, %d tool results)", thousands(md.TokensSaved), len(md.CompactedToolIDs))
+		}
+		return e
+	case transcript.SubtypeAPIError:
+		var apiErr struct {
+			Status int `json:"status"`
+			Error  struct {
+				Type    string `json:"type"`
+				Message string `json:"message"`
+			} `json:"error"`
+			Message string `json:"message"`
+		}
+		_ = transcript.Unmarshal(r.Error, &apiErr)
+		what := strings.TrimSpace(fmt.Sprintf("%s %s", apiErr.Error.Type, apiErr.Error.Message))
+		if what == "" {
+			what = apiErr.Message
+		}
+		if apiErr.Status != 0 {
+			what = fmt.Sprintf("%d %s", apiErr.Status, what)
+		}
+		text := "API error " + strings.TrimSpace(what)
+		if r.MaxRetries > 0 {
+			text += fmt.Sprintf(" — retry %d of %d in %s", r.RetryAttempt, r.MaxRetries, ms(r.RetryInMs))
+		}
+		return Event{Icon: "error", Text: text, Level: "error", Raw: raw}
+	case transcript.SubtypeStopHookSummary:
+		text := fmt.Sprintf("Stop hooks: %d ran", r.HookCount)
+		level := ""
+		if len(r.HookErrors) > 2 && string(r.HookErrors) != "[]" {
+			text += ", with errors"
+			level = "warn"
+		}
+		if r.PreventedContinue {
+			text += ", stopped the turn"
+		}
+		return Event{Icon: "hook", Text: text, Level: level, Raw: raw}
+	case transcript.SubtypeTurnDuration:
+		return Event{Icon: "clock", Text: "Turn took " + ms(r.DurationMs), Raw: raw}
+	case transcript.SubtypeLocalCommand:
+		return Event{Icon: "command", Text: "Local command", Detail: markup.ANSI(stripTags(r.ContentString())), Raw: raw}
+	}
+	text := r.ContentString()
+	level := ""
+	if r.Level == "error" {
+		level = "error"
+	} else if r.Level == "warning" {
+		level = "warn"
+	}
+	label := "System"
+	if r.Subtype != "" {
+		label = strings.ReplaceAll(r.Subtype, "_", " ")
+	}
+	if text == "" {
+		return Event{Icon: "info", Text: label, Level: level, Raw: raw}
+	}
+	if len(text) < 200 && !strings.Contains(text, "\n") {
+		return Event{Icon: "info", Text: label + ": " + strings.TrimSpace(ansiStrip(text)), Level: level, Raw: raw}
+	}
+	return Event{Icon: "info", Text: label, Detail: markup.ANSI(text), Level: level, Raw: raw}
+}
+
+var reTags = regexp.MustCompile(`</?[a-z][a-z-]*>`)
+
+func stripTags(s string) string { return strings.TrimSpace(reTags.ReplaceAllString(s, "")) }
+
+var reANSI = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
+
+func ansiStrip(s string) string { return reANSI.ReplaceAllString(s, "") }
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func ms(v float64) string {
+	switch {
+	case v < 1000:
+		return fmt.Sprintf("%dms", int(v))
+	case v < 60000:
+		return fmt.Sprintf("%.1fs", v/1000)
+	}
+	return duration(msDuration(v))
+}
+
+// attachment describes an attachment record.
+func (c *viewCtx) attachment(m *session.Message) Event {
+	r := m.Record()
+	a := r.Attachment
+	raw := c.rawJSON(r.Raw)
+	if a == nil {
+		return Event{Icon: "info", Text: "Attachment", Raw: raw}
+	}
+	label := strings.ReplaceAll(a.Type, "_", " ")
+	e := Event{Icon: "attach", Text: label, Raw: raw}
+	switch a.Type {
+	case transcript.AttachmentHookSuccess, transcript.AttachmentHookAdditionalContext, transcript.AttachmentHookSystemMessage:
+		e.Icon = "hook"
+		if a.HookName != "" {
+			e.Text = label + ": " + a.HookName
+		}
+	case transcript.AttachmentHookBlockingError, transcript.AttachmentHookNonBlockingError:
+		e.Icon, e.Level = "hook", "warn"
+		if a.HookName != "" {
+			e.Text = label + ": " + a.HookName
+		}
+	}
+	if s := strings.TrimSpace(rawStringOf(a.Content)); s != "" {
+		e.Detail = markup.ANSI(s)
+	}
+	return e
+}
+
+func rawStringOf(v jsontext.Value) string {
+	if len(v) == 0 || v[0] != '"' {
+		return ""
+	}
+	var s string
+	if transcript.Unmarshal(v, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// ProgressGroup is a run of progress records not tied to a tool call.
+type ProgressGroup struct {
+	Count int
+	Kinds []NameCount
+	Raw   template.HTML
+}
+
+func (c *viewCtx) progressGroup(ms []*session.Message) ProgressGroup {
+	kinds := map[string]int{}
+	var buf bytes.Buffer
+	for i, m := range ms {
+		r := m.Record()
+		kinds[r.KindLabel()]++
+		if i < 50 {
+			buf.Write(r.Raw)
+			buf.WriteByte('\n')
+		}
+	}
+	if len(ms) > 50 {
+		fmt.Fprintf(&buf, "… and %d more\n", len(ms)-50)
+	}
+	return ProgressGroup{Count: len(ms), Kinds: sortedCounts(kinds), Raw: c.b.MD.Highlighter().Block("", "", buf.String())}
+}

@@ -1,0 +1,694 @@
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"path"
+	"strings"
+	"time"
+
+	"ccsite/build/link"
+	"ccsite/build/markup"
+	"ccsite/build/session"
+	"ccsite/build/transcript"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// ToolView is a tool call's card; Kind selects the template "tool/"+Kind.
+type ToolView struct {
+	ID     string
+	Anchor string
+	Name   string
+	// Server and Tool split an MCP tool name (mcp__server__tool).
+	Server, Tool string
+	Kind         string
+	// Summary is the one-line description in the card's header.
+	Summary      string
+	Status       string // ok, error, interrupted, pending
+	ResultAnchor string
+	Orphan       bool
+	Progress     int
+	Data         any
+	// Result is the generic result (text and images) when no richer view
+	// of it exists; Error the error text.
+	Result *Output
+	Error  template.HTML
+}
+
+// Output is text output, collapsed when long.
+type Output struct {
+	HTML   template.HTML
+	Lines  int
+	Long   bool
+	Images []Image
+}
+
+func msDuration(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+
+func (c *viewCtx) tool(call *session.ToolCall) ToolView {
+	t := ToolView{ID: call.ID, Anchor: link.Tool(call.ID), Name: call.Name, Kind: "generic", Status: "ok", Progress: call.ProgressCount}
+	// The result's message anchor sits on the first card that shows it
+	// (one user record may answer several parallel calls).
+	if call.ResultUUID != "" && !c.anchored[call.ResultUUID] {
+		c.anchored[call.ResultUUID] = true
+		t.ResultAnchor = link.Message(call.ResultUUID)
+	}
+	switch {
+	case call.Result == nil:
+		t.Status = "pending"
+	case call.IsError:
+		t.Status = "error"
+	}
+	if strings.HasPrefix(call.Name, "mcp__") {
+		parts := strings.SplitN(strings.TrimPrefix(call.Name, "mcp__"), "__", 2)
+		t.Server = parts[0]
+		if len(parts) == 2 {
+			t.Tool = parts[1]
+		}
+	}
+	in := inputOf(call.Input)
+	tur := call.ToolUseResult
+	if t.Status == "error" {
+		t.Error = markup.ANSI(resultText(call))
+	}
+	builder, ok := toolBuilders[call.Name]
+	if !ok {
+		if t.Server != "" {
+			builder = (*viewCtx).mcpTool
+		} else {
+			builder = (*viewCtx).genericTool
+		}
+	}
+	builder(c, &t, call, in, tur)
+	if t.Result == nil && t.Status != "error" && t.Kind == "generic" {
+		t.Result = c.output(call)
+	}
+	return t
+}
+
+// input is a tool_use input decoded loosely.
+type input map[string]jsontext.Value
+
+func inputOf(v jsontext.Value) input {
+	var m input
+	_ = transcript.Unmarshal(v, &m)
+	return m
+}
+
+func (in input) str(k string) string { return rawStringOf(in[k]) }
+
+func (in input) num(k string) int {
+	var n float64
+	if transcript.Unmarshal(in[k], &n) != nil {
+		return 0
+	}
+	return int(n)
+}
+
+func (in input) flag(k string) bool {
+	var b bool
+	_ = transcript.Unmarshal(in[k], &b)
+	return b
+}
+
+// resultText is the tool_result's text: its string or text blocks.
+func resultText(call *session.ToolCall) string {
+	if call.ResultBlock == nil {
+		if s := rawStringOf(call.ToolUseResult); s != "" {
+			return s
+		}
+		return ""
+	}
+	return call.ResultBlock.Content.Text()
+}
+
+// output is the generic view of a result: its text (ANSI-aware) and images.
+func (c *viewCtx) output(call *session.ToolCall) *Output {
+	if call.ResultBlock == nil {
+		return nil
+	}
+	o := &Output{}
+	text := resultText(call)
+	for _, b := range call.ResultBlock.Content.Blocks {
+		if b.Type == "image" {
+			if img, ok := dataImage(b.Source); ok {
+				o.Images = append(o.Images, img)
+			}
+		}
+	}
+	if text == "" && len(o.Images) == 0 {
+		return nil
+	}
+	o.HTML = markup.ANSI(strings.TrimRight(text, "\n"))
+	o.Lines = strings.Count(text, "\n") + 1
+	o.Long = o.Lines > collapseLines
+	return o
+}
+
+type toolBuilder func(c *viewCtx, t *ToolView, call *session.ToolCall, in input, tur jsontext.Value)
+
+var toolBuilders map[string]toolBuilder
+
+func init() {
+	toolBuilders = map[string]toolBuilder{
+		"Bash":            (*viewCtx).bashTool,
+		"Read":            (*viewCtx).readTool,
+		"Write":           (*viewCtx).writeTool,
+		"Edit":            (*viewCtx).editTool,
+		"MultiEdit":       (*viewCtx).editTool,
+		"Glob":            (*viewCtx).searchTool,
+		"Grep":            (*viewCtx).searchTool,
+		"LS":              (*viewCtx).searchTool,
+		"TodoWrite":       (*viewCtx).todoTool,
+		"Task":            (*viewCtx).taskTool,
+		"Agent":           (*viewCtx).taskTool,
+		"WebSearch":       (*viewCtx).webTool,
+		"WebFetch":        (*viewCtx).webTool,
+		"ExitPlanMode":    (*viewCtx).planTool,
+		"exit_plan_mode":  (*viewCtx).planTool,
+		"NotebookEdit":    (*viewCtx).notebookTool,
+		"AskUserQuestion": (*viewCtx).askTool,
+	}
+}
+
+// BashView is a Bash call.
+type BashView struct {
+	Command     template.HTML
+	Description string
+	Background  bool
+	Out         Terminal
+	Interrupted bool
+	ExitNote    string
+}
+
+func (c *viewCtx) bashTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "bash"
+	cmd := in.str("command")
+	t.Summary = in.str("description")
+	if t.Summary == "" {
+		t.Summary = firstLine(cmd)
+	}
+	v := BashView{Command: c.b.MD.Highlighter().Block("bash", "", cmd), Description: in.str("description"), Background: in.flag("run_in_background")}
+	var res struct {
+		Stdout      string `json:"stdout"`
+		Stderr      string `json:"stderr"`
+		Interrupted bool   `json:"interrupted"`
+		ReturnCode  string `json:"returnCodeInterpretation"`
+	}
+	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil {
+		v.Out = c.terminal(res.Stdout, res.Stderr, "")
+		v.Interrupted, v.ExitNote = res.Interrupted, res.ReturnCode
+		if res.Interrupted {
+			t.Status = "interrupted"
+		}
+	} else if call.Result != nil && t.Status != "error" {
+		v.Out = c.terminal(resultText(call), "", "")
+	}
+	t.Data = v
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) > 120 {
+		s = s[:117] + "…"
+	}
+	return s
+}
+
+// FileView shows a file's content or a diff.
+type FileView struct {
+	Path    string
+	Range   string
+	Code    template.HTML
+	Diff    template.HTML
+	Added   int
+	Removed int
+	Image   *Image
+	Note    string
+	Lines   int
+	Long    bool
+}
+
+func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "file"
+	p := in.str("file_path")
+	t.Summary = p
+	v := FileView{Path: p}
+	var res struct {
+		Type string `json:"type"`
+		File struct {
+			FilePath   string `json:"filePath"`
+			Content    string `json:"content"`
+			NumLines   int    `json:"numLines"`
+			StartLine  int    `json:"startLine"`
+			TotalLines int    `json:"totalLines"`
+			Base64     string `json:"base64"`
+			Type       string `json:"type"`
+		} `json:"file"`
+	}
+	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil && (res.File.Content != "" || res.File.Base64 != "") {
+		if res.Type == "image" || res.File.Base64 != "" {
+			if img, ok := dataImage(&transcript.Source{Type: "base64", MediaType: res.File.Type, Data: res.File.Base64}); ok {
+				v.Image = &img
+			}
+		} else {
+			start := max(res.File.StartLine, 1)
+			v.Code = c.b.MD.Highlighter().Lines("", p, res.File.Content, start)
+			end := start + max(res.File.NumLines, 1) - 1
+			v.Lines = res.File.NumLines
+			v.Long = v.Lines > collapseLines
+			if res.File.TotalLines > 0 {
+				v.Range = fmt.Sprintf("lines %d–%d of %d", start, end, res.File.TotalLines)
+			}
+		}
+	} else if call.Result != nil && t.Status != "error" {
+		// No structured result (older versions): the numbered text as sent.
+		o := c.output(call)
+		if o != nil {
+			t.Result = o
+		}
+		if off, lim := in.num("offset"), in.num("limit"); off > 0 || lim > 0 {
+			v.Range = fmt.Sprintf("from line %d, %d lines", max(off, 1), lim)
+		}
+	}
+	t.Data = v
+}
+
+// hunksOf reads a structuredPatch.
+func hunksOf(tur jsontext.Value) []markup.Hunk {
+	var res struct {
+		StructuredPatch []markup.Hunk `json:"structuredPatch"`
+	}
+	if len(tur) == 0 || tur[0] != '{' || transcript.Unmarshal(tur, &res) != nil {
+		return nil
+	}
+	return res.StructuredPatch
+}
+
+func (c *viewCtx) writeTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "file"
+	p := in.str("file_path")
+	t.Summary = p
+	v := FileView{Path: p}
+	var res struct {
+		Type         string `json:"type"`
+		OriginalFile string `json:"originalFile"`
+	}
+	if len(tur) > 0 && tur[0] == '{' {
+		_ = transcript.Unmarshal(tur, &res)
+	}
+	content := in.str("content")
+	hunks := hunksOf(tur)
+	switch {
+	case res.Type == "update" && len(hunks) > 0:
+		v.Note = "updated"
+		c.setDiff(&v, hunks)
+	case res.Type == "update" && res.OriginalFile != "":
+		v.Note = "updated"
+		c.setDiff(&v, markup.DiffStrings(res.OriginalFile, content, 1))
+	default:
+		if res.Type == "create" {
+			v.Note = "new file"
+		}
+		v.Code = c.b.MD.Highlighter().Lines("", p, content, 1)
+		v.Lines = strings.Count(content, "\n") + 1
+		v.Long = v.Lines > collapseLines
+	}
+	t.Data = v
+}
+
+func (c *viewCtx) setDiff(v *FileView, hunks []markup.Hunk) {
+	v.Diff = markup.Diff(hunks)
+	st := markup.Stats(hunks)
+	v.Added, v.Removed = st.Added, st.Removed
+	for _, h := range hunks {
+		v.Lines += len(h.Lines)
+	}
+	v.Long = v.Lines > 2*collapseLines
+}
+
+func (c *viewCtx) editTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "file"
+	p := in.str("file_path")
+	t.Summary = p
+	v := FileView{Path: p}
+	if hunks := hunksOf(tur); len(hunks) > 0 {
+		c.setDiff(&v, hunks)
+	} else {
+		// No patch: compute one from the strings, placed in the original
+		// file when the result carries it.
+		var res struct {
+			OriginalFile string `json:"originalFile"`
+		}
+		if len(tur) > 0 && tur[0] == '{' {
+			_ = transcript.Unmarshal(tur, &res)
+		}
+		type edit struct {
+			Old string `json:"old_string"`
+			New string `json:"new_string"`
+		}
+		var edits []edit
+		if call.Name == "MultiEdit" {
+			_ = transcript.Unmarshal(in["edits"], &edits)
+		} else {
+			edits = []edit{{in.str("old_string"), in.str("new_string")}}
+		}
+		var hunks []markup.Hunk
+		for _, e := range edits {
+			start := 1
+			if i := strings.Index(res.OriginalFile, e.Old); i >= 0 && e.Old != "" {
+				start = strings.Count(res.OriginalFile[:i], "\n") + 1
+			}
+			hunks = append(hunks, markup.DiffStrings(e.Old, e.New, start)...)
+		}
+		if len(hunks) > 0 {
+			c.setDiff(&v, hunks)
+		}
+	}
+	if in.flag("replace_all") {
+		v.Note = "all occurrences"
+	}
+	t.Data = v
+}
+
+// SearchView is a Glob, Grep or LS call.
+type SearchView struct {
+	Pattern   string
+	Path      string
+	Options   []string
+	Count     string
+	Truncated bool
+	Files     []string
+	Content   template.HTML
+	Lines     int
+	Long      bool
+}
+
+func (c *viewCtx) searchTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "search"
+	v := SearchView{Pattern: in.str("pattern"), Path: in.str("path")}
+	for _, k := range []string{"glob", "type", "output_mode", "-i", "-n", "multiline", "head_limit"} {
+		if raw, ok := in[k]; ok {
+			v.Options = append(v.Options, k+"="+strings.Trim(string(raw), `"`))
+		}
+	}
+	t.Summary = strings.TrimSpace(v.Pattern + " " + v.Path)
+	var res struct {
+		Filenames []string `json:"filenames"`
+		NumFiles  int      `json:"numFiles"`
+		Truncated bool     `json:"truncated"`
+		Content   string   `json:"content"`
+		NumLines  int      `json:"numLines"`
+		Mode      string   `json:"mode"`
+	}
+	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil && (res.Filenames != nil || res.Content != "" || res.NumFiles > 0) {
+		v.Files, v.Truncated = res.Filenames, res.Truncated
+		v.Count = fmt.Sprintf("%d files", res.NumFiles)
+		if res.Mode == "content" {
+			v.Count = fmt.Sprintf("%d lines in %d files", res.NumLines, res.NumFiles)
+			if res.NumFiles == 0 {
+				v.Count = fmt.Sprintf("%d lines", res.NumLines)
+			}
+		}
+		if res.Content != "" {
+			v.Content = markup.ANSI(res.Content)
+			v.Lines = strings.Count(res.Content, "\n") + 1
+		}
+		v.Lines += len(v.Files)
+		v.Long = v.Lines > collapseLines
+	} else if call.Result != nil && t.Status != "error" {
+		t.Result = c.output(call)
+	}
+	t.Data = v
+}
+
+// TodoView is a TodoWrite checklist.
+type TodoView struct {
+	Items []Todo
+}
+
+// Todo is one checklist entry.
+type Todo struct {
+	Content string
+	Status  string
+	Active  string
+}
+
+func (c *viewCtx) todoTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "todo"
+	var todos []struct {
+		Content    string `json:"content"`
+		Status     string `json:"status"`
+		ActiveForm string `json:"activeForm"`
+	}
+	_ = transcript.Unmarshal(in["todos"], &todos)
+	v := TodoView{}
+	done := 0
+	for _, td := range todos {
+		v.Items = append(v.Items, Todo{Content: td.Content, Status: td.Status, Active: td.ActiveForm})
+		if td.Status == "completed" {
+			done++
+		}
+	}
+	t.Summary = fmt.Sprintf("%d of %d done", done, len(todos))
+	t.Data = v
+}
+
+// TaskView is a Task/Agent call's card.
+type TaskView struct {
+	Description string
+	Type        string
+	Prompt      template.HTML
+	Result      template.HTML
+	AgentURL    string
+	AgentID     string
+	Status      string
+	Duration    string
+	Tokens      string
+	ToolCount   int
+}
+
+func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "task"
+	v := TaskView{Description: in.str("description"), Type: in.str("subagent_type"), Prompt: c.b.MD.Markdown(in.str("prompt")), AgentID: call.AgentID}
+	t.Summary = v.Description
+	if call.AgentID != "" {
+		v.AgentURL = c.agentURL[call.AgentID]
+	}
+	var res struct {
+		Status            string             `json:"status"`
+		Content           transcript.Content `json:"content"`
+		TotalDurationMs   float64            `json:"totalDurationMs"`
+		TotalTokens       int64              `json:"totalTokens"`
+		TotalToolUseCount int                `json:"totalToolUseCount"`
+	}
+	text := ""
+	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil {
+		v.Status = res.Status
+		if res.TotalDurationMs > 0 {
+			v.Duration = ms(res.TotalDurationMs)
+		}
+		if res.TotalTokens > 0 {
+			v.Tokens = thousands(res.TotalTokens)
+		}
+		v.ToolCount = res.TotalToolUseCount
+		text = res.Content.Text()
+	}
+	if text == "" && call.Result != nil && t.Status != "error" {
+		text = resultText(call)
+	}
+	if text != "" {
+		v.Result = c.b.MD.Markdown(text)
+	}
+	t.Data = v
+}
+
+// WebView is a WebSearch or WebFetch call.
+type WebView struct {
+	Query  string
+	URL    string
+	Status string
+	Links  []WebLink
+	Result template.HTML
+	Chars  int
+}
+
+// WebLink is a search result.
+type WebLink struct {
+	Title string
+	URL   string
+}
+
+func (c *viewCtx) webTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "web"
+	v := WebView{Query: in.str("query"), URL: in.str("url")}
+	t.Summary = v.Query + v.URL
+	var res struct {
+		Code       int              `json:"code"`
+		CodeText   string           `json:"codeText"`
+		Bytes      int              `json:"bytes"`
+		Result     string           `json:"result"`
+		Results    []jsontext.Value `json:"results"`
+		DurationMs float64          `json:"durationMs"`
+	}
+	text := ""
+	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil {
+		if res.Code != 0 {
+			v.Status = strings.TrimSpace(fmt.Sprintf("%d %s", res.Code, res.CodeText))
+		}
+		text = res.Result
+		for _, r := range res.Results {
+			var hit struct {
+				Content []WebLink `json:"content"`
+			}
+			if transcript.Unmarshal(r, &hit) == nil {
+				for _, l := range hit.Content {
+					if l.URL != "" {
+						v.Links = append(v.Links, WebLink{Title: orDefault(l.Title, l.URL), URL: safeURL(l.URL)})
+					}
+				}
+			} else if s := rawStringOf(r); s != "" && text == "" {
+				text = s
+			}
+		}
+	}
+	if text == "" && call.Result != nil && t.Status != "error" {
+		text = resultText(call)
+	}
+	if text != "" {
+		v.Result = c.b.MD.Markdown(text)
+		v.Chars = len(text)
+	}
+	v.URL = safeURL(v.URL)
+	t.Data = v
+}
+
+// safeURL keeps http(s) URLs for links; anything else is not linked.
+func safeURL(u string) string {
+	l := strings.ToLower(strings.TrimSpace(u))
+	if strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") {
+		return strings.TrimSpace(u)
+	}
+	return ""
+}
+
+// PlanView is an ExitPlanMode call.
+type PlanView struct {
+	Plan template.HTML
+}
+
+func (c *viewCtx) planTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "plan"
+	plan := in.str("plan")
+	if plan == "" && call.Use != nil {
+		plan = call.Use.Record().PlanContent
+	}
+	t.Summary = "Plan"
+	t.Data = PlanView{Plan: c.b.MD.Markdown(plan)}
+	if t.Status == "error" {
+		// Rejecting a plan is reported as an error with the reason.
+		t.Status = "rejected"
+	}
+}
+
+// NotebookView is a NotebookEdit call.
+type NotebookView struct {
+	Path   string
+	Cell   string
+	Mode   string
+	Type   string
+	Source template.HTML
+}
+
+func (c *viewCtx) notebookTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "notebook"
+	v := NotebookView{Path: in.str("notebook_path"), Cell: in.str("cell_id"), Mode: orDefault(in.str("edit_mode"), "replace"), Type: in.str("cell_type")}
+	lang := "python"
+	if v.Type == "markdown" {
+		lang = "markdown"
+	}
+	v.Source = c.b.MD.Highlighter().Block(lang, "", in.str("new_source"))
+	t.Summary = path.Base(v.Path)
+	t.Data = v
+}
+
+// AskView is an AskUserQuestion call with the answers given.
+type AskView struct {
+	Questions []Question
+}
+
+// Question is one question, its options and the answer.
+type Question struct {
+	Header   string
+	Text     string
+	Options  []string
+	Answer   string
+	Multiple bool
+}
+
+func (c *viewCtx) askTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "ask"
+	var qs []struct {
+		Question    string `json:"question"`
+		Header      string `json:"header"`
+		MultiSelect bool   `json:"multiSelect"`
+		Options     []struct {
+			Label       string `json:"label"`
+			Description string `json:"description"`
+		} `json:"options"`
+	}
+	_ = transcript.Unmarshal(in["questions"], &qs)
+	var res struct {
+		Answers map[string]string `json:"answers"`
+	}
+	if len(tur) > 0 && tur[0] == '{' {
+		_ = transcript.Unmarshal(tur, &res)
+	}
+	v := AskView{}
+	for _, q := range qs {
+		qq := Question{Header: q.Header, Text: q.Question, Multiple: q.MultiSelect, Answer: res.Answers[q.Question]}
+		for _, o := range q.Options {
+			s := o.Label
+			if o.Description != "" {
+				s += " — " + o.Description
+			}
+			qq.Options = append(qq.Options, s)
+		}
+		v.Questions = append(v.Questions, qq)
+	}
+	if len(qs) > 0 {
+		t.Summary = qs[0].Question
+	}
+	if len(res.Answers) == 0 && call.Result != nil && t.Status != "error" {
+		t.Result = c.output(call)
+	}
+	t.Data = v
+}
+
+// GenericView shows a tool's input as JSON.
+type GenericView struct {
+	Input template.HTML
+}
+
+func (c *viewCtx) genericTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	t.Kind = "generic"
+	for _, k := range []string{"description", "command", "file_path", "path", "url", "query", "pattern", "skill", "prompt", "subject"} {
+		if s := in.str(k); s != "" {
+			t.Summary = firstLine(s)
+			break
+		}
+	}
+	if len(call.Input) > 0 && string(call.Input) != "{}" {
+		t.Data = GenericView{Input: c.rawJSON(call.Input)}
+	} else {
+		t.Data = GenericView{}
+	}
+}
+
+func (c *viewCtx) mcpTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+	c.genericTool(t, call, in, tur)
+	t.Kind = "generic"
+}

@@ -1,0 +1,628 @@
+// Package render turns sessions into page data and page data into HTML
+// through html/template; it knows nothing of disks.
+package render
+
+import (
+	"fmt"
+	"html/template"
+	"sort"
+	"strings"
+	"time"
+
+	"ccsite/build/link"
+	"ccsite/build/markup"
+	"ccsite/build/session"
+	"ccsite/build/transcript"
+)
+
+// Page is what the layout template renders.
+type Page struct {
+	// Path is the page's path from the site root; Root the prefix back.
+	Path   string
+	Root   string
+	Title  string
+	Kind   string // index, project, session, agent
+	Crumbs []Crumb
+	Body   any
+}
+
+// Crumb is one breadcrumb.
+type Crumb struct {
+	Label string
+	URL   string
+}
+
+// URL returns the URL of the site path p from this page.
+func (p *Page) URL(path string) string { return link.Rel(p.Path, path) }
+
+// Nav is a link to another session or agent page.
+type Nav struct {
+	Title string
+	URL   string
+	Time  Time
+}
+
+// Time is a timestamp shown in UTC and localised by the page's script.
+type Time struct {
+	ISO   string
+	UTC   string
+	Clock string // hours and minutes, UTC
+	Zero  bool
+}
+
+func mkTime(t time.Time) Time {
+	if t.IsZero() {
+		return Time{Zero: true}
+	}
+	u := t.UTC()
+	return Time{ISO: u.Format(time.RFC3339), UTC: u.Format("2006-01-02 15:04 UTC"), Clock: u.Format("15:04")}
+}
+
+// SessionView is a session or sub-agent page's body.
+type SessionView struct {
+	Title       string
+	TitleSource string
+	ID          string
+	Project     string
+	ProjectURL  string
+	IsAgent     bool
+	Agent       *session.AgentInfo
+	// Parent links a sub-agent page to its session and to the exact call.
+	Parent     *Nav
+	ParentCall string
+	Prev, Next *Nav
+
+	Start, End Time
+	Active     string
+	CWD        string
+	Slug       string
+	Branches   []string
+	Models     []string
+	Versions   []string
+	Stats      session.Stats
+	Tools      []NameCount
+	PRs        []session.PRLink
+
+	Agents  []AgentLink
+	Warmups []*SessionView
+
+	Turns     []TurnView
+	Abandoned []BranchView
+	Problems  []session.Problem
+	Unknown   []NameCount
+	Source    string
+}
+
+// NameCount is a name with a count, for tool and unknown-record tallies.
+type NameCount struct {
+	Name  string
+	Count int
+}
+
+// AgentLink is a sub-agent listed in its session's header.
+type AgentLink struct {
+	Title       string
+	URL         string
+	Type        string
+	Description string
+	Messages    int
+	ToolCalls   int
+	CallAnchor  string
+	Layout      string
+}
+
+// TurnView is a prompt and everything until the next one.
+type TurnView struct {
+	Index   int
+	Anchor  string
+	Start   Time
+	Excerpt string
+	Items   []Item
+}
+
+// BranchView is an abandoned branch, shown collapsed after the live one.
+type BranchView struct {
+	Index      int
+	Anchor     string
+	ForkAnchor string
+	ForkLine   int
+	Leaf       Time
+	Items      []Item
+}
+
+// Item is one thing shown in the conversation, rendered by the template
+// named "item/"+Kind.
+type Item struct {
+	Kind   string
+	Anchor string
+	UUID   string
+	Line   int
+	Time   Time
+	// Forks lists the branches that leave from this message.
+	Forks []int
+	Data  any
+}
+
+// sortedCounts orders a tally by count, then name.
+func sortedCounts(m map[string]int) []NameCount {
+	out := make([]NameCount, 0, len(m))
+	for k, v := range m {
+		out = append(out, NameCount{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Links tells the view builder where pages are.
+type Links struct {
+	// Page is this page's path.
+	Page string
+	// Project is the project page's path.
+	Project string
+	// Agent returns the page path of a sub-agent, "" when it has none.
+	Agent func(a *session.Session) string
+	// Parent is the parent session's page (for a sub-agent page).
+	Parent      string
+	ParentTitle string
+	Prev, Next  *Nav
+}
+
+// Builder makes page bodies from sessions.
+type Builder struct {
+	MD *markup.Renderer
+}
+
+// Session builds the body of a session or sub-agent page.
+func (b *Builder) Session(s *session.Session, project string, l Links) *SessionView {
+	v := &SessionView{
+		Title: s.Title, TitleSource: s.TitleSource, ID: s.ID, Project: project,
+		ProjectURL: link.Rel(l.Page, l.Project), IsAgent: s.Agent != nil, Agent: s.Agent,
+		Start: mkTime(s.Start), End: mkTime(s.End), Active: duration(s.Active),
+		CWD: s.CWD, Slug: s.Slug, Branches: s.GitBranches, Models: s.Models, Versions: s.Versions,
+		Stats: s.Stats, Tools: sortedCounts(s.Stats.ToolsByName), PRs: s.PRLinks,
+		Problems: s.Problems, Unknown: sortedCounts(s.Unknown), Source: s.Path,
+		Prev: l.Prev, Next: l.Next,
+	}
+	if l.Parent != "" {
+		v.Parent = &Nav{Title: l.ParentTitle, URL: link.Rel(l.Page, l.Parent)}
+		if s.Agent != nil && s.Agent.ToolUseID != "" {
+			v.ParentCall = v.Parent.URL + "#" + link.Tool(s.Agent.ToolUseID)
+		}
+	}
+	ctx := &viewCtx{b: b, s: s, links: l, agentURL: map[string]string{}, anchored: map[string]bool{}}
+	for _, a := range s.Agents {
+		if a.Agent == nil {
+			continue
+		}
+		if a.Agent.Warmup {
+			v.Warmups = append(v.Warmups, b.Session(a, project, Links{Page: l.Page, Project: l.Project, Agent: func(*session.Session) string { return "" }}))
+			continue
+		}
+		url := ""
+		if p := l.Agent(a); p != "" {
+			url = link.Rel(l.Page, p)
+		}
+		ctx.agentURL[a.Agent.AgentID] = url
+		al := AgentLink{Title: a.Title, URL: url, Type: a.Agent.AgentType, Description: a.Agent.Description,
+			Messages: a.Stats.Messages, ToolCalls: a.Stats.ToolCalls, Layout: a.Agent.Layout}
+		if a.Agent.ToolUseID != "" {
+			al.CallAnchor = "#" + link.Tool(a.Agent.ToolUseID)
+		}
+		v.Agents = append(v.Agents, al)
+	}
+	forks := map[string][]int{}
+	for _, br := range s.Branches {
+		if br.Fork != nil {
+			forks[br.Fork.UUID] = append(forks[br.Fork.UUID], br.Index)
+		}
+	}
+	ctx.forks = forks
+	items := ctx.items(s.Messages)
+	v.Turns = splitTurns(s, items)
+	for _, br := range s.Branches {
+		bv := BranchView{Index: br.Index, Anchor: link.Branch(br.Index), Leaf: mkTime(br.Leaf), Items: ctx.items(br.Messages)}
+		if br.Fork != nil {
+			bv.ForkAnchor = "#" + link.Message(br.Fork.UUID)
+			bv.ForkLine = br.Fork.Line
+		}
+		v.Abandoned = append(v.Abandoned, bv)
+	}
+	return v
+}
+
+// splitTurns groups the live branch's items by the turn of their message.
+func splitTurns(s *session.Session, items []Item) []TurnView {
+	var out []TurnView
+	byIndex := map[int]int{}
+	for _, t := range s.Turns {
+		tv := TurnView{Index: t.Index, Anchor: link.Turn(t.Index), Start: mkTime(t.Start), Excerpt: t.Excerpt}
+		byIndex[t.Index] = len(out)
+		out = append(out, tv)
+	}
+	turnOf := map[string]int{}
+	for _, m := range s.Messages {
+		turnOf[m.UUID] = m.Turn
+	}
+	for _, it := range items {
+		k, ok := byIndex[turnOf[it.UUID]]
+		if !ok {
+			if len(out) == 0 {
+				out = append(out, TurnView{Index: 1, Anchor: link.Turn(1)})
+			}
+			k = len(out) - 1
+		}
+		out[k].Items = append(out[k].Items, it)
+	}
+	return out
+}
+
+func duration(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm %02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	return fmt.Sprintf("%dh %02dm", int(d.Hours()), int(d.Minutes())%60)
+}
+
+// viewCtx carries what item builders need.
+type viewCtx struct {
+	b        *Builder
+	s        *session.Session
+	links    Links
+	agentURL map[string]string
+	forks    map[string][]int
+	anchored map[string]bool
+}
+
+// items turns messages into items: tool results are shown inside the
+// card of their call, progress records attached to a call are folded into
+// it, model switches are marked.
+func (c *viewCtx) items(msgs []*session.Message) []Item {
+	var out []Item
+	lastModel := ""
+	var progress []*session.Message
+	flush := func() {
+		if len(progress) == 0 {
+			return
+		}
+		out = append(out, Item{Kind: "progress", Anchor: link.Message(progress[0].UUID), UUID: progress[0].UUID,
+			Line: progress[0].Line, Time: mkTime(progress[0].Time), Data: c.progressGroup(progress)})
+		progress = nil
+	}
+	for _, m := range msgs {
+		if m.Kind == session.KindProgress {
+			if c.attached(m) {
+				continue
+			}
+			progress = append(progress, m)
+			continue
+		}
+		flush()
+		if m.Kind == session.KindToolResult && c.allPaired(m) {
+			continue
+		}
+		if m.Kind == session.KindAnswer && m.Model != "" {
+			if lastModel != "" && m.Model != lastModel {
+				out = append(out, Item{Kind: "event", UUID: m.UUID, Line: m.Line, Time: mkTime(m.Time),
+					Data: Event{Icon: "model", Text: "Model switched from " + lastModel + " to " + m.Model}})
+			}
+			lastModel = m.Model
+		}
+		it := Item{Kind: string(m.Kind), Anchor: link.Message(m.UUID), UUID: m.UUID, Line: m.Line, Time: mkTime(m.Time), Forks: c.forks[m.UUID]}
+		it.Kind, it.Data = c.message(m)
+		out = append(out, it)
+	}
+	flush()
+	return out
+}
+
+// attached reports a progress record folded into its tool call's card.
+func (c *viewCtx) attached(m *session.Message) bool {
+	r := m.Record()
+	return c.s.Tool(r.ParentToolUseID) != nil || c.s.Tool(r.ToolUseID) != nil
+}
+
+// allPaired reports a tool-result message all of whose results are shown
+// in their calls' cards.
+func (c *viewCtx) allPaired(m *session.Message) bool {
+	for _, b := range m.Blocks {
+		if b.Type == "tool_result" && c.s.Tool(b.ToolUseID) == nil {
+			return false
+		}
+		if b.Type != "tool_result" && b.Type != "text" {
+			return false
+		}
+		if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// Event is a one-line happening: compaction, retries, hooks, durations.
+type Event struct {
+	Icon   string
+	Text   string
+	Detail template.HTML // collapsed
+	Raw    template.HTML // collapsed raw JSON
+	Level  string        // "", "warn", "error"
+	URL    string
+}
+
+// Prompt is a typed prompt, a queued one, or a meta text.
+type Prompt struct {
+	HTML      template.HTML
+	Images    []Image
+	Context   []ContextChip
+	Reminders []template.HTML
+	Queued    bool
+	Memory    string
+}
+
+// ContextChip is IDE context that came with a prompt.
+type ContextChip struct {
+	Label string
+	Body  template.HTML
+}
+
+// Image is an inline image from a transcript (data URI).
+type Image struct {
+	Src template.URL
+	Alt string
+}
+
+// Terminal is command or shell input/output.
+type Terminal struct {
+	Command string
+	Args    string
+	Input   template.HTML
+	Stdout  template.HTML
+	Stderr  template.HTML
+	Lines   int
+	Long    bool
+}
+
+// Collapsible is a titled block shown collapsed.
+type Collapsible struct {
+	Label string
+	Chars int
+	Body  template.HTML
+	Open  bool
+}
+
+// Answer is an assistant message: its parts in order.
+type Answer struct {
+	Model     string
+	Synthetic bool
+	Error     bool
+	Parts     []Part
+}
+
+// Part is one block of an answer; Kind selects the template "part/"+Kind.
+type Part struct {
+	Kind string
+	Data any
+}
+
+// Raw is a record shown as JSON.
+type Raw struct {
+	Label string
+	JSON  template.HTML
+}
+
+func (c *viewCtx) message(m *session.Message) (string, any) {
+	md := c.b.MD
+	switch m.Kind {
+	case session.KindPrompt, session.KindQueued:
+		return "prompt", c.prompt(m)
+	case session.KindMeta:
+		return "meta", Collapsible{Label: metaLabel(m), Chars: len(m.Text()), Body: md.Markdown(m.Text())}
+	case session.KindCompactSummary:
+		return "compact-summary", Collapsible{Label: "Summary of the conversation before compaction", Chars: len(m.Text()), Body: md.Markdown(m.Text())}
+	case session.KindInterruption:
+		return "interruption", Event{Icon: "stop", Text: strings.Trim(strings.TrimSpace(m.Text()), "[]")}
+	case session.KindCommand:
+		return "command", Terminal{Command: m.Command.Name, Args: m.Command.Args}
+	case session.KindLocalOutput, session.KindBashOutput:
+		return "terminal", c.terminal(m.Command.Stdout, m.Command.Stderr, "")
+	case session.KindBashInput:
+		return "terminal", Terminal{Input: markup.ANSI(m.Command.Input)}
+	case session.KindNotification:
+		label := m.Command.Name
+		if m.Command.Args != "" {
+			label += " from " + m.Command.Args
+		}
+		return "notification", Collapsible{Label: label, Chars: len(m.Command.Notice), Body: md.Markdown(m.Command.Notice), Open: len(m.Command.Notice) < 400}
+	case session.KindAnswer, session.KindSynthetic, session.KindAPIError:
+		return "answer", c.answer(m)
+	case session.KindToolResult:
+		return "orphan-result", c.orphanResults(m)
+	case session.KindSystem:
+		return "event", c.system(m)
+	case session.KindAttachment:
+		return "event", c.attachment(m)
+	}
+	return "unknown", Raw{Label: m.Record().KindLabel(), JSON: c.rawJSON(m.Record().Raw)}
+}
+
+func metaLabel(m *session.Message) string {
+	t := strings.TrimSpace(m.Text())
+	switch {
+	case strings.HasPrefix(t, "<local-command-caveat>") || strings.HasPrefix(t, "Caveat:"):
+		return "Caveat added by Claude Code"
+	case strings.HasPrefix(t, "Base directory for this skill"):
+		return "Skill instructions"
+	}
+	return "Text added by Claude Code"
+}
+
+func (c *viewCtx) terminal(stdout, stderr, input string) Terminal {
+	t := Terminal{}
+	if input != "" {
+		t.Input = markup.ANSI(input)
+	}
+	if stdout != "" {
+		t.Stdout = markup.ANSI(strings.TrimRight(stdout, "\n"))
+	}
+	if stderr != "" {
+		t.Stderr = markup.ANSI(strings.TrimRight(stderr, "\n"))
+	}
+	t.Lines = strings.Count(stdout, "\n") + strings.Count(stderr, "\n") + 1
+	t.Long = t.Lines > collapseLines
+	return t
+}
+
+// collapseLines is the output length above which blocks start collapsed.
+const collapseLines = 30
+
+func (c *viewCtx) prompt(m *session.Message) Prompt {
+	p := Prompt{Queued: m.Kind == session.KindQueued}
+	if m.Command != nil && m.Command.Name == "memory" {
+		p.Memory = m.Command.Input
+		return p
+	}
+	var texts []string
+	for _, b := range m.Blocks {
+		switch b.Type {
+		case "text":
+			texts = append(texts, b.Text)
+		case "image":
+			if img, ok := dataImage(b.Source); ok {
+				p.Images = append(p.Images, img)
+			}
+		}
+	}
+	text := strings.Join(texts, "\n\n")
+	text = extract(text, reIDE, func(tag, body string) {
+		label := "IDE: opened file"
+		if tag == "ide_selection" {
+			label = "IDE: selection"
+		}
+		p.Context = append(p.Context, ContextChip{Label: label, Body: markup.Text(strings.TrimSpace(body))})
+	})
+	text = extract(text, reReminder, func(_, body string) {
+		p.Reminders = append(p.Reminders, c.b.MD.Markdown(strings.TrimSpace(body)))
+	})
+	p.HTML = c.b.MD.Markdown(text)
+	return p
+}
+
+// dataImage makes an inline image from a base64 source of a known raster
+// type; anything else is not shown as an image.
+func dataImage(src *transcript.Source) (Image, bool) {
+	if src == nil || src.Type != "base64" || src.Data == "" {
+		return Image{}, false
+	}
+	switch src.MediaType {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+	default:
+		return Image{}, false
+	}
+	for _, r := range src.Data[:min(len(src.Data), 4096)] {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '+' || r == '/' || r == '=' || r == '\n' || r == '\r') {
+			return Image{}, false
+		}
+	}
+	return Image{Src: template.URL("data:" + src.MediaType + ";base64," + src.Data), Alt: src.MediaType}, true
+}
+
+func (c *viewCtx) answer(m *session.Message) Answer {
+	a := Answer{Model: m.Model, Synthetic: m.Kind == session.KindSynthetic, Error: m.Kind == session.KindAPIError}
+	for _, b := range m.Blocks {
+		switch b.Type {
+		case "text":
+			if strings.TrimSpace(b.Text) != "" {
+				a.Parts = append(a.Parts, Part{"text", c.b.MD.Markdown(b.Text)})
+			}
+		case "thinking":
+			a.Parts = append(a.Parts, Part{"thinking", Collapsible{Label: "Thinking", Chars: len(b.Thinking), Body: c.b.MD.Markdown(b.Thinking)}})
+		case "redacted_thinking":
+			a.Parts = append(a.Parts, Part{"redacted", nil})
+		case "tool_use", "server_tool_use":
+			if call := c.s.Tool(b.ID); call != nil {
+				a.Parts = append(a.Parts, Part{"tool", c.tool(call)})
+			}
+		case "image":
+			if img, ok := dataImage(b.Source); ok {
+				a.Parts = append(a.Parts, Part{"image", img})
+			}
+		default:
+			a.Parts = append(a.Parts, Part{"raw", Raw{Label: b.Type + " block", JSON: c.rawBlock(b)}})
+		}
+	}
+	return a
+}
+
+func (c *viewCtx) orphanResults(m *session.Message) []ToolView {
+	var out []ToolView
+	for i := range m.Blocks {
+		b := &m.Blocks[i]
+		if b.Type != "tool_result" {
+			continue
+		}
+		// The item carries the message's anchor; the card must not repeat it.
+		c.anchored[m.UUID] = true
+		call := &session.ToolCall{ID: b.ToolUseID, Name: "(unknown tool)", Result: m, ResultUUID: m.UUID, ResultBlock: b,
+			IsError: b.IsError, ToolUseResult: m.Record().ToolUseResult}
+		tv := c.tool(call)
+		tv.Orphan = true
+		out = append(out, tv)
+	}
+	return out
+}
+
+// IndexView is the front page's body.
+type IndexView struct {
+	Projects []ProjectRow
+	Sessions int
+}
+
+// ProjectRow is a project listed on the front page.
+type ProjectRow struct {
+	Name, Path, URL string
+	Sessions        int
+	Last            Time
+	Tokens          int64
+	ToolCalls       int
+}
+
+// ProjectView is a project page's body.
+type ProjectView struct {
+	Name, Path string
+	Sessions   []SessionRow
+	Orphans    []Nav
+}
+
+// SessionRow is a session listed on its project's page.
+type SessionRow struct {
+	Title, URL, Excerpt string
+	Start               Time
+	Active              string
+	Turns, ToolCalls    int
+	Agents, Problems    int
+}
+
+// Row summarises a session for its project page.
+func Row(s *session.Session, url string) SessionRow {
+	ex := ""
+	for _, t := range s.Turns {
+		if t.HasPrompt && t.Excerpt != s.Title {
+			ex = t.Excerpt
+			break
+		}
+	}
+	return SessionRow{Title: s.Title, URL: url, Excerpt: ex, Start: mkTime(s.Start), Active: duration(s.Active),
+		Turns: s.Stats.Turns, ToolCalls: s.Stats.ToolCalls, Agents: len(s.Agents), Problems: len(s.Problems)}
+}
+
+// MkTime exposes the page time format to the site builder.
+func MkTime(t time.Time) Time { return mkTime(t) }

@@ -1,0 +1,413 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"ccsite/assets"
+	"ccsite/build/archive"
+	"ccsite/build/link"
+	"ccsite/build/markup"
+	"ccsite/build/render"
+	"ccsite/build/session"
+	"ccsite/templates"
+	"golang.org/x/sync/errgroup"
+)
+
+// SiteConfig configures a site build.
+type SiteConfig struct {
+	Paths   []string
+	Out     string
+	Workers int
+}
+
+// SiteSummary counts what a build wrote.
+type SiteSummary struct {
+	Projects, Sessions, Agents, Orphans int
+	Pages                               int
+	Problems                            int
+	Bytes                               int64
+	Written                             int64
+	Elapsed                             time.Duration
+	Highlighted, HighlightHits, Plain   int64
+}
+
+// marker marks a folder as a ccsite output, so a build never writes over a
+// folder of something else.
+const marker = ".ccsite-site"
+
+// ErrNotSite is returned when the output folder holds files but no marker.
+var ErrNotSite = errors.New("output folder is not empty and was not written by ccsite")
+
+// BuildSite discovers, parses and renders the archive at cfg.Paths into a
+// static site in cfg.Out: a page per session and per sub-agent, a page per
+// project, an index and the assets.
+func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
+	start := time.Now()
+	var sum SiteSummary
+	if err := prepareOut(cfg.Out); err != nil {
+		return sum, err
+	}
+	a, err := archive.Discover(ctx, cfg.Paths)
+	if err != nil {
+		return sum, err
+	}
+	sum.Bytes = a.Bytes
+	ts, err := render.Load(templates.FS)
+	if err != nil {
+		return sum, err
+	}
+	hl := markup.NewHighlighter()
+	b := &siteBuilder{cfg: cfg, ts: ts, rb: &render.Builder{MD: markup.New(hl)}, plan: planSite(a)}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	queue := make(chan Loaded, workers)
+	for w := 0; w < workers; w++ {
+		g.Go(func() error {
+			for l := range queue {
+				if err := b.renderSession(l); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	g.Go(func() error {
+		defer close(queue)
+		return Load(gctx, a, LoadOptions{Workers: workers}, func(l Loaded) error {
+			select {
+			case queue <- l:
+				return nil
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+		})
+	})
+	if err := g.Wait(); err != nil {
+		return sum, err
+	}
+	if err := b.writeLists(a); err != nil {
+		return sum, err
+	}
+	if err := b.writeAssets(); err != nil {
+		return sum, err
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Out, marker), []byte("written by ccsite; safe to delete with the site\n"), 0o644); err != nil {
+		return sum, err
+	}
+	sum.Projects = len(b.plan.projects)
+	sum.Sessions, sum.Agents, sum.Orphans = b.sessions, b.agents, b.orphans
+	sum.Pages, sum.Problems, sum.Written = b.pages, b.problems, b.written
+	sum.HighlightHits, sum.Highlighted, sum.Plain = hl.Stats()
+	sum.Elapsed = time.Since(start)
+	return sum, nil
+}
+
+// prepareOut makes the output folder, refusing a non-empty folder that is
+// not a previous site.
+func prepareOut(out string) error {
+	entries, err := os.ReadDir(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return os.MkdirAll(out, 0o755)
+	}
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(out, marker)); err != nil {
+		return fmt.Errorf("%w: %s (choose another -o, or empty it)", ErrNotSite, out)
+	}
+	return nil
+}
+
+// sitePlan fixes every page's path before anything is parsed.
+type sitePlan struct {
+	projects []*projectPlan
+	byFile   map[*archive.SessionFile]*sessionPlan
+	byProj   map[*archive.Project]*projectPlan
+}
+
+type projectPlan struct {
+	p        *archive.Project
+	slug     string
+	sessions []*sessionPlan // by start time
+
+	mu      sync.Mutex
+	rows    map[string]render.SessionRow // by session path
+	orphans []render.Nav
+	last    time.Time
+	tokens  int64
+	tools   int
+}
+
+type sessionPlan struct {
+	file       *archive.SessionFile
+	page       string
+	prev, next *sessionPlan
+}
+
+func planSite(a *archive.Archive) *sitePlan {
+	pl := &sitePlan{byFile: map[*archive.SessionFile]*sessionPlan{}, byProj: map[*archive.Project]*projectPlan{}}
+	taken := map[string]bool{}
+	for _, p := range a.Projects {
+		slug := link.ProjectSlug(p.Path)
+		for n := 2; taken[slug]; n++ {
+			slug = fmt.Sprintf("%s-%d", link.ProjectSlug(p.Path), n)
+		}
+		taken[slug] = true
+		pp := &projectPlan{p: p, slug: slug, rows: map[string]render.SessionRow{}}
+		files := append([]*archive.SessionFile(nil), p.Sessions...)
+		sort.SliceStable(files, func(i, j int) bool {
+			ti, tj := files[i].FirstTime, files[j].FirstTime
+			if !ti.Equal(tj) {
+				return ti.Before(tj)
+			}
+			return files[i].Path < files[j].Path
+		})
+		for i, f := range files {
+			sp := &sessionPlan{file: f, page: link.Session(slug, f.ID)}
+			if i > 0 {
+				sp.prev = pp.sessions[i-1]
+				pp.sessions[i-1].next = sp
+			}
+			pp.sessions = append(pp.sessions, sp)
+			pl.byFile[f] = sp
+		}
+		pl.projects = append(pl.projects, pp)
+		pl.byProj[p] = pp
+	}
+	return pl
+}
+
+// projectOf finds or adds the plan of a project (orphans may name a
+// project no session has).
+func (pl *sitePlan) projectOf(p *archive.Project) *projectPlan {
+	if pp := pl.byProj[p]; pp != nil {
+		return pp
+	}
+	for _, pp := range pl.projects {
+		if pp.p.Path == p.Path {
+			return pp
+		}
+	}
+	pp := &projectPlan{p: p, slug: link.ProjectSlug(p.Path), rows: map[string]render.SessionRow{}}
+	pl.projects = append(pl.projects, pp)
+	pl.byProj[p] = pp
+	return pp
+}
+
+type siteBuilder struct {
+	cfg  SiteConfig
+	ts   *render.Templates
+	rb   *render.Builder
+	plan *sitePlan
+
+	mu                               sync.Mutex
+	sessions, agents, orphans, pages int
+	problems                         int
+	written                          int64
+	planMu                           sync.Mutex
+}
+
+func navTo(from string, sp *sessionPlan, label string) *render.Nav {
+	if sp == nil {
+		return nil
+	}
+	t := render.MkTime(sp.file.FirstTime)
+	title := label
+	if !t.Zero {
+		title += " · " + sp.file.FirstTime.UTC().Format("2006-01-02 15:04")
+	}
+	return &render.Nav{Title: title, URL: link.Rel(from, sp.page), Time: t}
+}
+
+// renderSession writes a session's page and its sub-agents' pages, or an
+// orphan agent's page.
+func (b *siteBuilder) renderSession(l Loaded) error {
+	if l.Err != nil || l.Session == nil {
+		return nil
+	}
+	s := l.Session
+	b.planMu.Lock()
+	pp := b.plan.projectOf(l.Project)
+	b.planMu.Unlock()
+	project := l.Project.Path
+	if s.Agent != nil && s.Agent.Orphan {
+		page := link.Agent(pp.slug, "orphans", s.Agent.AgentID)
+		body := b.rb.Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }})
+		if err := b.writePage(page, "agent", s.Title, pp, nil, body); err != nil {
+			return err
+		}
+		pp.mu.Lock()
+		pp.orphans = append(pp.orphans, render.Nav{Title: s.Title, URL: link.Rel(link.Project(pp.slug), page), Time: render.MkTime(s.Start)})
+		pp.mu.Unlock()
+		b.count(func() { b.orphans++; b.problems += len(s.Problems) })
+		return nil
+	}
+	sp := b.plan.byFile[l.File]
+	page := sp.page
+	agentPage := func(a *session.Session) string {
+		if a.Agent == nil || a.Agent.Warmup {
+			return ""
+		}
+		return link.Agent(pp.slug, s.ID, a.Agent.AgentID)
+	}
+	links := render.Links{Page: page, Project: link.Project(pp.slug), Agent: agentPage,
+		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session")}
+	body := b.rb.Session(s, project, links)
+	if err := b.writePage(page, "session", s.Title, pp, nil, body); err != nil {
+		return err
+	}
+	for _, a := range s.Agents {
+		ap := agentPage(a)
+		if ap == "" {
+			continue
+		}
+		ab := b.rb.Session(a, project, render.Links{Page: ap, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" },
+			Parent: page, ParentTitle: s.Title})
+		crumb := []render.Crumb{{Label: s.Title, URL: link.Rel(ap, page)}}
+		if err := b.writePage(ap, "agent", a.Title, pp, crumb, ab); err != nil {
+			return err
+		}
+		b.count(func() { b.agents++; b.problems += len(a.Problems) })
+	}
+	pp.mu.Lock()
+	pp.rows[s.Path] = render.Row(s, link.Rel(link.Project(pp.slug), page))
+	if s.End.After(pp.last) {
+		pp.last = s.End
+	}
+	t := s.Stats.Tokens
+	pp.tokens += t.Input + t.Output + t.CacheRead + t.CacheWrite
+	pp.tools += s.Stats.ToolCalls
+	pp.mu.Unlock()
+	b.count(func() { b.sessions++; b.problems += len(s.Problems) })
+	return nil
+}
+
+func (b *siteBuilder) count(f func()) {
+	b.mu.Lock()
+	f()
+	b.mu.Unlock()
+}
+
+func (b *siteBuilder) writePage(page, kind, title string, pp *projectPlan, extra []render.Crumb, body any) error {
+	crumbs := []render.Crumb{{Label: pp.p.Name, URL: link.Rel(page, link.Project(pp.slug))}}
+	crumbs = append(crumbs, extra...)
+	crumbs = append(crumbs, render.Crumb{Label: title})
+	return b.write(page, &render.Page{Path: page, Title: title, Kind: kind, Crumbs: crumbs, Body: body})
+}
+
+func (b *siteBuilder) write(page string, p *render.Page) error {
+	var buf bytes.Buffer
+	if err := b.ts.Page(&buf, p); err != nil {
+		return fmt.Errorf("render %s: %w", page, err)
+	}
+	if err := writeFile(filepath.Join(b.cfg.Out, filepath.FromSlash(page)), buf.Bytes()); err != nil {
+		return err
+	}
+	b.count(func() { b.pages++; b.written += int64(buf.Len()) })
+	return nil
+}
+
+// writeFile writes through a temporary file and a rename, so a reader never
+// sees half a page.
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// writeLists writes the project pages and the index.
+func (b *siteBuilder) writeLists(a *archive.Archive) error {
+	idx := &render.IndexView{}
+	projects := append([]*projectPlan(nil), b.plan.projects...)
+	sort.SliceStable(projects, func(i, j int) bool {
+		if !projects[i].last.Equal(projects[j].last) {
+			return projects[i].last.After(projects[j].last)
+		}
+		return projects[i].p.Path < projects[j].p.Path
+	})
+	for _, pp := range projects {
+		page := link.Project(pp.slug)
+		pv := &render.ProjectView{Name: pp.p.Name, Path: pp.p.Path, Orphans: pp.orphans}
+		for i := len(pp.sessions) - 1; i >= 0; i-- { // newest first
+			if row, ok := pp.rows[pp.sessions[i].file.Path]; ok {
+				pv.Sessions = append(pv.Sessions, row)
+			}
+		}
+		sort.SliceStable(pv.Orphans, func(i, j int) bool { return pv.Orphans[i].URL < pv.Orphans[j].URL })
+		if len(pv.Sessions) == 0 && len(pv.Orphans) == 0 {
+			continue
+		}
+		p := &render.Page{Path: page, Title: pp.p.Name, Kind: "project", Crumbs: []render.Crumb{{Label: pp.p.Name}}, Body: pv}
+		if err := b.write(page, p); err != nil {
+			return err
+		}
+		idx.Projects = append(idx.Projects, render.ProjectRow{Name: pp.p.Name, Path: pp.p.Path, URL: page,
+			Sessions: len(pv.Sessions), Last: render.MkTime(pp.last), Tokens: pp.tokens, ToolCalls: pp.tools})
+		idx.Sessions += len(pv.Sessions)
+	}
+	return b.write(link.Index(), &render.Page{Path: link.Index(), Title: "All projects", Kind: "index", Body: idx})
+}
+
+// writeAssets copies the embedded assets, with chroma's light and dark
+// styles appended to the stylesheet.
+func (b *siteBuilder) writeAssets() error {
+	return fs.WalkDir(assets.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(assets.FS, p)
+		if err != nil {
+			return err
+		}
+		if p == "style.css" {
+			var buf bytes.Buffer
+			buf.Write(data)
+			buf.WriteString("\n/* Code highlighting (chroma): light, then dark. */\n")
+			buf.WriteString(markup.CSS("github", `:root`))
+			buf.WriteString(markup.CSS("github-dark", `[data-theme="dark"]`))
+			buf.WriteString("@media (prefers-color-scheme: dark) {\n")
+			buf.WriteString(markup.CSS("github-dark", `[data-theme="auto"]`))
+			buf.WriteString("}\n")
+			data = buf.Bytes()
+		}
+		return writeFile(filepath.Join(b.cfg.Out, "assets", p), data)
+	})
+}
+
+var _ = io.Discard
+var _ = strings.TrimSpace
