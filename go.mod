@@ -16,6 +16,7 @@ require (
 	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/sergi/go-diff v1.4.0 // indirect
 	github.com/yuin/goldmark v1.8.7 // indirect
-	golang.org/x/sys v0.46.0 // indirect
+	golang.org/x/net v0.62.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

@@ -62,12 +62,8 @@
 
   // The text of a code block without its line numbers.
   function codeText(block) {
-    var pre = block.querySelector("pre");
-    if (!pre) return "";
-    var clone = pre.cloneNode(true);
-    var ln = clone.querySelectorAll(".ln");
-    for (var i = 0; i < ln.length; i++) ln[i].parentNode.removeChild(ln[i]);
-    return clone.textContent;
+    var pre = block.querySelector("pre.chroma");
+    return pre ? pre.textContent : "";
   }
 
   function flash(button, label) {

@@ -32,3 +32,20 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBuildSite measures a whole site build (parse, render, write) of
+// the tree named by CCSITE_BENCH_TREE, reporting input MB/s.
+func BenchmarkBuildSite(b *testing.B) {
+	dir := os.Getenv("CCSITE_BENCH_TREE")
+	if dir == "" {
+		b.Skip("CCSITE_BENCH_TREE not set")
+	}
+	out := b.TempDir()
+	for b.Loop() {
+		sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{dir}, Out: out})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(sum.Bytes)
+	}
+}

@@ -54,7 +54,15 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		for _, ag := range l.Session.Agents {
-			if ag.Agent.Layout == archive.LayoutInline {
+			// Inline agents and agents rebuilt from agent_progress live in
+			// their parent's file.
+			if ag.Agent.Layout == archive.LayoutInline || ag.Agent.Layout == "progress" {
+				if ag.Path != l.Session.Path {
+					t.Errorf("%s agent %s of %s has path %s", ag.Agent.Layout, ag.Agent.AgentID, l.Session.ID, ag.Path)
+				}
+				if ag.Agent.Layout == "progress" {
+					first.progress++
+				}
 				continue
 			}
 			seen[ag.Path] = append(seen[ag.Path], "attached to "+l.Session.ID)
@@ -80,8 +88,8 @@ func TestCorpus(t *testing.T) {
 	if len(agentFiles) == 0 {
 		t.Error("no agent-*.jsonl file in the corpus")
 	}
-	t.Logf("%d files, %d sessions, %d agent files: %d attached, %d orphans; %d inline agents",
-		a.Files, first.sessions, len(agentFiles), attached, orphans, first.inline)
+	t.Logf("%d files, %d sessions, %d agent files: %d attached, %d orphans; %d inline agents, %d rebuilt from agent_progress",
+		a.Files, first.sessions, len(agentFiles), attached, orphans, first.inline, first.progress)
 
 	// Sessions and agents files: every discovered transcript was loaded.
 	if n := first.sessions + attached + orphans; n != a.Files {
@@ -108,6 +116,7 @@ type corpusResult struct {
 	summary  []string
 	sessions int
 	inline   int
+	progress int
 }
 
 // corpusRun discovers and loads dir and checks each session as it comes.

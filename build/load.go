@@ -177,6 +177,23 @@ func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims) {
 			session.Attach(s, a)
 		}
 	}
+	// Agents known only from the agent_progress records that embed their
+	// messages: rebuilt from those, so their work is not lost.
+	have := map[string]bool{}
+	for _, a := range s.Agents {
+		if a.Agent != nil {
+			have[a.Agent.AgentID] = true
+		}
+	}
+	for _, ref := range s.AgentRefs {
+		if ref.Via != "agent_progress" || have[ref.AgentID] {
+			continue
+		}
+		have[ref.AgentID] = true
+		if a := session.FromProgress(s, ref.AgentID); a != nil {
+			session.Attach(s, a, "agent_progress")
+		}
+	}
 	if len(s.Agents) > n {
 		sortAgents(s)
 	}

@@ -3,15 +3,15 @@ package build
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -69,7 +69,8 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		return sum, err
 	}
 	hl := markup.NewHighlighter()
-	b := &siteBuilder{cfg: cfg, ts: ts, rb: &render.Builder{MD: markup.New(hl)}, plan: planSite(a)}
+	b := &siteBuilder{cfg: cfg, ts: ts, plan: planSite(a), media: map[string]bool{}}
+	b.rb = &render.Builder{MD: markup.New(hl), Media: b.writeMedia}
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -99,6 +100,9 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	})
 	if err := g.Wait(); err != nil {
 		return sum, err
+	}
+	if b.mediaErr != nil {
+		return sum, b.mediaErr
 	}
 	if err := b.writeLists(a); err != nil {
 		return sum, err
@@ -223,6 +227,26 @@ type siteBuilder struct {
 	problems                         int
 	written                          int64
 	planMu                           sync.Mutex
+	mediaMu                          sync.Mutex
+	media                            map[string]bool
+	mediaErr                         error
+}
+
+// writeMedia stores an image once under media/, named by its content hash.
+func (b *siteBuilder) writeMedia(ext string, data []byte) string {
+	sum := sha256.Sum256(data)
+	p := link.Media(hex.EncodeToString(sum[:12]) + "." + ext)
+	b.mediaMu.Lock()
+	defer b.mediaMu.Unlock()
+	if b.media[p] {
+		return p
+	}
+	if err := writeFile(filepath.Join(b.cfg.Out, filepath.FromSlash(p)), data); err != nil {
+		b.mediaErr = err
+		return ""
+	}
+	b.media[p] = true
+	return p
 }
 
 func navTo(from string, sp *sessionPlan, label string) *render.Nav {
@@ -398,16 +422,13 @@ func (b *siteBuilder) writeAssets() error {
 			var buf bytes.Buffer
 			buf.Write(data)
 			buf.WriteString("\n/* Code highlighting (chroma): light, then dark. */\n")
-			buf.WriteString(markup.CSS("github", `:root`))
-			buf.WriteString(markup.CSS("github-dark", `[data-theme="dark"]`))
+			buf.WriteString(markup.CSS(markup.LightStyle, `:root`))
+			buf.WriteString(markup.CSS(markup.DarkStyle, `[data-theme="dark"]`))
 			buf.WriteString("@media (prefers-color-scheme: dark) {\n")
-			buf.WriteString(markup.CSS("github-dark", `[data-theme="auto"]`))
+			buf.WriteString(markup.CSS(markup.DarkStyle, `[data-theme="auto"]`))
 			buf.WriteString("}\n")
 			data = buf.Bytes()
 		}
 		return writeFile(filepath.Join(b.cfg.Out, "assets", p), data)
 	})
 }
-
-var _ = io.Discard
-var _ = strings.TrimSpace

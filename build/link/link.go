@@ -26,6 +26,9 @@ func Agent(project, session, agent string) string {
 // Asset is a file of the site's assets folder.
 func Asset(name string) string { return "assets/" + name }
 
+// Media is an image or other file from a transcript, named by its hash.
+func Media(name string) string { return "media/" + name }
+
 // Message is the anchor of a message, from its uuid.
 func Message(uuid string) string { return "m-" + File(uuid) }
 

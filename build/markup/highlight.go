@@ -122,65 +122,167 @@ func cacheKey(lang, filename, code string, start int) [32]byte {
 	return k
 }
 
+// lexerCache remembers the lexer for a file name's extension (or whole name
+// when it has none) and for a language name: chroma's lookup by file name
+// tries every lexer's globs and costs more than highlighting a small file.
+var lexerCache sync.Map // string → chroma.Lexer (nil stored as noLexer)
+
+type noLexerT struct{ chroma.Lexer }
+
+var noLexer = noLexerT{}
+
 // pickLexer finds a lexer by file name, then by language name; nil means
 // plain text.
 func pickLexer(lang, filename string) chroma.Lexer {
-	var l chroma.Lexer
 	if filename != "" {
-		l = lexers.Match(path.Base(strings.ReplaceAll(filename, `\`, "/")))
+		base := path.Base(strings.ReplaceAll(filename, `\`, "/"))
+		key := "f:" + base
+		if ext := path.Ext(base); ext != "" && ext != base {
+			key = "e:" + strings.ToLower(ext)
+			if l := cachedLexer(key, func() chroma.Lexer { return lexers.Match("x" + strings.ToLower(ext)) }); l != nil {
+				return l
+			}
+			// Some lexers match whole names (Makefile, Dockerfile.dev).
+			key = "f:" + base
+		}
+		if l := cachedLexer(key, func() chroma.Lexer { return lexers.Match(base) }); l != nil {
+			return l
+		}
 	}
-	if l == nil && lang != "" {
-		l = lexers.Get(strings.ToLower(strings.Fields(lang + " ")[0]))
+	if lang != "" {
+		name := strings.ToLower(strings.Fields(lang + " ")[0])
+		return cachedLexer("l:"+name, func() chroma.Lexer { return lexers.Get(name) })
 	}
-	if l == nil {
-		return nil
-	}
-	return chroma.Coalesce(l)
+	return nil
 }
 
-var formatterOpts = []chtml.Option{chtml.WithClasses(true), chtml.PreventSurroundingPre(false)}
+func cachedLexer(key string, find func() chroma.Lexer) chroma.Lexer {
+	if v, ok := lexerCache.Load(key); ok {
+		if v == noLexer {
+			return nil
+		}
+		return v.(chroma.Lexer)
+	}
+	l := find()
+	if l == nil {
+		lexerCache.Store(key, noLexer)
+		return nil
+	}
+	l = chroma.Coalesce(l)
+	lexerCache.Store(key, l)
+	return l
+}
+
+// styled holds the token types some theme colours: other tokens are written
+// as bare text, which keeps pages small (chroma's own formatter wraps every
+// token, whitespace included, in a span).
+var styled = func() map[chroma.TokenType]string {
+	out := map[chroma.TokenType]string{}
+	// The page's own text colours, which a token of that colour need not set.
+	pageFG := map[string]chroma.Colour{LightStyle: chroma.MustParseColour("#1f2328"), DarkStyle: chroma.MustParseColour("#e6edf3")}
+	for _, name := range []string{LightStyle, DarkStyle} {
+		st := styles.Get(name)
+		base := st.Get(chroma.Background)
+		fg := base.Colour
+		if !fg.IsSet() {
+			fg = pageFG[name]
+		}
+		for tt, cls := range chroma.StandardTypes {
+			if cls == "" || tt == chroma.Background || tt == chroma.PreWrapper || tt == chroma.Line ||
+				tt == chroma.LineNumbers || tt == chroma.LineNumbersTable || tt == chroma.LineHighlight ||
+				tt == chroma.LineTable || tt == chroma.LineTableTD || tt == chroma.CodeLine ||
+				tt == chroma.TextWhitespace || tt == chroma.Error {
+				continue
+			}
+			e := st.Get(tt)
+			coloured := e.Colour.IsSet() && e.Colour != fg
+			if coloured || e.Background != base.Background || e.Bold == chroma.Yes ||
+				e.Italic == chroma.Yes || e.Underline == chroma.Yes {
+				out[tt] = cls
+			}
+		}
+	}
+	return out
+}()
+
+// Theme styles for code.
+const (
+	LightStyle = "github"
+	DarkStyle  = "github-dark"
+)
 
 func highlight(lexer chroma.Lexer, code string, start int) string {
-	opts := formatterOpts
-	if start > 0 {
-		opts = append(append([]chtml.Option(nil), opts...), chtml.WithLineNumbers(true), chtml.BaseLineNumber(start))
-	}
-	f := chtml.New(opts...)
 	it, err := lexer.Tokenise(nil, code)
 	if err != nil {
 		return plainCode(code, start, false)
 	}
 	var b strings.Builder
-	if err := f.Format(&b, styles.Fallback, it); err != nil {
-		return plainCode(code, start, false)
+	b.Grow(len(code) + len(code)/3)
+	lines := 0
+	if start > 0 {
+		lines = strings.Count(code, "\n") + 1
+		gutter(&b, start, lines)
+	}
+	b.WriteString(`<pre class="chroma"><code>`)
+	cur := ""
+	open := false
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		cls := styled[tok.Type]
+		if cls == "" {
+			cls = styled[tok.Type.Parent()]
+		}
+		if cls != cur {
+			if open {
+				b.WriteString("</span>")
+				open = false
+			}
+			if cls != "" {
+				b.WriteString(`<span class="` + cls + `">`)
+				open = true
+			}
+			cur = cls
+		}
+		template.HTMLEscape(&b, []byte(tok.Value))
+	}
+	if open {
+		b.WriteString("</span>")
+	}
+	b.WriteString("</code></pre>")
+	if start > 0 {
+		b.WriteString("</div>")
 	}
 	return b.String()
 }
 
-// plainCode escapes code in the same markup chroma writes, with line
+// gutter opens a numbered block: the line numbers from start, in a column of
+// their own that copying leaves out.
+func gutter(b *strings.Builder, start, lines int) {
+	b.WriteString(`<div class="numbered"><pre class="gutter" aria-hidden="true">`)
+	for n := start; n < start+lines; n++ {
+		b.WriteString(strconv.Itoa(n))
+		b.WriteByte('\n')
+	}
+	b.WriteString(`</pre>`)
+}
+
+// plainCode escapes code in the same markup as highlighted code, with line
 // numbers from start when start > 0. big marks code too large to highlight.
 func plainCode(code string, start int, big bool) string {
 	var b strings.Builder
 	b.Grow(len(code) + len(code)/8)
+	if start > 0 {
+		gutter(&b, start, strings.Count(code, "\n")+1)
+	}
 	cls := "chroma plain"
 	if big {
 		cls += " too-big"
 	}
 	b.WriteString(`<pre class="` + cls + `"><code>`)
-	if start <= 0 {
-		template.HTMLEscape(&b, []byte(code))
-	} else {
-		n := start
-		for line := range strings.Lines(code) {
-			b.WriteString(`<span class="line"><span class="ln">`)
-			b.WriteString(strconv.Itoa(n))
-			b.WriteString(`</span><span class="cl">`)
-			template.HTMLEscape(&b, []byte(line))
-			b.WriteString(`</span></span>`)
-			n++
-		}
-	}
+	template.HTMLEscape(&b, []byte(code))
 	b.WriteString(`</code></pre>`)
+	if start > 0 {
+		b.WriteString("</div>")
+	}
 	return b.String()
 }
 

@@ -131,7 +131,7 @@ func (c *viewCtx) output(call *session.ToolCall) *Output {
 	text := resultText(call)
 	for _, b := range call.ResultBlock.Content.Blocks {
 		if b.Type == "image" {
-			if img, ok := dataImage(b.Source); ok {
+			if img, ok := c.image(b.Source); ok {
 				o.Images = append(o.Images, img)
 			}
 		}
@@ -251,7 +251,7 @@ func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in input, tur js
 	}
 	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil && (res.File.Content != "" || res.File.Base64 != "") {
 		if res.Type == "image" || res.File.Base64 != "" {
-			if img, ok := dataImage(&transcript.Source{Type: "base64", MediaType: res.File.Type, Data: res.File.Base64}); ok {
+			if img, ok := c.image(&transcript.Source{Type: "base64", MediaType: res.File.Type, Data: res.File.Base64}); ok {
 				v.Image = &img
 			}
 		} else {

@@ -3,6 +3,7 @@
 package render
 
 import (
+	"encoding/base64"
 	"fmt"
 	"html/template"
 	"sort"
@@ -175,6 +176,9 @@ type Links struct {
 // Builder makes page bodies from sessions.
 type Builder struct {
 	MD *markup.Renderer
+	// Media, when set, stores an image's bytes as a site file and returns
+	// its path from the site root; without it images are inlined.
+	Media func(ext string, data []byte) string
 }
 
 // Session builds the body of a session or sub-agent page.
@@ -496,7 +500,7 @@ func (c *viewCtx) prompt(m *session.Message) Prompt {
 		case "text":
 			texts = append(texts, b.Text)
 		case "image":
-			if img, ok := dataImage(b.Source); ok {
+			if img, ok := c.image(b.Source); ok {
 				p.Images = append(p.Images, img)
 			}
 		}
@@ -516,23 +520,42 @@ func (c *viewCtx) prompt(m *session.Message) Prompt {
 	return p
 }
 
-// dataImage makes an inline image from a base64 source of a known raster
-// type; anything else is not shown as an image.
-func dataImage(src *transcript.Source) (Image, bool) {
+// image makes an image from a base64 source of a known raster type; any
+// other source is not shown as an image. With a Media sink the image is
+// written once as a file of its own (pages stay small, copies are shared),
+// else it is inlined as a data URI.
+func (c *viewCtx) image(src *transcript.Source) (Image, bool) {
 	if src == nil || src.Type != "base64" || src.Data == "" {
 		return Image{}, false
 	}
+	ext := ""
 	switch src.MediaType {
-	case "image/png", "image/jpeg", "image/gif", "image/webp":
+	case "image/png":
+		ext = "png"
+	case "image/jpeg":
+		ext = "jpg"
+	case "image/gif":
+		ext = "gif"
+	case "image/webp":
+		ext = "webp"
 	default:
 		return Image{}, false
 	}
-	for _, r := range src.Data[:min(len(src.Data), 4096)] {
-		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '+' || r == '/' || r == '=' || r == '\n' || r == '\r') {
-			return Image{}, false
+	data, err := base64.StdEncoding.DecodeString(strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, src.Data))
+	if err != nil {
+		return Image{}, false
+	}
+	if c.b.Media != nil {
+		if p := c.b.Media(ext, data); p != "" {
+			return Image{Src: template.URL(link.Rel(c.links.Page, p)), Alt: src.MediaType}, true
 		}
 	}
-	return Image{Src: template.URL("data:" + src.MediaType + ";base64," + src.Data), Alt: src.MediaType}, true
+	return Image{Src: template.URL("data:" + src.MediaType + ";base64," + base64.StdEncoding.EncodeToString(data)), Alt: src.MediaType}, true
 }
 
 func (c *viewCtx) answer(m *session.Message) Answer {
@@ -552,7 +575,7 @@ func (c *viewCtx) answer(m *session.Message) Answer {
 				a.Parts = append(a.Parts, Part{"tool", c.tool(call)})
 			}
 		case "image":
-			if img, ok := dataImage(b.Source); ok {
+			if img, ok := c.image(b.Source); ok {
 				a.Parts = append(a.Parts, Part{"image", img})
 			}
 		default:

@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"ccsite/build/transcript"
@@ -215,4 +216,36 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// FromProgress rebuilds a sub-agent's conversation from the agent_progress
+// records of its parent, which embed each of its messages: some archives
+// keep no agent file, and the progress records are then the only copy. It
+// returns nil when the parent holds no such record for agentID.
+func FromProgress(parent *Session, agentID string) *Session {
+	f := &transcript.File{Path: parent.Path}
+	for _, m := range parent.AllMessages() {
+		for _, r := range m.Records {
+			if r.Type != transcript.TypeProgress || r.Data == nil || r.Data.Type != transcript.ProgressAgent ||
+				r.Data.AgentID != agentID || len(r.Data.Message) == 0 {
+				continue
+			}
+			f.Lines++
+			rec, prob := transcript.DecodeLine(r.Data.Message, parent.Path, r.Line)
+			if prob != nil {
+				f.Problems = append(f.Problems, *prob)
+				continue
+			}
+			rec.IsSidechain = true
+			f.Records = append(f.Records, rec)
+		}
+	}
+	if f.Lines == 0 {
+		return nil
+	}
+	sort.SliceStable(f.Records, func(i, j int) bool { return f.Records[i].Line < f.Records[j].Line })
+	a := Build(f, Options{AgentFile: true, Layout: "progress"})
+	a.Agent.AgentID = agentID
+	a.ID = parent.ID + "/" + agentID
+	return a
 }

@@ -291,7 +291,7 @@ type AgentRef struct {
 // AgentInfo describes a sub-agent session and where it links.
 type AgentInfo struct {
 	AgentID     string `json:"agentId"`
-	Layout      string `json:"layout"` // inline (1.0.x sidechain), legacy (agent-*.jsonl), subagents (<session>/subagents/)
+	Layout      string `json:"layout"` // inline (1.0.x sidechain), legacy (agent-*.jsonl), subagents (<session>/subagents/), progress (rebuilt from agent_progress)
 	ParentID    string `json:"parentSessionId,omitempty"`
 	ToolUseID   string `json:"toolUseId,omitempty"`
 	AgentType   string `json:"agentType,omitempty"`

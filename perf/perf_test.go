@@ -1,0 +1,103 @@
+// Package perf measures built pages in headless Chromium: bytes, text and
+// time to first paint. It runs only when CCSITE_PERF_SITE names a site.
+package perf
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestLargestPages loads the largest session pages of $CCSITE_PERF_SITE
+// ($CCSITE_PERF_N of them, default 3) from file:// with a cold cache and
+// reports page bytes, text length (all text, and text shown without opening
+// anything), the ratio of bytes to text, first contentful paint and load time.
+func TestLargestPages(t *testing.T) {
+	site := os.Getenv("CCSITE_PERF_SITE")
+	if site == "" {
+		t.Skip("CCSITE_PERF_SITE not set")
+	}
+	n := 3
+	if v, err := strconv.Atoi(os.Getenv("CCSITE_PERF_N")); err == nil && v > 0 {
+		n = v
+	}
+	type page struct {
+		path string
+		size int64
+	}
+	var pages []page
+	filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Ext(p) == ".html" && filepath.Base(p) != "index.html" {
+			if info, err := d.Info(); err == nil {
+				pages = append(pages, page{p, info.Size()})
+			}
+		}
+		return nil
+	})
+	sort.Slice(pages, func(i, j int) bool { return pages[i].size > pages[j].size })
+	// CCSITE_PERF_PAGES picks pages by name instead (comma-separated
+	// substrings of their paths), e.g. the pages of the largest sources.
+	if want := os.Getenv("CCSITE_PERF_PAGES"); want != "" {
+		var picked []page
+		for _, w := range strings.Split(want, ",") {
+			for _, p := range pages {
+				if strings.Contains(p.path, w) {
+					picked = append(picked, p)
+					break
+				}
+			}
+		}
+		pages, n = picked, len(picked)
+	}
+	if len(pages) > n {
+		pages = pages[:n]
+	}
+	exec := os.Getenv("CHROME_PATH")
+	if exec == "" {
+		exec = "/usr/bin/chromium"
+	}
+	for _, p := range pages {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exec), chromedp.NoSandbox,
+			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+		actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel2 := chromedp.NewContext(actx)
+		ctx, cancel3 := context.WithTimeout(ctx, 60*time.Second)
+		start := time.Now()
+		var fcp, load float64
+		var all, shown int
+		err := chromedp.Do(ctx, chromedp.Navigate("file://"+p.path))
+		if err == nil {
+			fcp, err = chromedp.Run(ctx, chromedp.Evaluate[float64](`(performance.getEntriesByName('first-contentful-paint')[0]||{}).startTime||-1`))
+		}
+		if err == nil {
+			load, err = chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType('navigation')[0].loadEventEnd`))
+		}
+		if err == nil {
+			all, err = chromedp.Run(ctx, chromedp.Evaluate[int](`document.body.textContent.length`))
+		}
+		if err == nil {
+			shown, err = chromedp.Run(ctx, chromedp.Evaluate[int](`document.body.innerText.length`))
+		}
+		wall := time.Since(start)
+		cancel3()
+		cancel2()
+		cancel()
+		if err != nil {
+			t.Errorf("%s: %v", p.path, err)
+			continue
+		}
+		t.Logf("%s\n\tbytes %.2f MB, text %.2f MB (shown without opening anything %.2f MB), bytes/text %.2f; first contentful paint %.0f ms, load %.0f ms, wall %s",
+			p.path, mb(p.size), mb(int64(all)), mb(int64(shown)), float64(p.size)/float64(max(all, 1)), fcp, load, wall.Round(time.Millisecond))
+	}
+}
+
+func mb(n int64) float64 { return float64(n) / (1 << 20) }
