@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -153,7 +154,7 @@ func setup() (e *env, skip string, err error) {
 	}
 	e.fileURL = (&url.URL{Scheme: "file", Path: filepath.ToSlash(e.site) + "/"}).String()
 
-	srv := httptest.NewServer(http.FileServer(http.Dir(e.site))) // listens on 127.0.0.1
+	srv := httptest.NewServer(staticHandler(e.site)) // listens on 127.0.0.1
 	teardown = append(teardown, srv.Close)
 	e.httpURL = srv.URL + "/"
 
@@ -197,4 +198,28 @@ func sitePages(site string) ([]string, error) {
 	})
 	sort.Strings(pages)
 	return pages, err
+}
+
+// staticHandler serves the site's files as a static host does: a folder's
+// URL serves its index.html, and a page's URL is never redirected (unlike
+// http.FileServer, which moves /x/index.html to /x/).
+func staticHandler(root string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := path.Clean("/" + r.URL.Path)
+		if strings.HasSuffix(r.URL.Path, "/") {
+			p = path.Join(p, "index.html")
+		}
+		f, err := os.Open(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		defer f.Close()
+		fi, err := f.Stat()
+		if err != nil || fi.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeContent(w, r, fi.Name(), fi.ModTime(), f)
+	})
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -28,7 +27,6 @@ func New(hl *Highlighter) *Renderer {
 	r := &Renderer{hl: hl}
 	r.md = goldmark.New(
 		goldmark.WithExtensions(extension.GFM),
-		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		goldmark.WithRendererOptions(
 			renderer.WithNodeRenderers(util.Prioritized(&safeNodes{hl: hl}, 100)),
 		),
@@ -40,9 +38,10 @@ func New(hl *Highlighter) *Renderer {
 func (r *Renderer) Highlighter() *Highlighter { return r.hl }
 
 // Markdown renders src as GitHub-flavoured Markdown. Raw HTML in src is
-// shown as text, never passed through; links with dangerous schemes
-// (javascript:, vbscript:, data:, file:) lose their href; images are shown
-// as links so a page never loads a remote resource.
+// shown as text, never passed through; only absolute http(s) and mailto
+// links keep their href (javascript:, data:, relative paths do not); images
+// are shown as links so a page never loads a remote resource; headings get
+// no ids (they would collide across messages).
 func (r *Renderer) Markdown(src string) template.HTML {
 	var buf bytes.Buffer
 	if err := r.md.Convert([]byte(src), &buf); err != nil {
@@ -136,7 +135,7 @@ func (s *safeNodes) image(w util.BufWriter, src []byte, n ast.Node, entering boo
 	img := n.(*ast.Image)
 	alt := nodeText(img, src)
 	w.WriteString(`<a class="md-image"`)
-	if !html.IsDangerousURL(img.Destination) {
+	if linkable(img.Destination) {
 		w.WriteString(` href="`)
 		w.Write(util.EscapeHTML(util.URLEscape(img.Destination, true)))
 		w.WriteString(`"`)
@@ -168,9 +167,15 @@ func (s *safeNodes) link(w util.BufWriter, src []byte, n ast.Node, entering bool
 		return ast.WalkContinue, nil
 	}
 	w.WriteString("<a")
-	if !html.IsDangerousURL(l.Destination) {
+	if linkable(l.Destination) {
 		w.WriteString(` href="`)
 		w.Write(util.EscapeHTML(util.URLEscape(l.Destination, true)))
+		w.WriteString(`"`)
+	} else {
+		// A relative or other link means nothing on the site: keep the
+		// text, show the target on hover.
+		w.WriteString(` class="no-link" title="`)
+		template.HTMLEscape(w, l.Destination)
 		w.WriteString(`"`)
 	}
 	if l.Title != nil {
@@ -193,7 +198,7 @@ func (s *safeNodes) autoLink(w util.BufWriter, src []byte, n ast.Node, entering 
 		url = append([]byte("mailto:"), url...)
 	}
 	w.WriteString("<a")
-	if !html.IsDangerousURL(url) {
+	if linkable(url) {
 		w.WriteString(` href="`)
 		w.Write(util.EscapeHTML(util.URLEscape(url, false)))
 		w.WriteString(`"`)
@@ -202,6 +207,15 @@ func (s *safeNodes) autoLink(w util.BufWriter, src []byte, n ast.Node, entering 
 	template.HTMLEscape(w, label)
 	w.WriteString("</a>")
 	return ast.WalkContinue, nil
+}
+
+// linkable reports a URL worth a link on a published page: absolute http,
+// https or mailto. Relative links from a transcript point into someone's
+// project, not the site; other schemes may be dangerous.
+func linkable(u []byte) bool {
+	l := bytes.ToLower(bytes.TrimSpace(u))
+	return (bytes.HasPrefix(l, []byte("http://")) || bytes.HasPrefix(l, []byte("https://")) ||
+		bytes.HasPrefix(l, []byte("mailto:"))) && !html.IsDangerousURL(u)
 }
 
 // Text returns s escaped, in a paragraph-free span of pre-wrapped text.

@@ -47,6 +47,11 @@ func msDuration(v float64) time.Duration { return time.Duration(v * float64(time
 
 func (c *viewCtx) tool(call *session.ToolCall) ToolView {
 	t := ToolView{ID: call.ID, Anchor: link.Tool(call.ID), Name: call.Name, Kind: "generic", Status: "ok", Progress: call.ProgressCount}
+	// A tool_use id written twice (copied history) gets a second anchor.
+	c.toolSeen[call.ID]++
+	if n := c.toolSeen[call.ID]; n > 1 {
+		t.Anchor = fmt.Sprintf("%s-%d", t.Anchor, n)
+	}
 	// The result's message anchor sits on the first card that shows it
 	// (one user record may answer several parallel calls).
 	if call.ResultUUID != "" && !c.anchored[call.ResultUUID] {

@@ -198,7 +198,7 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 			v.ParentCall = v.Parent.URL + "#" + link.Tool(s.Agent.ToolUseID)
 		}
 	}
-	ctx := &viewCtx{b: b, s: s, links: l, agentURL: map[string]string{}, anchored: map[string]bool{}}
+	ctx := &viewCtx{b: b, s: s, links: l, agentURL: map[string]string{}, anchored: map[string]bool{}, toolSeen: map[string]int{}}
 	for _, a := range s.Agents {
 		if a.Agent == nil {
 			continue
@@ -285,12 +285,20 @@ type viewCtx struct {
 	agentURL map[string]string
 	forks    map[string][]int
 	anchored map[string]bool
+	toolSeen map[string]int
 }
 
 // items turns messages into items: tool results are shown inside the
 // card of their call, progress records attached to a call are folded into
 // it, model switches are marked.
 func (c *viewCtx) items(msgs []*session.Message) []Item {
+	// A tool-result message shown as an item of its own keeps its anchor
+	// there; the cards of its calls must not take it first.
+	for _, m := range msgs {
+		if m.Kind == session.KindToolResult && !c.allPaired(m) {
+			c.anchored[m.UUID] = true
+		}
+	}
 	var out []Item
 	lastModel := ""
 	var progress []*session.Message

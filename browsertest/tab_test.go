@@ -1,0 +1,218 @@
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// tab is one browser tab of the shared browser, seen from one test. It
+// records console errors, uncaught exceptions, browser-log errors and
+// requests to anything but the site; at the end of the test that opened it,
+// it fails on any it still holds.
+type tab struct {
+	t *testing.T
+	*tabState
+}
+
+type tabState struct {
+	env *env
+	ctx context.Context // limited to tabTimeout
+
+	mu       sync.Mutex
+	problems []string
+}
+
+// in returns the same tab, reporting to t (a subtest).
+func (tb *tab) in(t *testing.T) *tab { return &tab{t: t, tabState: tb.tabState} }
+
+const tabTimeout = 45 * time.Second
+
+// newTab opens a tab at 1280×800 with focus emulated (so the clipboard
+// works headless). opts may give it its own browser context (own storage).
+func newTab(t *testing.T, opts ...chromedp.ContextOption) *tab {
+	t.Helper()
+	e := sharedEnv(t)
+	ctx, cancel := chromedp.NewContext(e.browser, opts...)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil { // opens the tab
+		t.Fatalf("open tab: %v", err)
+	}
+	tb := &tab{t: t, tabState: &tabState{env: e}}
+	if err := chromedp.Listen(ctx, tb.record); err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	tctx, tcancel := context.WithTimeout(ctx, tabTimeout)
+	t.Cleanup(tcancel)
+	tb.ctx = tctx
+	t.Cleanup(func() { tb.assertClean("before the tab closed") }) // runs before the cancels
+	call(tb, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+	tb.viewport(1280, 800, false)
+	return tb
+}
+
+// record runs in chromedp's event loop: it only appends under the lock.
+func (tb *tabState) record(ev any) {
+	var p string
+	switch ev := ev.(type) {
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError {
+			var args []string
+			for _, a := range ev.Args {
+				if len(a.Value) > 0 {
+					args = append(args, string(a.Value))
+				} else {
+					args = append(args, a.Description)
+				}
+			}
+			p = "console.error: " + strings.Join(args, " ")
+		}
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		p = "uncaught exception: " + d.Text
+		if d.Exception != nil {
+			p += " " + d.Exception.Description
+		}
+		p += fmt.Sprintf(" (%s:%d)", d.URL, d.LineNumber+1)
+	case *log.EventEntryAdded:
+		// Browsers ask every site for /favicon.ico; the site has none.
+		if ev.Entry.Level == log.EntryLevelError && !strings.HasSuffix(ev.Entry.URL, "/favicon.ico") {
+			p = fmt.Sprintf("browser log error (%s): %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL)
+		}
+	case *network.EventRequestWillBeSent:
+		if u := ev.Request.URL; !tb.onSite(u) {
+			p = "request to something other than the site: " + u
+		}
+	}
+	if p == "" {
+		return
+	}
+	tb.mu.Lock()
+	tb.problems = append(tb.problems, p)
+	tb.mu.Unlock()
+}
+
+// onSite reports whether u is the site itself (its file:// folder or the
+// test server) or inline data.
+func (tb *tabState) onSite(u string) bool {
+	return strings.HasPrefix(u, tb.env.fileURL) || strings.HasPrefix(u, tb.env.httpURL) ||
+		strings.HasPrefix(u, "data:") || u == "about:blank"
+}
+
+// takeProblems returns and forgets what was recorded so far.
+func (tb *tabState) takeProblems() []string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	p := tb.problems
+	tb.problems = nil
+	return p
+}
+
+// assertClean fails the test for each recorded problem.
+func (tb *tab) assertClean(where string) {
+	tb.t.Helper()
+	for _, p := range tb.takeProblems() {
+		tb.t.Errorf("%s: %s", where, p)
+	}
+}
+
+// open navigates to url and waits for the load event.
+func (tb *tab) open(url string) {
+	tb.t.Helper()
+	if err := chromedp.Do(tb.ctx, chromedp.Navigate(url)); err != nil {
+		tb.t.Fatalf("open %s: %v", url, err)
+	}
+}
+
+// page opens a page of the site by scheme ("file" or "http").
+func (tb *tab) page(scheme, page string) string {
+	tb.t.Helper()
+	u := tb.env.url(scheme, page)
+	tb.open(u)
+	return u
+}
+
+// click sends a real mouse click to the first element matching css.
+func (tb *tab) click(css string) {
+	tb.t.Helper()
+	if err := chromedp.Do(tb.ctx, chromedp.Click(chromedp.CSS(css))); err != nil {
+		tb.t.Fatalf("click %s: %v", css, err)
+	}
+}
+
+// clickJS sends a real mouse click to the element a JavaScript expression
+// gives.
+func (tb *tab) clickJS(expr string) {
+	tb.t.Helper()
+	if err := chromedp.Do(tb.ctx, chromedp.Click(chromedp.JSPath(expr))); err != nil {
+		tb.t.Fatalf("click %s: %v", expr, err)
+	}
+}
+
+// waitFor polls the expression until it is truthy, for up to 5 s.
+func (tb *tab) waitFor(expr string) {
+	tb.t.Helper()
+	_, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](expr,
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(5*time.Second)))
+	if err != nil {
+		tb.t.Fatalf("wait for %s: %v", expr, err)
+	}
+}
+
+// viewport sets the window's size; mobile honours the viewport meta tag.
+func (tb *tab) viewport(width, height int64, mobile bool) {
+	tb.t.Helper()
+	call(tb, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: width, Height: height, DeviceScaleFactor: 1, Mobile: mobile})
+}
+
+// eval evaluates a JavaScript expression and decodes its value into T.
+func eval[T any](tb *tab, expr string) T {
+	tb.t.Helper()
+	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		tb.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// await evaluates an expression that returns a promise and decodes what it
+// resolves to.
+func await[T any](tb *tab, expr string) T {
+	tb.t.Helper()
+	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		tb.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// call sends a protocol command to the tab.
+func call[P, R any](tb *tab, cmd cdp.Command[P, R], params P) R {
+	tb.t.Helper()
+	r, err := chromedp.Call(tb.ctx, cmd, params)
+	if err != nil {
+		tb.t.Fatalf("%s: %v", cmd.Method, err)
+	}
+	return r
+}
+
+// callBrowser sends a protocol command to the browser.
+func callBrowser[P, R any](tb *tab, cmd cdp.Command[P, R], params P) R {
+	tb.t.Helper()
+	r, err := chromedp.CallBrowser(tb.ctx, cmd, params)
+	if err != nil {
+		tb.t.Fatalf("%s: %v", cmd.Method, err)
+	}
+	return r
+}
