@@ -8,8 +8,8 @@ GOFMT    ?= $(GO)fmt
 TIMEOUT  ?= 30m
 FUZZTIME ?= 1m
 # Packages whose goldens CCSITE_UPDATE=1 re-records.
-GOLDEN   ?= ./build/session/...
-# Extra arguments for make run, e.g. make run ARGS='--json ~/old-projects'.
+GOLDEN   ?= ./build/session/... ./build/render/... ./build/markup/...
+# Extra arguments for make run, e.g. make run ARGS="-o public ~/old-projects".
 ARGS     ?=
 
 .PHONY: all build run test fuzz golden bench vet fmt clean
@@ -19,9 +19,9 @@ all: build
 build:
 	$(GO) build -o ccsite .
 
-# Today: inspect ~/.claude/projects (or the built-in demo archive).
+# Build ./site from ~/.claude/projects (or the built-in demo archive).
 run: build
-	./ccsite inspect $(ARGS)
+	./ccsite build $(ARGS)
 
 # Set CCSITE_CORPUS=/path/to/shared/corpus to add the real-corpus checks.
 test:

@@ -63,7 +63,21 @@ func thousands(n int64) string {
 // system describes a system record.
 func (c *viewCtx) system(m *session.Message) Event {
 	r := m.Record()
-	raw := c.rawJSON(r.Raw)
+	if r.Type == transcript.TypePRLink {
+		text := fmt.Sprintf("Pull request #%d", r.PRNumber)
+		if r.PRRepository != "" {
+			text += " · " + r.PRRepository
+		}
+		return Event{Icon: "pr", Text: text, URL: safeURL(r.PRURL)}
+	}
+	// Well-known bookkeeping carries no raw JSON: it would double the page
+	// for nothing the line does not say.
+	raw := template.HTML("")
+	switch r.Subtype {
+	case transcript.SubtypeTurnDuration, transcript.SubtypeCompactBoundary, transcript.SubtypeMicrocompactBoundry:
+	default:
+		raw = c.rawJSON(r.Raw)
+	}
 	switch r.Subtype {
 	case transcript.SubtypeCompactBoundary:
 		e := Event{Icon: "compact", Text: "Conversation compacted", Raw: raw}
@@ -108,6 +122,9 @@ func (c *viewCtx) system(m *session.Message) Event {
 		}
 		if r.PreventedContinue {
 			text += ", stopped the turn"
+		}
+		if level == "" {
+			raw = ""
 		}
 		return Event{Icon: "hook", Text: text, Level: level, Raw: raw}
 	case transcript.SubtypeTurnDuration:
