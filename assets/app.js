@@ -81,7 +81,8 @@
   }
 
   function showTarget() {
-    var id = decodeURIComponent(location.hash.slice(1));
+    var id = location.hash.slice(1);
+    try { id = decodeURIComponent(id); } catch (e) { /* keep it raw */ }
     if (!id) return;
     var el = document.getElementById(id);
     if (!el) return;

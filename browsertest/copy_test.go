@@ -15,8 +15,18 @@ import (
 // clipboardMu serialises tests that use the clipboard: the browser has one.
 var clipboardMu sync.Mutex
 
-// grantClipboard lets pages of the test server read and write the clipboard,
-// so a test can read back what a page copied.
+// clipboardTab opens a tab on the test server that may read and write the
+// clipboard, the browser's one: a test reads back through it what a page,
+// from file:// or over HTTP, copied.
+func clipboardTab(t *testing.T) *tab {
+	t.Helper()
+	tb := newTab(t)
+	grantClipboard(tb)
+	tb.page("http", "index.html")
+	return tb
+}
+
+// grantClipboard lets pages of the test server read and write the clipboard.
 func grantClipboard(tb *tab) {
 	tb.t.Helper()
 	origin := strings.TrimSuffix(tb.env.httpURL, "/")
@@ -52,9 +62,10 @@ func copyButtonJS(lang string) string {
 		.find(b => b.querySelector(".code-lang")?.textContent === %s)?.querySelector(".copy")`, strconv.Quote(lang))
 }
 
-// TestCopyCode clicks a code block's Copy button and reads the system
-// clipboard back: it holds the code exactly, without line numbers or
-// markup, and the button says "Copied", then "Copy" again.
+// TestCopyCode clicks a code block's Copy button, from file:// and over
+// HTTP, and reads the browser's clipboard back: it holds the code exactly,
+// without line numbers or markup, and the button says "Copied", then "Copy"
+// again.
 func TestCopyCode(t *testing.T) {
 	sharedEnv(t)
 	t.Parallel()
@@ -71,28 +82,30 @@ func TestCopyCode(t *testing.T) {
 		{name: "bash-command", page: searchPage, lang: "bash", want: "npm test -- search"},
 		{name: "hostile-fence", page: hostilePage, lang: "html", want: hostileAll},
 	}
-	parent := newTab(t)
-	grantClipboard(parent)
-	for i, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			tb := parent.in(t)
-			tb.page("http", c.page)
-			button := copyButtonJS(c.lang)
-			if !eval[bool](tb, "!!("+button+")") {
-				t.Fatalf("no code block labelled %q on %s", c.lang, c.page)
-			}
-			clipboardMu.Lock()
-			defer clipboardMu.Unlock()
-			setClipboard(tb, "clipboard before the click")
-			tb.clickJS(button)
-			tb.waitFor(button + `.textContent === "Copied" && ` + button + `.classList.contains("done")`)
-			if got := clipboard(tb); got != c.want {
-				t.Errorf("clipboard after Copy:\n got %q\nwant %q", got, c.want)
-			}
-			if i == 0 {
-				tb.waitFor(button + `.textContent === "Copy" && !` + button + `.classList.contains("done")`)
-			}
-			tb.assertClean(c.page)
-		})
+	clip := clipboardTab(t)
+	pages := newTab(t)
+	for _, scheme := range []string{"file", "http"} {
+		for i, c := range cases {
+			t.Run(scheme+"/"+c.name, func(t *testing.T) {
+				tb, clip := pages.in(t), clip.in(t)
+				tb.page(scheme, c.page)
+				button := copyButtonJS(c.lang)
+				if !eval[bool](tb, "!!("+button+")") {
+					t.Fatalf("no code block labelled %q on %s", c.lang, c.page)
+				}
+				clipboardMu.Lock()
+				defer clipboardMu.Unlock()
+				setClipboard(clip, "clipboard before the click")
+				tb.clickJS(button)
+				tb.waitFor(button + `.textContent === "Copied" && ` + button + `.classList.contains("done")`)
+				if got := clipboard(clip); got != c.want {
+					t.Errorf("clipboard after Copy:\n got %q\nwant %q", got, c.want)
+				}
+				if i == 0 {
+					tb.waitFor(button + `.textContent === "Copy" && !` + button + `.classList.contains("done")`)
+				}
+				tb.assertClean(c.page)
+			})
+		}
 	}
 }
