@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -39,10 +40,17 @@ func Stats(hunks []Hunk) DiffStats {
 }
 
 // DiffStrings computes hunks (3 lines of context) turning old into new; the
-// first line of old is line start (1 when unknown).
+// first line of old is line start (1 when unknown). A missing final newline
+// is not shown as a change: edit strings rarely end with one.
 func DiffStrings(old, new string, start int) []Hunk {
 	if start < 1 {
 		start = 1
+	}
+	if old != "" && !strings.HasSuffix(old, "\n") {
+		old += "\n"
+	}
+	if new != "" && !strings.HasSuffix(new, "\n") {
+		new += "\n"
 	}
 	dmp := diffmatchpatch.New()
 	a, b, lines := dmp.DiffLinesToChars(old, new)
@@ -65,74 +73,41 @@ func DiffStrings(old, new string, start int) []Hunk {
 		}
 	}
 	const ctx = 3
+	var changes []int
+	for i, r := range rows {
+		if r.op != ' ' {
+			changes = append(changes, i)
+		}
+	}
 	var hunks []Hunk
-	oldN, newN := start, start
-	i := 0
-	for i < len(rows) {
-		if rows[i].op == ' ' {
-			i++
-			oldN++
-			newN++
-			continue
+	for k := 0; k < len(changes); {
+		// A group of changes no more than 2*ctx equal lines apart.
+		first, last := changes[k], changes[k]
+		for k+1 < len(changes) && changes[k+1]-last-1 <= 2*ctx {
+			k++
+			last = changes[k]
 		}
-		// A change: back up to ctx lines of context.
-		lo := i
-		for k := 0; k < ctx && lo > 0 && rows[lo-1].op == ' '; k++ {
-			lo--
-		}
-		h := Hunk{OldStart: oldN - (i - lo), NewStart: newN - (i - lo)}
-		j := lo
-		quiet := 0
-		for j < len(rows) {
-			r := rows[j]
-			if r.op == ' ' {
-				quiet++
-				// Stop once 2*ctx equal lines separate this from the next change.
-				if quiet > ctx {
-					k := j
-					for k < len(rows) && rows[k].op == ' ' && k-j < ctx {
-						k++
-					}
-					if k == len(rows) || rows[k].op == ' ' {
-						break
-					}
-				}
-			} else {
-				quiet = 0
+		k++
+		lo, hi := max(first-ctx, 0), min(last+ctx+1, len(rows))
+		h := Hunk{OldStart: start, NewStart: start}
+		for _, r := range rows[:lo] {
+			if r.op != '+' {
+				h.OldStart++
 			}
+			if r.op != '-' {
+				h.NewStart++
+			}
+		}
+		for _, r := range rows[lo:hi] {
 			h.Lines = append(h.Lines, string(r.op)+r.text)
-			switch r.op {
-			case ' ':
+			if r.op != '+' {
 				h.OldLines++
-				h.NewLines++
-			case '-':
-				h.OldLines++
-			case '+':
+			}
+			if r.op != '-' {
 				h.NewLines++
 			}
-			j++
-		}
-		// Trim trailing context beyond ctx.
-		for quiet > ctx {
-			h.Lines = h.Lines[:len(h.Lines)-1]
-			h.OldLines--
-			h.NewLines--
-			quiet--
 		}
 		hunks = append(hunks, h)
-		// Advance the counters over everything consumed.
-		for _, r := range rows[i:j] {
-			switch r.op {
-			case ' ':
-				oldN++
-				newN++
-			case '-':
-				oldN++
-			case '+':
-				newN++
-			}
-		}
-		i = j
 	}
 	return hunks
 }
@@ -210,7 +185,7 @@ func wordMarks(dels, adds []string) (delHTML, addHTML []string) {
 		if len(a)+len(b) > 4000 {
 			continue
 		}
-		diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(a, b, false))
+		diffs := wordDiff(dmp, a, b)
 		same := 0
 		for _, d := range diffs {
 			if d.Type == diffmatchpatch.DiffEqual {
@@ -236,4 +211,64 @@ func wordMarks(dels, adds []string) (delHTML, addHTML []string) {
 		delHTML[k], addHTML[k] = da.String(), db.String()
 	}
 	return delHTML, addHTML
+}
+
+// wordDiff diffs two lines word by word: each word (a run of letters,
+// digits and underscores) or other character is one symbol, so marks never
+// split a word.
+func wordDiff(dmp *diffmatchpatch.DiffMatchPatch, a, b string) []diffmatchpatch.Diff {
+	index := map[string]rune{}
+	var words []string
+	encode := func(s string) string {
+		var out []rune
+		for _, w := range splitWords(s) {
+			r, ok := index[w]
+			if !ok {
+				r = rune(0xE000 + len(words)) // private use area
+				if len(words) >= 0x1800 {
+					return ""
+				}
+				index[w] = r
+				words = append(words, w)
+			}
+			out = append(out, r)
+		}
+		return string(out)
+	}
+	ea, eb := encode(a), encode(b)
+	if (ea == "" && a != "") || (eb == "" && b != "") {
+		return dmp.DiffMain(a, b, false)
+	}
+	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(ea, eb, false))
+	for i := range diffs {
+		var t strings.Builder
+		for _, r := range diffs[i].Text {
+			t.WriteString(words[r-0xE000])
+		}
+		diffs[i].Text = t.String()
+	}
+	return diffs
+}
+
+func splitWords(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		word := r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+		if word {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+		out = append(out, string(r))
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
 }

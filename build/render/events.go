@@ -99,11 +99,17 @@ func (c *viewCtx) system(m *session.Message) Event {
 				Message string `json:"message"`
 			} `json:"error"`
 			Message string `json:"message"`
+			Cause   struct {
+				Code string `json:"code"`
+			} `json:"cause"`
 		}
 		_ = transcript.Unmarshal(r.Error, &apiErr)
 		what := strings.TrimSpace(fmt.Sprintf("%s %s", apiErr.Error.Type, apiErr.Error.Message))
 		if what == "" {
 			what = apiErr.Message
+		}
+		if apiErr.Cause.Code != "" {
+			what = strings.TrimSpace(what + " (" + apiErr.Cause.Code + ")")
 		}
 		if apiErr.Status != 0 {
 			what = fmt.Sprintf("%d %s", apiErr.Status, what)
@@ -130,7 +136,14 @@ func (c *viewCtx) system(m *session.Message) Event {
 	case transcript.SubtypeTurnDuration:
 		return Event{Icon: "clock", Text: "Turn took " + ms(r.DurationMs), Raw: raw}
 	case transcript.SubtypeLocalCommand:
-		return Event{Icon: "command", Text: "Local command", Detail: markup.ANSI(stripTags(r.ContentString())), Raw: raw}
+		content := r.ContentString()
+		text := "Local command"
+		if name := tagValue(content, "command-name"); name != "" {
+			text += ": " + strings.TrimSpace(name+" "+tagValue(content, "command-args"))
+		} else if out := tagValue(content, "local-command-stdout"); out != "" && len(out) < 160 && !strings.Contains(out, "\n") {
+			text += " output: " + ansiStrip(out)
+		}
+		return Event{Icon: "command", Text: text, Detail: markup.ANSI(stripTags(content)), Raw: raw}
 	}
 	text := r.ContentString()
 	level := ""
@@ -150,6 +163,20 @@ func (c *viewCtx) system(m *session.Message) Event {
 		return Event{Icon: "info", Text: label + ": " + strings.TrimSpace(ansiStrip(text)), Level: level, Raw: raw}
 	}
 	return Event{Icon: "info", Text: label, Detail: markup.ANSI(text), Level: level, Raw: raw}
+}
+
+// tagValue returns the body of <name>…</name> in s, trimmed.
+func tagValue(s, name string) string {
+	i := strings.Index(s, "<"+name+">")
+	if i < 0 {
+		return ""
+	}
+	rest := s[i+len(name)+2:]
+	j := strings.Index(rest, "</"+name+">")
+	if j < 0 {
+		return ""
+	}
+	return strings.TrimSpace(rest[:j])
 }
 
 var reTags = regexp.MustCompile(`</?[a-z][a-z-]*>`)

@@ -28,14 +28,7 @@ import (
 // no golden; record it once the bug is fixed and TestReader passes.
 
 // knownBugs maps a case to the bug that makes its page wrong.
-var knownBugs = map[string]string{
-	"tool-result-with-text":    "BUG: a prompt typed while a tool ran (a text block beside the tool_result) is dropped, and the paired call's card is drawn a second time as an orphan \"(unknown tool)\" card",
-	"tool-websearch":           "BUG: WebSearch result links are lost: render.WebLink has no json tags and json v2 matches names case-sensitively, so {title, url} never decode",
-	"tool-bash-interrupted-2x": "BUG: a Bash call the user interrupted, as 2.x writes it (is_error, \"[Request interrupted by user for tool use]\", no structured result), is badged error, not interrupted",
-	"event-thinking-unicode":   "BUG: \"characters\" counts are len() in bytes: a 27-character thinking block with €, «, » and — is labelled 33 characters",
-	"event-task-notification":  "BUG: a <task-notification> is shown as its raw pseudo-XML (<task-id>, <status>, <summary> as text) instead of its summary and status",
-	"event-local-caveat":       "BUG: the local-command caveat is shown with its <local-command-caveat> tags as text",
-}
+var knownBugs = map[string]string{}
 
 func update() bool { return os.Getenv("CCSITE_UPDATE") == "1" }
 

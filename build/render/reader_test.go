@@ -296,8 +296,8 @@ var readerChecks = map[string][]check{
 	},
 	"tool-task-warmup": {
 		// A warmup agent gets no page: it is folded into the session's.
-		textIn("warmups", "1 warmup sub-agents"),
-		closedDetails("1 warmup sub-agents"),
+		textIn("warmups", "1 warmup sub-agent"),
+		closedDetails("1 warmup sub-agent"),
 		count("turn", 1),
 	},
 	"tool-websearch": {

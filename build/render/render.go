@@ -28,6 +28,7 @@ func Load(fsys fs.FS) (*Templates, error) {
 		"base":    func(p string) string { return path.Base(strings.ReplaceAll(p, `\`, "/")) },
 		"icon":    icon,
 		"safeURL": safeURL,
+		"plural":  plural,
 	})
 	t, err := t.ParseFS(fsys, "*.html")
 	if err != nil {
@@ -91,4 +92,12 @@ func icon(name string) string {
 		return "⇡"
 	}
 	return "•"
+}
+
+// plural writes "1 turn", "2 turns", "1,204 tool calls".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return thousands(int64(n)) + " " + noun + "s"
 }

@@ -74,7 +74,12 @@ func (c *viewCtx) tool(call *session.ToolCall) ToolView {
 	in := inputOf(call.Input)
 	tur := call.ToolUseResult
 	if t.Status == "error" {
-		t.Error = markup.ANSI(resultText(call))
+		text := resultText(call)
+		// 2.x writes a call the person stopped as an error saying so.
+		if strings.Contains(text, "[Request interrupted by user") {
+			t.Status = "interrupted"
+		}
+		t.Error = markup.ANSI(text)
 	}
 	builder, ok := toolBuilders[call.Name]
 	if !ok {
@@ -395,10 +400,16 @@ type SearchView struct {
 func (c *viewCtx) searchTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
 	t.Kind = "search"
 	v := SearchView{Pattern: in.str("pattern"), Path: in.str("path")}
-	for _, k := range []string{"glob", "type", "output_mode", "-i", "-n", "multiline", "head_limit"} {
-		if raw, ok := in[k]; ok {
-			v.Options = append(v.Options, k+"="+strings.Trim(string(raw), `"`))
+	for _, k := range []string{"glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "multiline", "head_limit", "ignore"} {
+		raw, ok := in[k]
+		if !ok {
+			continue
 		}
+		val := string(raw)
+		if s := rawStringOf(raw); s != "" || val == `""` {
+			val = s
+		}
+		v.Options = append(v.Options, k+"="+val)
 	}
 	t.Summary = strings.TrimSpace(v.Pattern + " " + v.Path)
 	var res struct {
@@ -523,8 +534,8 @@ type WebView struct {
 
 // WebLink is a search result.
 type WebLink struct {
-	Title string
-	URL   string
+	Title string `json:"title"`
+	URL   string `json:"url"`
 }
 
 func (c *viewCtx) webTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
@@ -565,7 +576,7 @@ func (c *viewCtx) webTool(t *ToolView, call *session.ToolCall, in input, tur jso
 	}
 	if text != "" {
 		v.Result = c.b.MD.Markdown(text)
-		v.Chars = len(text)
+		v.Chars = runes(text)
 	}
 	v.URL = safeURL(v.URL)
 	t.Data = v

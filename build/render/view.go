@@ -6,9 +6,11 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html/template"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"ccsite/build/link"
 	"ccsite/build/markup"
@@ -437,9 +439,10 @@ func (c *viewCtx) message(m *session.Message) (string, any) {
 	case session.KindPrompt, session.KindQueued:
 		return "prompt", c.prompt(m)
 	case session.KindMeta:
-		return "meta", Collapsible{Label: metaLabel(m), Chars: len(m.Text()), Body: md.Markdown(m.Text())}
+		text := reCaveat.ReplaceAllString(m.Text(), "$1")
+		return "meta", Collapsible{Label: metaLabel(m), Chars: runes(text), Body: md.Markdown(text)}
 	case session.KindCompactSummary:
-		return "compact-summary", Collapsible{Label: "Summary of the conversation before compaction", Chars: len(m.Text()), Body: md.Markdown(m.Text())}
+		return "compact-summary", Collapsible{Label: "Summary of the conversation before compaction", Chars: runes(m.Text()), Body: md.Markdown(m.Text())}
 	case session.KindInterruption:
 		return "interruption", Event{Icon: "stop", Text: strings.Trim(strings.TrimSpace(m.Text()), "[]")}
 	case session.KindCommand:
@@ -449,21 +452,86 @@ func (c *viewCtx) message(m *session.Message) (string, any) {
 	case session.KindBashInput:
 		return "terminal", Terminal{Input: markup.ANSI(m.Command.Input)}
 	case session.KindNotification:
-		label := m.Command.Name
-		if m.Command.Args != "" {
-			label += " from " + m.Command.Args
-		}
-		return "notification", Collapsible{Label: label, Chars: len(m.Command.Notice), Body: md.Markdown(m.Command.Notice), Open: len(m.Command.Notice) < 400}
+		return "notification", c.notification(m)
 	case session.KindAnswer, session.KindSynthetic, session.KindAPIError:
 		return "answer", c.answer(m)
 	case session.KindToolResult:
-		return "orphan-result", c.orphanResults(m)
+		return "tool-results", c.toolResults(m)
 	case session.KindSystem:
 		return "event", c.system(m)
 	case session.KindAttachment:
 		return "event", c.attachment(m)
 	}
 	return "unknown", Raw{Label: m.Record().KindLabel(), JSON: c.rawJSON(m.Record().Raw)}
+}
+
+// reCaveat unwraps the tag around a local-command caveat.
+var reCaveat = regexp.MustCompile(`(?s)</?local-command-caveat>`)
+
+func runes(s string) int { return utf8.RuneCountInString(s) }
+
+// Notification is a task, bash or teammate notification: its summary line,
+// its fields (task id, status, output file), and its body collapsed.
+type Notification struct {
+	Label   string
+	Summary string
+	Fields  []NameValue
+	Body    template.HTML
+	Chars   int
+	Open    bool
+}
+
+// NameValue is a labelled field.
+type NameValue struct {
+	Name  string
+	Value string
+}
+
+// noticeFields are the parts of a notification Claude Code writes as tags.
+var noticeFields = map[string]bool{"task-id": true, "shell-id": true, "agent-id": true, "output-file": true,
+	"status": true, "summary": true, "result": true, "exit-code": true, "tool-use-id": true}
+
+var reField = regexp.MustCompile(`(?s)<([a-z][a-z-]*)>(.*?)</([a-z][a-z-]*)>`)
+
+func (c *viewCtx) notification(m *session.Message) Notification {
+	n := Notification{Label: strings.ReplaceAll(m.Command.Name, "-", " ")}
+	if m.Command.Args != "" {
+		n.Label += " from " + m.Command.Args
+	}
+	body := m.Command.Notice
+	// <task-notification> holds <task-id>, <status>, <summary>, <result>…
+	rest := reField.ReplaceAllStringFunc(body, func(f string) string {
+		sub := reField.FindStringSubmatch(f)
+		if sub[1] != sub[3] {
+			return f
+		}
+		name, value := sub[1], strings.TrimSpace(sub[2])
+		if !noticeFields[name] {
+			return f
+		}
+		switch name {
+		case "summary":
+			n.Summary = value
+		case "result":
+			body = value
+			return ""
+		default:
+			n.Fields = append(n.Fields, NameValue{strings.ReplaceAll(name, "-", " "), value})
+		}
+		return ""
+	})
+	if len(n.Fields) == 0 && n.Summary == "" {
+		rest = body
+	} else if body == m.Command.Notice {
+		body = ""
+	}
+	text := strings.TrimSpace(body + "\n\n" + strings.TrimSpace(rest))
+	if text != "" {
+		n.Body = c.b.MD.Markdown(text)
+		n.Chars = runes(text)
+		n.Open = n.Chars < 400
+	}
+	return n
 }
 
 func metaLabel(m *session.Message) string {
@@ -568,6 +636,9 @@ func (c *viewCtx) image(src *transcript.Source) (Image, bool) {
 
 func (c *viewCtx) answer(m *session.Message) Answer {
 	a := Answer{Model: m.Model, Synthetic: m.Kind == session.KindSynthetic, Error: m.Kind == session.KindAPIError}
+	if a.Model == "<synthetic>" {
+		a.Model = ""
+	}
 	for _, b := range m.Blocks {
 		switch b.Type {
 		case "text":
@@ -575,7 +646,7 @@ func (c *viewCtx) answer(m *session.Message) Answer {
 				a.Parts = append(a.Parts, Part{"text", c.b.MD.Markdown(b.Text)})
 			}
 		case "thinking":
-			a.Parts = append(a.Parts, Part{"thinking", Collapsible{Label: "Thinking", Chars: len(b.Thinking), Body: c.b.MD.Markdown(b.Thinking)}})
+			a.Parts = append(a.Parts, Part{"thinking", Collapsible{Label: "Thinking", Chars: runes(b.Thinking), Body: c.b.MD.Markdown(b.Thinking)}})
 		case "redacted_thinking":
 			a.Parts = append(a.Parts, Part{"redacted", nil})
 		case "tool_use", "server_tool_use":
@@ -593,20 +664,38 @@ func (c *viewCtx) answer(m *session.Message) Answer {
 	return a
 }
 
-func (c *viewCtx) orphanResults(m *session.Message) []ToolView {
-	var out []ToolView
+// ToolResults is a tool-result message shown on its own: results whose
+// call is not in the file, and text typed beside the results (a prompt
+// written while the tools ran).
+type ToolResults struct {
+	Orphans []ToolView
+	Typed   *Prompt
+}
+
+func (c *viewCtx) toolResults(m *session.Message) ToolResults {
+	var out ToolResults
+	var typed []transcript.Block
 	for i := range m.Blocks {
 		b := &m.Blocks[i]
-		if b.Type != "tool_result" {
-			continue
+		switch b.Type {
+		case "tool_result":
+			if c.s.Tool(b.ToolUseID) != nil {
+				continue // shown in its call's card
+			}
+			// The item carries the message's anchor; the card must not.
+			c.anchored[m.UUID] = true
+			call := &session.ToolCall{ID: b.ToolUseID, Name: "(unknown tool)", Result: m, ResultUUID: m.UUID, ResultBlock: b,
+				IsError: b.IsError, ToolUseResult: m.Record().ToolUseResult}
+			tv := c.tool(call)
+			tv.Orphan = true
+			out.Orphans = append(out.Orphans, tv)
+		default:
+			typed = append(typed, *b)
 		}
-		// The item carries the message's anchor; the card must not repeat it.
-		c.anchored[m.UUID] = true
-		call := &session.ToolCall{ID: b.ToolUseID, Name: "(unknown tool)", Result: m, ResultUUID: m.UUID, ResultBlock: b,
-			IsError: b.IsError, ToolUseResult: m.Record().ToolUseResult}
-		tv := c.tool(call)
-		tv.Orphan = true
-		out = append(out, tv)
+	}
+	if len(typed) > 0 {
+		p := c.prompt(&session.Message{Kind: session.KindPrompt, Blocks: typed})
+		out.Typed = &p
 	}
 	return out
 }
