@@ -39,11 +39,6 @@ func TestSplitPromptRecords(t *testing.T) {
 	if s.Title != want[0] {
 		problems = append(problems, fmt.Sprintf("title = %q (%s), want %q", s.Title, s.TitleSource, want[0]))
 	}
-	// The known bug: the image and the IDE context each open a turn.
-	if len(problems) > 0 && len(excerpts) == 5 && excerpts[0] == "[image]" && strings.HasPrefix(excerpts[2], "<ide_opened_file>") {
-		t.Skip("BUG: an image-only or IDE-context-only user record written apart from the typed text starts a turn of its own: " +
-			strings.Join(problems, "; "))
-	}
 	for _, p := range problems {
 		t.Error(p)
 	}
