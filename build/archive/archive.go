@@ -452,16 +452,19 @@ func Slug(path string) string {
 	return string(b)
 }
 
-// ShortName is a project path's last element (either slash style).
+// ShortName is a project path's last element (either slash style), with
+// its parent when the last element alone says little (".worktrees/2").
 func ShortName(path string) string {
 	p := strings.TrimRight(strings.ReplaceAll(path, `\`, "/"), "/")
-	if i := strings.LastIndex(p, "/"); i >= 0 && i < len(p)-1 {
-		return p[i+1:]
-	}
 	if p == "" {
 		return path
 	}
-	return p
+	parts := strings.Split(p, "/")
+	last := parts[len(parts)-1]
+	if len(parts) >= 2 && parts[len(parts)-2] != "" && (len(last) <= 2 || strings.Trim(last, "0123456789") == "") {
+		return parts[len(parts)-2] + "/" + last
+	}
+	return last
 }
 
 // sessionFileID is the file stem when it looks like a uuid, else the first

@@ -220,7 +220,10 @@ var readerChecks = map[string][]check{
 		count("shot", 1),
 	},
 	"tool-read-legacy": {
-		has("from line 10, 3 lines", "10→export function formatPrice(cents: number): string {", "12→}"),
+		// The 1.x "12→code" text is read back into code with its real
+		// line numbers, highlighted like any Read.
+		has("lines 10–12", "export function formatPrice(cents: number): string {"),
+		lineNumbers(10, 11, 12),
 	},
 	"tool-write-create": {
 		textIn("badge", "new file"),

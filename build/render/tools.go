@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -275,16 +276,52 @@ func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in input, tur js
 			}
 		}
 	} else if call.Result != nil && t.Status != "error" {
-		// No structured result (older versions): the numbered text as sent.
-		o := c.output(call)
-		if o != nil {
+		// No structured result (older versions, sub-agents rebuilt from
+		// progress): the numbered text as sent, highlighted when it is.
+		if start, content, n, ok := catN(resultText(call)); ok {
+			v.Code = c.b.MD.Highlighter().Lines("", p, content, start)
+			v.Lines, v.Long = n, n > collapseLines
+			v.Range = fmt.Sprintf("lines %d–%d", start, start+n-1)
+		} else if o := c.output(call); o != nil {
 			t.Result = o
 		}
-		if off, lim := in.num("offset"), in.num("limit"); off > 0 || lim > 0 {
+		if off, lim := in.num("offset"), in.num("limit"); v.Range == "" && (off > 0 || lim > 0) {
 			v.Range = fmt.Sprintf("from line %d, %d lines", max(off, 1), lim)
 		}
 	}
 	t.Data = v
+}
+
+// catN reads Read's text result, numbered like `cat -n` ("    12\tcode"),
+// back into its first line number and content. A trailing system reminder
+// is left out. ok is false unless every line is numbered in sequence.
+func catN(text string) (start int, content string, lines int, ok bool) {
+	text = strings.TrimRight(reReminder.ReplaceAllString(text, ""), "\n ")
+	if text == "" {
+		return 0, "", 0, false
+	}
+	var b strings.Builder
+	want := 0
+	for line := range strings.Lines(text) {
+		line = strings.TrimSuffix(line, "\n")
+		num, rest, found := strings.Cut(strings.TrimLeft(line, " "), "\t")
+		if !found {
+			// 1.x wrote "12→code".
+			num, rest, found = strings.Cut(strings.TrimLeft(line, " "), "→")
+		}
+		n, err := strconv.Atoi(num)
+		if !found || err != nil || (want > 0 && n != want) {
+			return 0, "", 0, false
+		}
+		if want == 0 {
+			start = n
+		}
+		want = n + 1
+		b.WriteString(rest)
+		b.WriteByte('\n')
+		lines++
+	}
+	return start, b.String(), lines, true
 }
 
 // hunksOf reads a structuredPatch.
