@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh times `ccsite inspect DIR > /dev/null` (discovery + parse + model
-# of every transcript) over a big projects tree and reports, per run and for
-# the best run: input MB, wall seconds, MB/s, CPU seconds and peak RSS.
+# of every transcript) and `ccsite build -o SITE DIR` (the whole site) over a
+# big projects tree and reports, per run and for the best run: input MB,
+# wall seconds, MB/s, CPU seconds and peak RSS.
 # Targets on the ~1 GB tree: >= 150 MB/s and peak RSS < 500 MB.
 #
 # Environment:
@@ -48,11 +49,14 @@ if [ ! -d "$DIR" ]; then
 	if [ -f "$tmp.tsv" ]; then mv "$tmp.tsv" "$DIR.tsv"; fi
 fi
 
-python3 - "$DIR" "$RUNS" ./ccsite inspect "$DIR" <<'PY'
+runner=$(mktemp)
+trap 'rm -f "$runner"' EXIT
+cat >"$runner" <<'PY'
 """Run the command RUNS times with stdout to /dev/null; report each run."""
 import os, resource, subprocess, sys, time
 
-tree, runs, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+tree, runs, targets, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "targets", sys.argv[4:]
+out = os.environ.get("BENCH_OUT")
 size = 0
 for root, _, files in os.walk(tree):
     for f in files:
@@ -64,6 +68,8 @@ print(f"command: {' '.join(cmd)} > /dev/null")
 print(f"{'run':>4} {'MB':>8} {'wall s':>8} {'MB/s':>8} {'cpu s':>8} {'peak RSS MB':>12}")
 results = []
 for i in range(1, runs + 1):
+    if out:
+        subprocess.run(["rm", "-rf", out], check=True)  # every site build starts cold
     start = time.perf_counter()
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     _, status, ru = os.wait4(p.pid, 0)
@@ -78,10 +84,21 @@ for i in range(1, runs + 1):
 wall, cpu, rss = min(results)
 print(f"best {mb:8.1f} {wall:8.2f} {mb / wall:8.1f} {cpu:8.2f} {rss:12.1f}")
 peak = max(r[2] for r in results)
-print(f"targets: >= 150 MB/s: {'met' if mb / wall >= 150 else 'MISSED'} ({mb / wall:.0f}); "
-      f"peak RSS < 500 MB: {'met' if peak < 500 else 'MISSED'} ({peak:.0f}, worst run)")
+if targets:
+    print(f"targets: >= 150 MB/s: {'met' if mb / wall >= 150 else 'MISSED'} ({mb / wall:.0f}); "
+          f"peak RSS < 500 MB: {'met' if peak < 500 else 'MISSED'} ({peak:.0f}, worst run)")
 print(f"cores: {os.cpu_count()}, load average now: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 PY
+
+echo "== inspect (discovery + parse + model)"
+python3 "$runner" "$DIR" "$RUNS" targets ./ccsite inspect "$DIR"
+
+# The whole site: parse, render (highlighting, diffs, Markdown) and write.
+# Each run starts from an empty output folder and a cold highlight cache.
+site=${SITE:-$DIR.site}
+echo "== build (the whole site into $site)"
+BENCH_OUT=$site python3 "$runner" "$DIR" "$RUNS" none ./ccsite build -o "$site" "$DIR"
+du -sh "$site" | sed 's/^/site size: /'
 
 # Go benchmarks, if any; BenchmarkLoad reads the same tree.
 if grep -rqs --include='*_test.go' '^func Benchmark' .; then
