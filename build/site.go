@@ -196,7 +196,32 @@ func planSite(a *archive.Archive) *sitePlan {
 		pl.projects = append(pl.projects, pp)
 		pl.byProj[p] = pp
 	}
+	// Orphan agents may name a project no session has: plan it now, so its
+	// slug is fixed (and unique) whatever order pages are rendered in.
+	for _, ag := range a.Orphans {
+		op := orphanProject(a, ag)
+		if pl.byPath(op.Path) != nil {
+			continue
+		}
+		slug := link.ProjectSlug(op.Path)
+		for n := 2; taken[slug]; n++ {
+			slug = fmt.Sprintf("%s-%d", link.ProjectSlug(op.Path), n)
+		}
+		taken[slug] = true
+		pp := &projectPlan{p: op, slug: slug, rows: map[string]render.SessionRow{}}
+		pl.projects = append(pl.projects, pp)
+		pl.byProj[op] = pp
+	}
 	return pl
+}
+
+func (pl *sitePlan) byPath(path string) *projectPlan {
+	for _, pp := range pl.projects {
+		if pp.p.Path == path {
+			return pp
+		}
+	}
+	return nil
 }
 
 // projectOf finds or adds the plan of a project (orphans may name a
@@ -205,12 +230,12 @@ func (pl *sitePlan) projectOf(p *archive.Project) *projectPlan {
 	if pp := pl.byProj[p]; pp != nil {
 		return pp
 	}
-	for _, pp := range pl.projects {
-		if pp.p.Path == p.Path {
-			return pp
-		}
+	if pp := pl.byPath(p.Path); pp != nil {
+		return pp
 	}
-	pp := &projectPlan{p: p, slug: link.ProjectSlug(p.Path), rows: map[string]render.SessionRow{}}
+	// Not planned (cannot happen: every orphan's project is): keep going
+	// with a fresh, numbered slug rather than fail.
+	pp := &projectPlan{p: p, slug: link.ProjectSlug(p.Path) + "-extra", rows: map[string]render.SessionRow{}}
 	pl.projects = append(pl.projects, pp)
 	pl.byProj[p] = pp
 	return pp

@@ -166,3 +166,33 @@ func TestSiteRefusesForeignFolder(t *testing.T) {
 		t.Fatalf("build into a foreign folder: err = %v, want a refusal", err)
 	}
 }
+
+// TestSiteDeterministic: the same input gives a byte-identical site,
+// whatever the number of workers.
+func TestSiteDeterministic(t *testing.T) {
+	t.Parallel()
+	read := func(workers int) map[string]string {
+		out := t.TempDir()
+		if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{"../demo/projects"}, Out: out, Workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+		files := map[string]string{}
+		filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				b, _ := os.ReadFile(p)
+				files[rel(out, p)] = string(b)
+			}
+			return nil
+		})
+		return files
+	}
+	a, b := read(1), read(4)
+	if len(a) != len(b) {
+		t.Fatalf("%d files with 1 worker, %d with 4", len(a), len(b))
+	}
+	for name, content := range a {
+		if b[name] != content {
+			t.Errorf("%s differs between builds", name)
+		}
+	}
+}
