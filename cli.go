@@ -128,8 +128,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 }
 
 // inputPaths returns the paths to read: those named, else the default roots
-// when they hold any transcript, else the embedded demo archive, extracted to
-// a temporary folder that cleanup removes (saying so on stderr).
+// when they hold any transcript, else the embedded demo archive, extracted
+// under the user's cache folder (saying so on stderr). cleanup releases what
+// it set up.
 func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cmd string) (paths []string, cleanup func(), err error) {
 	cleanup = func() {}
 	if len(named) > 0 {
@@ -143,15 +144,14 @@ func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cm
 	if hasTranscripts(roots) {
 		return roots, cleanup, nil
 	}
-	dir, err := os.MkdirTemp("", "ccsite-demo-")
+	// A fixed place, so building the demo twice gives the same site.
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	root, err := demo.Extract(filepath.Join(base, "ccsite", "demo"))
 	if err != nil {
 		return nil, cleanup, err
-	}
-	cleanup = func() { os.RemoveAll(dir) }
-	root, err := demo.Extract(dir)
-	if err != nil {
-		cleanup()
-		return nil, func() {}, err
 	}
 	where := "~/.claude/projects"
 	if v := getenv("CLAUDE_CONFIG_DIR"); v != "" {

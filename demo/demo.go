@@ -24,10 +24,14 @@ func FS() fs.FS {
 	return sub
 }
 
-// Extract writes the archive under dir (created if needed) and returns the
-// projects folder to read. Existing files of the same names are replaced.
+// Extract writes the archive to dir/projects (replacing what was there) and
+// returns that folder.
 func Extract(dir string) (string, error) {
 	root := filepath.Join(dir, "projects")
+	// Files of an older demo must not linger.
+	if err := os.RemoveAll(root); err != nil {
+		return "", fmt.Errorf("extract demo archive: %w", err)
+	}
 	err := fs.WalkDir(FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
