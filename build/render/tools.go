@@ -42,6 +42,8 @@ type Output struct {
 	Lines  int
 	Long   bool
 	Images []Image
+	// JSON marks HTML as a highlighted JSON block rather than terminal text.
+	JSON bool
 }
 
 func msDuration(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
@@ -93,8 +95,29 @@ func (c *viewCtx) tool(call *session.ToolCall) ToolView {
 	builder(c, &t, call, in, tur)
 	if t.Result == nil && t.Status != "error" && t.Kind == "generic" {
 		t.Result = c.output(call)
+		// MCP servers and other tools often answer in JSON: show it
+		// indented and highlighted.
+		if t.Result != nil && len(t.Result.Images) == 0 {
+			if js := jsonText(resultText(call)); js != nil {
+				t.Result.HTML, t.Result.JSON = c.rawJSON(js), true
+			}
+		}
 	}
 	return t
+}
+
+// jsonText returns text as JSON when it is one JSON object or array (of a
+// size worth highlighting), else nil.
+func jsonText(text string) jsontext.Value {
+	t := strings.TrimSpace(text)
+	if len(t) < 2 || len(t) > markup.DefaultMaxBytes || (t[0] != '{' && t[0] != '[') {
+		return nil
+	}
+	v := jsontext.Value(t)
+	if !v.IsValid(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)) {
+		return nil
+	}
+	return v
 }
 
 // input is a tool_use input decoded loosely.
