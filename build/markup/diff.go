@@ -126,9 +126,9 @@ func Diff(hunks []Hunk) template.HTML {
 			if !strings.HasPrefix(lines[i], "-") && !strings.HasPrefix(lines[i], "+") {
 				l := lines[i]
 				if strings.HasPrefix(l, `\`) {
-					row(&b, "meta", "", "", template.HTMLEscapeString(l))
+					row(&b, "meta", "", "", textEscaper.Replace(l))
 				} else {
-					row(&b, "ctx", strconv.Itoa(oldN), strconv.Itoa(newN), template.HTMLEscapeString(strings.TrimPrefix(l, " ")))
+					row(&b, "ctx", strconv.Itoa(oldN), strconv.Itoa(newN), textEscaper.Replace(strings.TrimPrefix(l, " ")))
 					oldN++
 					newN++
 				}
@@ -173,10 +173,10 @@ func wordMarks(dels, adds []string) (delHTML, addHTML []string) {
 	delHTML = make([]string, len(dels))
 	addHTML = make([]string, len(adds))
 	for k := range dels {
-		delHTML[k] = template.HTMLEscapeString(dels[k])
+		delHTML[k] = textEscaper.Replace(dels[k])
 	}
 	for k := range adds {
-		addHTML[k] = template.HTMLEscapeString(adds[k])
+		addHTML[k] = textEscaper.Replace(adds[k])
 	}
 	n := min(len(dels), len(adds))
 	dmp := diffmatchpatch.New()
@@ -197,7 +197,7 @@ func wordMarks(dels, adds []string) (delHTML, addHTML []string) {
 		}
 		var da, db strings.Builder
 		for _, d := range diffs {
-			t := template.HTMLEscapeString(d.Text)
+			t := textEscaper.Replace(d.Text)
 			switch d.Type {
 			case diffmatchpatch.DiffEqual:
 				da.WriteString(t)

@@ -242,7 +242,7 @@ func highlight(lexer chroma.Lexer, code string, start int) string {
 			}
 			cur = cls
 		}
-		template.HTMLEscape(&b, []byte(tok.Value))
+		textEscaper.WriteString(&b, tok.Value)
 	}
 	if open {
 		b.WriteString("</span>")
@@ -278,7 +278,7 @@ func plainCode(code string, start int, big bool) string {
 		cls += " too-big"
 	}
 	b.WriteString(`<pre class="` + cls + `"><code>`)
-	template.HTMLEscape(&b, []byte(code))
+	textEscaper.WriteString(&b, code)
 	b.WriteString(`</code></pre>`)
 	if start > 0 {
 		b.WriteString("</div>")
@@ -308,3 +308,8 @@ func CSS(style, scope string) string {
 	}
 	return out.String()
 }
+
+// textEscaper escapes text for an element's content, where only &, < and >
+// matter (quotes need no escaping outside attributes): code is full of
+// quotes, and &#34; for each would swell pages.
+var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
