@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -281,23 +280,9 @@ func toolList(m map[string]int, pre, post string) string {
 	if len(m) == 0 {
 		return ""
 	}
-	type kv struct {
-		k string
-		v int
-	}
-	var l []kv
-	for k, v := range m {
-		l = append(l, kv{k, v})
-	}
-	sort.Slice(l, func(i, j int) bool {
-		if l[i].v != l[j].v {
-			return l[i].v > l[j].v
-		}
-		return l[i].k < l[j].k
-	})
-	parts := make([]string, len(l))
-	for i, e := range l {
-		parts[i] = fmt.Sprintf("%s %d", e.k, e.v)
+	var parts []string
+	for _, c := range session.SortCounts(m) {
+		parts = append(parts, fmt.Sprintf("%s %d", c.Name, c.Count))
 	}
 	return pre + strings.Join(parts, ", ") + post
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html/template"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -97,10 +96,7 @@ type SessionView struct {
 }
 
 // NameCount is a name with a count, for tool and unknown-record tallies.
-type NameCount struct {
-	Name  string
-	Count int
-}
+type NameCount = session.Count
 
 // AgentLink is a sub-agent listed in its session's header.
 type AgentLink struct {
@@ -147,19 +143,7 @@ type Item struct {
 }
 
 // sortedCounts orders a tally by count, then name.
-func sortedCounts(m map[string]int) []NameCount {
-	out := make([]NameCount, 0, len(m))
-	for k, v := range m {
-		out = append(out, NameCount{k, v})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Count != out[j].Count {
-			return out[i].Count > out[j].Count
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
-}
+func sortedCounts(m map[string]int) []NameCount { return session.SortCounts(m) }
 
 // Links tells the view builder where pages are.
 type Links struct {

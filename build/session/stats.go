@@ -286,3 +286,25 @@ func maxTokens(a, b Tokens) Tokens {
 	return Tokens{Input: max(a.Input, b.Input), Output: max(a.Output, b.Output),
 		CacheRead: max(a.CacheRead, b.CacheRead), CacheWrite: max(a.CacheWrite, b.CacheWrite)}
 }
+
+// Count is a name with its tally.
+type Count struct {
+	Name  string
+	Count int
+}
+
+// SortCounts orders a tally (tool calls by name, unknown records by kind)
+// most first, then by name.
+func SortCounts(m map[string]int) []Count {
+	out := make([]Count, 0, len(m))
+	for k, v := range m {
+		out = append(out, Count{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
