@@ -5,8 +5,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,13 +17,13 @@ import (
 	"sync"
 	"time"
 
-	"ccsite/assets"
 	"ccsite/build/archive"
+	"ccsite/build/export"
 	"ccsite/build/link"
 	"ccsite/build/markup"
 	"ccsite/build/render"
 	"ccsite/build/session"
-	"ccsite/templates"
+	"ccsite/theme"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -30,6 +32,15 @@ type SiteConfig struct {
 	Paths   []string
 	Out     string
 	Workers int
+	// Theme names a built-in theme ("" for the default); ThemeDir, when
+	// set, is a folder whose templates and assets override it.
+	Theme    string
+	ThemeDir string
+	// BaseURL, when set, is where the site will be published: pages get
+	// canonical links and the site a sitemap.xml.
+	BaseURL string
+	// JSON also writes each session's model as <session>.json.
+	JSON bool
 }
 
 // SiteSummary counts what a build wrote.
@@ -64,12 +75,16 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		return sum, err
 	}
 	sum.Bytes = a.Bytes
-	ts, err := render.Load(templates.FS)
+	th, err := theme.Open(cfg.Theme, cfg.ThemeDir)
+	if err != nil {
+		return sum, err
+	}
+	ts, err := loadTemplates(th)
 	if err != nil {
 		return sum, err
 	}
 	hl := markup.NewHighlighter()
-	b := &siteBuilder{cfg: cfg, ts: ts, plan: planSite(a), media: map[string]bool{}}
+	b := &siteBuilder{cfg: cfg, ts: ts, theme: th, plan: planSite(a), media: map[string]bool{}}
 	b.rb = &render.Builder{MD: markup.New(hl), Media: b.writeMedia}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -109,6 +124,11 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	if err := b.writeAssets(); err != nil {
 		return sum, err
+	}
+	if cfg.BaseURL != "" {
+		if err := b.writeSitemap(); err != nil {
+			return sum, err
+		}
 	}
 	if err := os.WriteFile(filepath.Join(cfg.Out, marker), []byte("written by ccsite; safe to delete with the site\n"), 0o644); err != nil {
 		return sum, err
@@ -242,10 +262,11 @@ func (pl *sitePlan) projectOf(p *archive.Project) *projectPlan {
 }
 
 type siteBuilder struct {
-	cfg  SiteConfig
-	ts   *render.Templates
-	rb   *render.Builder
-	plan *sitePlan
+	cfg   SiteConfig
+	ts    *render.Templates
+	theme *theme.Theme
+	rb    *render.Builder
+	plan  *sitePlan
 
 	mu                               sync.Mutex
 	sessions, agents, orphans, pages int
@@ -255,6 +276,7 @@ type siteBuilder struct {
 	mediaMu                          sync.Mutex
 	media                            map[string]bool
 	mediaErr                         error
+	urls                             []string
 }
 
 // writeMedia stores an image once under media/, named by its content hash.
@@ -318,7 +340,17 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		return link.Agent(pp.slug, s.ID, a.Agent.AgentID)
 	}
 	links := render.Links{Page: page, Project: link.Project(pp.slug), Agent: agentPage,
-		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session")}
+		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session"),
+		Markdown: link.Export(page, ".md")}
+	if b.cfg.JSON {
+		links.JSON = link.Export(page, ".json")
+		if err := b.writeExport(links.JSON, func(w io.Writer) error { return export.JSON(w, s) }); err != nil {
+			return err
+		}
+	}
+	if err := b.writeExport(links.Markdown, func(w io.Writer) error { return export.Markdown(w, s, project) }); err != nil {
+		return err
+	}
 	body := b.rb.Session(s, project, links)
 	if err := b.writePage(page, "session", s.Title, pp, nil, body); err != nil {
 		return err
@@ -328,8 +360,12 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		if ap == "" {
 			continue
 		}
-		ab := b.rb.Session(a, project, render.Links{Page: ap, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" },
-			Parent: page, ParentTitle: s.Title})
+		al := render.Links{Page: ap, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" },
+			Parent: page, ParentTitle: s.Title, Markdown: link.Export(ap, ".md")}
+		if err := b.writeExport(al.Markdown, func(w io.Writer) error { return export.Markdown(w, a, project) }); err != nil {
+			return err
+		}
+		ab := b.rb.Session(a, project, al)
 		crumb := []render.Crumb{{Label: s.Title, URL: link.Rel(ap, page)}}
 		if err := b.writePage(ap, "agent", a.Title, pp, crumb, ab); err != nil {
 			return err
@@ -362,7 +398,20 @@ func (b *siteBuilder) writePage(page, kind, title string, pp *projectPlan, extra
 	return b.write(page, &render.Page{Path: page, Title: title, Kind: kind, Crumbs: crumbs, Body: body})
 }
 
+// writeExport writes one of a session's other forms.
+func (b *siteBuilder) writeExport(path string, fn func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := fn(&buf); err != nil {
+		return fmt.Errorf("export %s: %w", path, err)
+	}
+	return writeFile(filepath.Join(b.cfg.Out, filepath.FromSlash(path)), buf.Bytes())
+}
+
 func (b *siteBuilder) write(page string, p *render.Page) error {
+	if b.cfg.BaseURL != "" {
+		p.Canonical = b.cfg.BaseURL + page
+		b.count(func() { b.urls = append(b.urls, page) })
+	}
 	var buf bytes.Buffer
 	if err := b.ts.Page(&buf, p); err != nil {
 		return fmt.Errorf("render %s: %w", page, err)
@@ -432,28 +481,61 @@ func (b *siteBuilder) writeLists(a *archive.Archive) error {
 	return b.write(link.Index(), &render.Page{Path: link.Index(), Title: "All projects", Kind: "index", Body: idx})
 }
 
-// writeAssets copies the embedded assets, with chroma's light and dark
+// loadTemplates parses a theme's templates in override order.
+func loadTemplates(th *theme.Theme) (*render.Templates, error) {
+	files, err := th.Templates()
+	if err != nil {
+		return nil, err
+	}
+	rf := make([]render.File, len(files))
+	for i, f := range files {
+		rf[i] = render.File{Name: f.Name, Data: f.Data}
+	}
+	return render.LoadFiles(rf)
+}
+
+// writeAssets copies the theme's assets, with chroma's light and dark
 // styles appended to the stylesheet.
 func (b *siteBuilder) writeAssets() error {
-	return fs.WalkDir(assets.FS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(assets.FS, p)
+	for _, name := range b.theme.Assets() {
+		data, err := b.theme.Asset(name)
 		if err != nil {
 			return err
 		}
-		if p == "style.css" {
-			var buf bytes.Buffer
-			buf.Write(data)
-			buf.WriteString("\n/* Code highlighting (chroma): light, then dark. */\n")
-			buf.WriteString(markup.CSS(markup.LightStyle, `:root`))
-			buf.WriteString(markup.CSS(markup.DarkStyle, `[data-theme="dark"]`))
-			buf.WriteString("@media (prefers-color-scheme: dark) {\n")
-			buf.WriteString(markup.CSS(markup.DarkStyle, `[data-theme="auto"]`))
-			buf.WriteString("}\n")
-			data = buf.Bytes()
+		if name == "style.css" {
+			data = withCodeStyles(data)
 		}
-		return writeFile(filepath.Join(b.cfg.Out, "assets", p), data)
-	})
+		if err := writeFile(filepath.Join(b.cfg.Out, "assets", filepath.FromSlash(name)), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withCodeStyles appends chroma's light and dark styles to a stylesheet.
+func withCodeStyles(css []byte) []byte {
+	var buf bytes.Buffer
+	buf.Write(css)
+	buf.WriteString("\n/* Code highlighting (chroma): light, then dark. */\n")
+	buf.WriteString(markup.CSS(markup.LightStyle, `:root`))
+	buf.WriteString(markup.CSS(markup.DarkStyle, `[data-theme="dark"]`))
+	buf.WriteString("@media (prefers-color-scheme: dark) {\n")
+	buf.WriteString(markup.CSS(markup.DarkStyle, `[data-theme="auto"]`))
+	buf.WriteString("}\n")
+	return buf.Bytes()
+}
+
+// writeSitemap lists every page under the base URL, sorted.
+func (b *siteBuilder) writeSitemap() error {
+	sort.Strings(b.urls)
+	var buf bytes.Buffer
+	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	buf.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, u := range b.urls {
+		buf.WriteString("  <url><loc>")
+		xml.EscapeText(&buf, []byte(b.cfg.BaseURL+u))
+		buf.WriteString("</loc></url>\n")
+	}
+	buf.WriteString("</urlset>\n")
+	return writeFile(filepath.Join(b.cfg.Out, "sitemap.xml"), buf.Bytes())
 }

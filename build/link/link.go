@@ -18,6 +18,10 @@ func Session(project, session string) string {
 	return project + "/" + File(session) + ".html"
 }
 
+// Export is a page's other form beside it: the same path with ext (".md",
+// ".json") instead of ".html".
+func Export(page, ext string) string { return strings.TrimSuffix(page, ".html") + ext }
+
 // Agent is a sub-agent's page, beside its session's page.
 func Agent(project, session, agent string) string {
 	return project + "/" + File(session) + "/agent-" + File(agent) + ".html"

@@ -17,8 +17,32 @@ type Templates struct {
 	pool sync.Pool
 }
 
-// Load parses every *.html template in fsys.
+// Load parses every *.html template in fsys (the defaults, for tests).
 func Load(fsys fs.FS) (*Templates, error) {
+	names, err := fs.Glob(fsys, "*.html")
+	if err != nil {
+		return nil, err
+	}
+	var files []File
+	for _, n := range names {
+		data, err := fs.ReadFile(fsys, n)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Name: n, Data: data})
+	}
+	return LoadFiles(files)
+}
+
+// File is a template file's name and text.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// LoadFiles parses template files in order: a later file may redefine any
+// {{define}} block of an earlier one (a theme's override).
+func LoadFiles(files []File) (*Templates, error) {
 	ts := &Templates{}
 	ts.pool.New = func() any { return new(bytes.Buffer) }
 	t := template.New("").Funcs(template.FuncMap{
@@ -30,9 +54,13 @@ func Load(fsys fs.FS) (*Templates, error) {
 		"safeURL": safeURL,
 		"plural":  plural,
 	})
-	t, err := t.ParseFS(fsys, "*.html")
-	if err != nil {
-		return nil, fmt.Errorf("parse templates: %w", err)
+	for _, f := range files {
+		if _, err := t.New(f.Name).Parse(string(f.Data)); err != nil {
+			return nil, fmt.Errorf("parse template %s: %w", f.Name, err)
+		}
+	}
+	if t.Lookup("layout") == nil {
+		return nil, fmt.Errorf("templates define no \"layout\"")
 	}
 	// partial executes a named template into HTML, so a page can pick the
 	// template for each item by its kind.

@@ -49,7 +49,7 @@ type Output struct {
 func msDuration(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 
 func (c *viewCtx) tool(call *session.ToolCall) ToolView {
-	t := ToolView{ID: call.ID, Anchor: link.Tool(call.ID), Name: call.Name, Kind: "generic", Status: "ok", Progress: call.ProgressCount}
+	t := ToolView{ID: call.ID, Anchor: c.pre + link.Tool(call.ID), Name: call.Name, Kind: "generic", Status: "ok", Progress: call.ProgressCount}
 	// A tool_use id written twice (copied history) gets a second anchor.
 	c.toolSeen[call.ID]++
 	if n := c.toolSeen[call.ID]; n > 1 {
@@ -59,7 +59,7 @@ func (c *viewCtx) tool(call *session.ToolCall) ToolView {
 	// (one user record may answer several parallel calls).
 	if call.ResultUUID != "" && !c.anchored[call.ResultUUID] {
 		c.anchored[call.ResultUUID] = true
-		t.ResultAnchor = link.Message(call.ResultUUID)
+		t.ResultAnchor = c.pre + link.Message(call.ResultUUID)
 	}
 	switch {
 	case call.Result == nil:

@@ -20,12 +20,14 @@ import (
 // Page is what the layout template renders.
 type Page struct {
 	// Path is the page's path from the site root; Root the prefix back.
-	Path   string
-	Root   string
-	Title  string
-	Kind   string // index, project, session, agent
-	Crumbs []Crumb
-	Body   any
+	Path string
+	Root string
+	// Canonical is the page's absolute URL when the site's is known.
+	Canonical string
+	Title     string
+	Kind      string // index, project, session, agent
+	Crumbs    []Crumb
+	Body      any
 }
 
 // Crumb is one breadcrumb.
@@ -93,6 +95,18 @@ type SessionView struct {
 	Problems  []session.Problem
 	Unknown   []NameCount
 	Source    string
+	// Markdown and JSON link the session's other forms, when written.
+	Markdown, JSON string
+	// Embedded is a body inside another page: its title is an h2.
+	Embedded bool
+	// Embeds are sub-agents shown on this same page (a shared file).
+	Embeds []Embed
+}
+
+// Embed is a sub-agent shown inside its parent's page.
+type Embed struct {
+	Anchor string
+	Body   *SessionView
 }
 
 // NameCount is a name with a count, for tool and unknown-record tallies.
@@ -138,8 +152,14 @@ type Item struct {
 	Line   int
 	Time   Time
 	// Forks lists the branches that leave from this message.
-	Forks []int
+	Forks []Fork
 	Data  any
+}
+
+// Fork is an abandoned branch leaving from a message.
+type Fork struct {
+	Index  int
+	Anchor string
 }
 
 // sortedCounts orders a tally by count, then name.
@@ -157,6 +177,17 @@ type Links struct {
 	Parent      string
 	ParentTitle string
 	Prev, Next  *Nav
+	// Markdown and JSON are the paths of the session's other forms, "" when
+	// not written.
+	Markdown, JSON string
+	// AgentAnchor, when set, places sub-agents on this same page: links to
+	// them are "#"+AgentAnchor(a) (a shared single file).
+	AgentAnchor func(a *session.Session) string
+	// AnchorPrefix prefixes every anchor of the page body (a sub-agent
+	// embedded in its parent's single file).
+	AnchorPrefix string
+	// Embedded marks a body shown inside another page (headings one down).
+	Embedded bool
 }
 
 // Builder makes page bodies from sessions.
@@ -178,13 +209,20 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		Problems: s.Problems, Unknown: sortedCounts(s.Unknown), Source: s.Path,
 		Prev: l.Prev, Next: l.Next,
 	}
+	if l.Markdown != "" {
+		v.Markdown = link.Rel(l.Page, l.Markdown)
+	}
+	if l.JSON != "" {
+		v.JSON = link.Rel(l.Page, l.JSON)
+	}
+	v.Embedded = l.Embedded
 	if l.Parent != "" {
 		v.Parent = &Nav{Title: l.ParentTitle, URL: link.Rel(l.Page, l.Parent)}
 		if s.Agent != nil && s.Agent.ToolUseID != "" {
 			v.ParentCall = v.Parent.URL + "#" + link.Tool(s.Agent.ToolUseID)
 		}
 	}
-	ctx := &viewCtx{b: b, s: s, links: l, agentURL: map[string]string{}, anchored: map[string]bool{}, toolSeen: map[string]int{}}
+	ctx := &viewCtx{b: b, s: s, links: l, agentURL: map[string]string{}, anchored: map[string]bool{}, toolSeen: map[string]int{}, pre: l.AnchorPrefix}
 	for _, a := range s.Agents {
 		if a.Agent == nil {
 			continue
@@ -194,14 +232,16 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 			continue
 		}
 		url := ""
-		if p := l.Agent(a); p != "" {
+		if l.AgentAnchor != nil {
+			url = "#" + l.AgentAnchor(a)
+		} else if p := l.Agent(a); p != "" {
 			url = link.Rel(l.Page, p)
 		}
 		ctx.agentURL[a.Agent.AgentID] = url
 		al := AgentLink{Title: a.Title, URL: url, Type: a.Agent.AgentType, Description: a.Agent.Description,
 			Messages: a.Stats.Messages, ToolCalls: a.Stats.ToolCalls, Layout: a.Agent.Layout}
 		if a.Agent.ToolUseID != "" {
-			al.CallAnchor = "#" + link.Tool(a.Agent.ToolUseID)
+			al.CallAnchor = "#" + l.AnchorPrefix + link.Tool(a.Agent.ToolUseID)
 		}
 		v.Agents = append(v.Agents, al)
 	}
@@ -213,11 +253,11 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 	}
 	ctx.forks = forks
 	items := ctx.items(s.Messages)
-	v.Turns = splitTurns(s, items)
+	v.Turns = splitTurns(s, items, ctx.pre)
 	for _, br := range s.Branches {
-		bv := BranchView{Index: br.Index, Anchor: link.Branch(br.Index), Leaf: mkTime(br.Leaf), Items: ctx.items(br.Messages)}
+		bv := BranchView{Index: br.Index, Anchor: ctx.pre + link.Branch(br.Index), Leaf: mkTime(br.Leaf), Items: ctx.items(br.Messages)}
 		if br.Fork != nil {
-			bv.ForkAnchor = "#" + link.Message(br.Fork.UUID)
+			bv.ForkAnchor = "#" + ctx.pre + link.Message(br.Fork.UUID)
 			bv.ForkLine = br.Fork.Line
 		}
 		v.Abandoned = append(v.Abandoned, bv)
@@ -226,11 +266,11 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 }
 
 // splitTurns groups the live branch's items by the turn of their message.
-func splitTurns(s *session.Session, items []Item) []TurnView {
+func splitTurns(s *session.Session, items []Item, pre string) []TurnView {
 	var out []TurnView
 	byIndex := map[int]int{}
 	for _, t := range s.Turns {
-		tv := TurnView{Index: t.Index, Anchor: link.Turn(t.Index), Start: mkTime(t.Start), Excerpt: t.Excerpt}
+		tv := TurnView{Index: t.Index, Anchor: pre + link.Turn(t.Index), Start: mkTime(t.Start), Excerpt: t.Excerpt}
 		byIndex[t.Index] = len(out)
 		out = append(out, tv)
 	}
@@ -242,7 +282,7 @@ func splitTurns(s *session.Session, items []Item) []TurnView {
 		k, ok := byIndex[turnOf[it.UUID]]
 		if !ok {
 			if len(out) == 0 {
-				out = append(out, TurnView{Index: 1, Anchor: link.Turn(1)})
+				out = append(out, TurnView{Index: 1, Anchor: pre + link.Turn(1)})
 			}
 			k = len(out) - 1
 		}
@@ -272,6 +312,8 @@ type viewCtx struct {
 	forks    map[string][]int
 	anchored map[string]bool
 	toolSeen map[string]int
+	// pre prefixes every anchor (sub-agents embedded in a shared page).
+	pre string
 }
 
 // items turns messages into items: tool results are shown inside the
@@ -292,7 +334,7 @@ func (c *viewCtx) items(msgs []*session.Message) []Item {
 		if len(progress) == 0 {
 			return
 		}
-		out = append(out, Item{Kind: "progress", Anchor: link.Message(progress[0].UUID), UUID: progress[0].UUID,
+		out = append(out, Item{Kind: "progress", Anchor: c.pre + link.Message(progress[0].UUID), UUID: progress[0].UUID,
 			Line: progress[0].Line, Time: mkTime(progress[0].Time), Data: c.progressGroup(progress)})
 		progress = nil
 	}
@@ -315,7 +357,10 @@ func (c *viewCtx) items(msgs []*session.Message) []Item {
 			}
 			lastModel = m.Model
 		}
-		it := Item{Kind: string(m.Kind), Anchor: link.Message(m.UUID), UUID: m.UUID, Line: m.Line, Time: mkTime(m.Time), Forks: c.forks[m.UUID]}
+		it := Item{Kind: string(m.Kind), Anchor: c.pre + link.Message(m.UUID), UUID: m.UUID, Line: m.Line, Time: mkTime(m.Time)}
+		for _, n := range c.forks[m.UUID] {
+			it.Forks = append(it.Forks, Fork{Index: n, Anchor: c.pre + link.Branch(n)})
+		}
 		it.Kind, it.Data = c.message(m)
 		out = append(out, it)
 	}

@@ -1,0 +1,236 @@
+// Package export writes sessions in formats other than HTML: Markdown for
+// reading and pasting, JSON for programs.
+package export
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"ccsite/build/session"
+	"ccsite/build/transcript"
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Markdown writes the live branch of s as Markdown: header facts, then each
+// turn's prompt, answers, thinking (as quotes), tool calls with their input
+// and output in fences, and events as notes. Text from the transcript is
+// written as it is, inside fences where it is code or output.
+func Markdown(w io.Writer, s *session.Session, project string) error {
+	mw := &mdWriter{w: w, s: s}
+	mw.header(project)
+	for _, t := range s.Turns {
+		title := "Turn " + fmt.Sprint(t.Index)
+		if !t.Start.IsZero() {
+			title += " · " + t.Start.UTC().Format("2006-01-02 15:04 UTC")
+		}
+		mw.printf("\n## %s\n", title)
+		for _, m := range s.Messages[t.First : t.Last+1] {
+			mw.message(m)
+		}
+	}
+	if len(s.Branches) > 0 {
+		mw.printf("\n## Abandoned branches\n\n%d branch(es) left by rewinds or edited prompts; see the HTML page.\n", len(s.Branches))
+	}
+	return mw.err
+}
+
+type mdWriter struct {
+	w   io.Writer
+	s   *session.Session
+	err error
+}
+
+func (mw *mdWriter) printf(format string, args ...any) {
+	if mw.err == nil {
+		_, mw.err = fmt.Fprintf(mw.w, format, args...)
+	}
+}
+
+func (mw *mdWriter) header(project string) {
+	s := mw.s
+	mw.printf("# %s\n\n", oneLine(s.Title))
+	fact := func(k, v string) {
+		if v != "" {
+			mw.printf("- **%s:** %s\n", k, v)
+		}
+	}
+	fact("Project", project)
+	fact("Session", s.ID)
+	if s.Agent != nil {
+		fact("Sub-agent", strings.TrimSpace(s.Agent.AgentType+" "+s.Agent.AgentID))
+	}
+	fact("Git branch", strings.Join(s.GitBranches, ", "))
+	if !s.Start.IsZero() {
+		fact("Time", s.Start.UTC().Format("2006-01-02 15:04 UTC")+" → "+s.End.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	fact("Models", strings.Join(s.Models, ", "))
+	fact("Claude Code", strings.Join(s.Versions, ", "))
+	st := s.Stats
+	fact("Totals", fmt.Sprintf("%d turns, %d messages, %d tool calls; tokens %d in, %d out, %d cache read, %d cache write",
+		st.Turns, st.Messages, st.ToolCalls, st.Tokens.Input, st.Tokens.Output, st.Tokens.CacheRead, st.Tokens.CacheWrite))
+}
+
+func (mw *mdWriter) message(m *session.Message) {
+	switch m.Kind {
+	case session.KindPrompt, session.KindQueued:
+		who := "You"
+		if m.Kind == session.KindQueued {
+			who = "You (queued)"
+		}
+		mw.printf("\n### %s\n\n%s\n", who, strings.TrimSpace(m.Text()))
+	case session.KindCommand:
+		mw.printf("\n### You\n\n`%s`\n", session.PromptText(m))
+	case session.KindBashInput:
+		mw.printf("\n### You (shell)\n\n%s", fence("sh", "$ "+m.Command.Input))
+	case session.KindBashOutput, session.KindLocalOutput:
+		mw.printf("\n%s", fence("", strings.TrimSpace(m.Command.Stdout+"\n"+m.Command.Stderr)))
+	case session.KindInterruption:
+		mw.printf("\n> _%s_\n", strings.Trim(strings.TrimSpace(m.Text()), "[]"))
+	case session.KindCompactSummary:
+		mw.printf("\n> **Conversation compacted.** Summary:\n>\n%s\n", quote(m.Text()))
+	case session.KindMeta, session.KindNotification:
+		// Text Claude Code added: kept out of the reading copy.
+	case session.KindAnswer, session.KindSynthetic, session.KindAPIError:
+		mw.answer(m)
+	case session.KindToolResult:
+		for _, b := range m.Blocks {
+			if b.Type == "tool_result" && mw.s.Tool(b.ToolUseID) == nil {
+				mw.printf("\n**Result of an unknown call** `%s`\n\n%s", b.ToolUseID, fence("", b.Content.Text()))
+			} else if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
+				mw.printf("\n### You\n\n%s\n", strings.TrimSpace(b.Text))
+			}
+		}
+	case session.KindSystem:
+		r := m.Record()
+		switch r.Subtype {
+		case transcript.SubtypeCompactBoundary:
+			mw.printf("\n---\n\n_Conversation compacted._\n")
+		case transcript.SubtypeAPIError:
+			mw.printf("\n> _API error; retried._\n")
+		}
+	}
+}
+
+func (mw *mdWriter) answer(m *session.Message) {
+	mw.printf("\n### Claude\n")
+	for _, b := range m.Blocks {
+		switch b.Type {
+		case "text":
+			if t := strings.TrimSpace(b.Text); t != "" {
+				mw.printf("\n%s\n", t)
+			}
+		case "thinking":
+			if t := strings.TrimSpace(b.Thinking); t != "" {
+				mw.printf("\n> _Thinking:_\n>\n%s\n", quote(t))
+			}
+		case "tool_use", "server_tool_use":
+			if c := mw.s.Tool(b.ID); c != nil {
+				mw.tool(c)
+			}
+		}
+	}
+}
+
+func (mw *mdWriter) tool(c *session.ToolCall) {
+	var in map[string]jsontext.Value
+	_ = transcript.Unmarshal(c.Input, &in)
+	str := func(k string) string {
+		var s string
+		_ = transcript.Unmarshal(in[k], &s)
+		return s
+	}
+	switch c.Name {
+	case "Bash":
+		mw.printf("\n**Bash**%s\n\n%s", suffix(str("description")), fence("sh", str("command")))
+	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit":
+		mw.printf("\n**%s** `%s`\n", c.Name, str("file_path")+str("notebook_path"))
+		if c.Name == "Edit" {
+			mw.printf("\n%s", fence("diff", minusPlus(str("old_string"), str("new_string"))))
+		}
+		if c.Name == "Write" {
+			mw.printf("\n%s", fence("", str("content")))
+		}
+	case "Task", "Agent":
+		mw.printf("\n**%s**%s\n\n%s\n", c.Name, suffix(str("description")), quote(str("prompt")))
+	default:
+		input := strings.TrimSpace(string(c.Input))
+		if v := jsontext.Value(input); v.IsValid() {
+			_ = v.Indent(jsontext.WithIndent("  "))
+			input = string(v)
+		}
+		mw.printf("\n**%s**\n\n%s", c.Name, fence("json", input))
+	}
+	if c.Result != nil && c.Name != "Edit" && c.Name != "Write" {
+		out := ""
+		if c.ResultBlock != nil {
+			out = c.ResultBlock.Content.Text()
+		}
+		if strings.TrimSpace(out) != "" {
+			label := "Output"
+			if c.IsError {
+				label = "Error"
+			}
+			mw.printf("\n%s:\n\n%s", label, fence("", out))
+		}
+	}
+}
+
+func suffix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " — " + oneLine(s)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// fence wraps text in a code fence longer than any run of backticks in it.
+func fence(lang, text string) string {
+	n := 3
+	run := 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			if run >= n {
+				n = run + 1
+			}
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", n)
+	return f + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + f + "\n"
+}
+
+func quote(s string) string {
+	var b strings.Builder
+	for line := range strings.Lines(strings.TrimRight(s, "\n")) {
+		b.WriteString("> " + strings.TrimRight(line, "\n") + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func minusPlus(old, new string) string {
+	var b strings.Builder
+	for l := range strings.Lines(strings.TrimRight(old, "\n")) {
+		b.WriteString("-" + l)
+		if !strings.HasSuffix(l, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	for l := range strings.Lines(strings.TrimRight(new, "\n")) {
+		b.WriteString("+" + l)
+		if !strings.HasSuffix(l, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// JSON writes the session model (schema ccsite.inspect/1's Session).
+func JSON(w io.Writer, s *session.Session) error {
+	return json.MarshalWrite(w, s, json.Deterministic(true), jsontext.AllowInvalidUTF8(true),
+		jsontext.WithIndent("  "))
+}
