@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -16,6 +17,7 @@ import (
 	"ccsite/build"
 	"ccsite/build/archive"
 	"ccsite/demo"
+	"ccsite/theme"
 )
 
 // Exit codes.
@@ -28,9 +30,17 @@ const (
 const usage = `ccsite turns Claude Code session transcripts into a static website.
 
 Usage:
-  ccsite build [-o DIR] [--workers N] [PATH...]
-        Write the site: a page per session and sub-agent, per project, and
-        an index (default DIR: ./site).
+  ccsite build [-o DIR] [--theme NAME] [--theme-dir DIR] [--base-url URL] [--json] [--workers N] [PATH...]
+        Write the site: a page per session and sub-agent (and its Markdown),
+        per project, and an index (default DIR: ./site).
+  ccsite share [-o FILE.html] [--theme NAME] [--theme-dir DIR] SESSION.jsonl
+        Write one session, its sub-agents included, as a single
+        self-contained HTML file that opens offline.
+  ccsite theme export DIR
+        Write the default templates and assets to DIR for editing; use the
+        folder with --theme-dir (any file there overrides the default of the
+        same path; a template file may redefine single {{define}} blocks).
+  ccsite theme list
   ccsite inspect [--json] [--workers N] [PATH...]
         Read transcripts and print, per session, its title, stats, turns,
         branches, sub-agents and problems (--json: the whole model).
@@ -54,6 +64,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	switch args[0] {
 	case "build":
 		return runBuild(ctx, args[1:], stdout, stderr, getenv)
+	case "share":
+		return runShare(ctx, args[1:], stdout, stderr)
+	case "theme":
+		return runTheme(args[1:], stdout, stderr)
 	case "inspect":
 		return runInspect(ctx, args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-version":
@@ -184,11 +198,20 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	fs.SetOutput(stderr)
 	out := fs.String("o", "site", "write the site to `DIR`")
 	workers := fs.Int("workers", 0, "parse and render with N workers (default: one per CPU)")
+	themeName := fs.String("theme", "", "built-in theme `NAME` ("+strings.Join(theme.Names(), ", ")+")")
+	themeDir := fs.String("theme-dir", "", "`DIR` of templates/ and assets/ overriding the theme's")
+	baseURL := fs.String("base-url", "", "the site's public `URL`: adds canonical links and sitemap.xml")
+	asJSON := fs.Bool("json", false, "also write each session's model as <session>.json")
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
 	if err != nil {
+		return exitUsage
+	}
+	base, err := normalizeBaseURL(*baseURL)
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitUsage
 	}
 	paths, cleanup, err := inputPaths(paths, getenv, stderr, "build")
@@ -197,13 +220,84 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		return exitFail
 	}
 	defer cleanup()
-	sum, err := build.BuildSite(ctx, build.SiteConfig{Paths: paths, Out: *out, Workers: *workers})
+	sum, err := build.BuildSite(ctx, build.SiteConfig{Paths: paths, Out: *out, Workers: *workers,
+		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitFail
 	}
-	fmt.Fprintf(stderr, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages (%.1f MB) from %.1f MB in %s → %s/index.html\n",
+	fmt.Fprintf(stderr, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages (%.1f MB) from %.1f MB in %s → %s\n",
 		sum.Projects, sum.Sessions, sum.Agents, sum.Orphans, sum.Problems, sum.Pages, float64(sum.Written)/(1<<20),
-		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), *out)
+		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), filepath.Join(*out, "index.html"))
+	return exitOK
+}
+
+// normalizeBaseURL checks an absolute http(s) URL and gives it a final "/".
+func normalizeBaseURL(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("--base-url %q: want an absolute http(s) URL such as https://example.org/sessions/", s)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	u.RawQuery, u.Fragment = "", ""
+	return u.String(), nil
+}
+
+func runShare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("share", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "write to `FILE` (default: <session>.html in the current folder)")
+	themeName := fs.String("theme", "", "built-in theme `NAME` ("+strings.Join(theme.Names(), ", ")+")")
+	themeDir := fs.String("theme-dir", "", "`DIR` of templates/ and assets/ overriding the theme's")
+	paths, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	if len(paths) != 1 {
+		fmt.Fprintln(stderr, "ccsite share: name exactly one session .jsonl file")
+		return exitUsage
+	}
+	target := *out
+	if target == "" {
+		target = strings.TrimSuffix(filepath.Base(paths[0]), ".jsonl") + ".html"
+	}
+	n, err := build.Share(ctx, build.ShareConfig{File: paths[0], Out: target, Theme: *themeName, ThemeDir: *themeDir})
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
+		return exitFail
+	}
+	agents := ""
+	if n > 0 {
+		agents = fmt.Sprintf(" with %d sub-agent(s)", n)
+	}
+	fmt.Fprintf(stderr, "ccsite share: wrote %s%s (one file, opens offline)\n", target, agents)
+	return exitOK
+}
+
+func runTheme(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "list" {
+		for _, n := range theme.Names() {
+			fmt.Fprintln(stdout, n)
+		}
+		return exitOK
+	}
+	if len(args) != 2 || args[0] != "export" {
+		fmt.Fprintln(stderr, "usage: ccsite theme export DIR | ccsite theme list")
+		return exitUsage
+	}
+	written, err := theme.Export(args[1])
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite theme export: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintf(stderr, "ccsite theme export: wrote %d files to %s; edit them and build with --theme-dir %s\n", len(written), args[1], args[1])
 	return exitOK
 }

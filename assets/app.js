@@ -108,6 +108,11 @@
       toggleTheme();
       return;
     }
+    var sortBtn = t.closest("button.sort");
+    if (sortBtn) {
+      sortTable(sortBtn.closest("th"));
+      return;
+    }
     var a = t.closest("a.anchor");
     if (a && a.getAttribute("href").charAt(0) === "#") {
       var url = location.href.split("#")[0] + a.getAttribute("href");
@@ -115,9 +120,148 @@
     }
   });
 
+  // Lists: sort by a column (click its header), filter rows by text.
+  function sortTable(th) {
+    var table = th.closest("table");
+    var col = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var num = th.getAttribute("data-sort") === "num";
+    var asc = th.getAttribute("aria-sort") !== "ascending";
+    var heads = th.parentNode.children;
+    for (var i = 0; i < heads.length; i++) heads[i].removeAttribute("aria-sort");
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    function key(row) {
+      var cell = row.cells[col];
+      var v = cell.hasAttribute("data-v") ? cell.getAttribute("data-v") : cell.textContent;
+      return num ? (parseFloat(v) || (isNaN(Date.parse(v)) ? 0 : Date.parse(v))) : v.toLowerCase();
+    }
+    rows.sort(function (a, b) {
+      var ka = key(a), kb = key(b);
+      var c = ka < kb ? -1 : ka > kb ? 1 : 0;
+      return asc ? c : -c;
+    });
+    for (var j = 0; j < rows.length; j++) body.appendChild(rows[j]);
+  }
+  function sortButtons() {
+    var ths = document.querySelectorAll("table.sortable th[data-sort]");
+    for (var i = 0; i < ths.length; i++) {
+      var th = ths[i];
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "sort";
+      while (th.firstChild) b.appendChild(th.firstChild);
+      b.setAttribute("aria-label", "Sort by " + b.textContent);
+      th.appendChild(b);
+    }
+  }
+  function filterRows(input) {
+    var table = document.getElementById(input.getAttribute("data-filter"));
+    if (!table) return;
+    var q = input.value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    var shown = 0;
+    var rows = table.tBodies[0].rows;
+    for (var i = 0; i < rows.length; i++) {
+      var text = rows[i].textContent.toLowerCase();
+      var ok = q.every(function (w) { return text.indexOf(w) >= 0; });
+      rows[i].hidden = !ok;
+      if (ok) shown++;
+    }
+    var empty = table.parentNode.querySelector(".empty-filter");
+    if (empty) empty.hidden = shown > 0;
+  }
+  document.addEventListener("input", function (ev) {
+    if (ev.target.matches && ev.target.matches("input.filter")) filterRows(ev.target);
+  });
+
+  // Keyboard: j/k next/previous message, t all thinking, / search or
+  // filter, ? this help.
+  var SHORTCUTS = [["j", "next message"], ["k", "previous message"], ["t", "open or close all thinking"],
+    ["/", "search (or filter the list)"], ["?", "show this help"], ["Esc", "close this help"]];
+  function messages() {
+    return Array.prototype.slice.call(document.querySelectorAll(".conversation > .turn > .item, .conversation .item"))
+      .filter(function (el, i, all) { return all.indexOf(el) === i && el.offsetParent !== null; });
+  }
+  function step(dir) {
+    var items = messages();
+    if (!items.length) return;
+    var top = 72;
+    var i;
+    if (dir > 0) {
+      for (i = 0; i < items.length; i++) if (items[i].getBoundingClientRect().top > top + 4) break;
+    } else {
+      for (i = items.length - 1; i >= 0; i--) if (items[i].getBoundingClientRect().top < top - 4) break;
+    }
+    var el = items[Math.max(0, Math.min(items.length - 1, i))];
+    el.scrollIntoView({ block: "start" });
+    el.classList.remove("target");
+    void el.offsetWidth;
+    el.classList.add("target");
+    if (el.id && history.replaceState) history.replaceState(null, "", "#" + el.id);
+  }
+  function toggleThinking() {
+    var all = document.querySelectorAll("details.thinking");
+    var open = false;
+    for (var i = 0; i < all.length; i++) if (!all[i].open) { open = true; break; }
+    for (var j = 0; j < all.length; j++) all[j].open = open;
+  }
+  function help() {
+    var d = document.getElementById("shortcuts");
+    if (!d) {
+      d = document.createElement("dialog");
+      d.id = "shortcuts";
+      d.setAttribute("aria-label", "Keyboard shortcuts");
+      var h = document.createElement("h2");
+      h.textContent = "Keyboard shortcuts";
+      var dl = document.createElement("dl");
+      SHORTCUTS.forEach(function (s) {
+        var dt = document.createElement("dt");
+        var k = document.createElement("kbd");
+        k.textContent = s[0];
+        dt.appendChild(k);
+        var dd = document.createElement("dd");
+        dd.textContent = s[1];
+        dl.appendChild(dt);
+        dl.appendChild(dd);
+      });
+      var close = document.createElement("button");
+      close.type = "button";
+      close.textContent = "Close";
+      close.addEventListener("click", function () { d.close(); });
+      d.appendChild(h);
+      d.appendChild(dl);
+      d.appendChild(close);
+      document.body.appendChild(d);
+    }
+    if (d.open) d.close(); else if (d.showModal) d.showModal(); else d.setAttribute("open", "");
+  }
+  document.addEventListener("keydown", function (ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    var t = ev.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) {
+      if (ev.key === "Escape") t.blur();
+      return;
+    }
+    switch (ev.key) {
+      case "j": step(1); break;
+      case "k": step(-1); break;
+      case "t": toggleThinking(); break;
+      case "/": {
+        var box = document.querySelector("#search, input.filter");
+        if (!box) return;
+        box.focus();
+        break;
+      }
+      case "?": help(); break;
+      default: return;
+    }
+    ev.preventDefault();
+  });
+
   window.addEventListener("hashchange", showTarget);
   document.addEventListener("DOMContentLoaded", function () {
     localTimes();
+    sortButtons();
     showTarget();
     document.documentElement.classList.add("js");
   });

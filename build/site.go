@@ -175,9 +175,11 @@ type projectPlan struct {
 	mu      sync.Mutex
 	rows    map[string]render.SessionRow // by session path
 	orphans []render.Nav
+	first   time.Time
 	last    time.Time
 	tokens  int64
 	tools   int
+	days    map[time.Time]int // sessions started per day (UTC)
 }
 
 type sessionPlan struct {
@@ -377,6 +379,16 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 	if s.End.After(pp.last) {
 		pp.last = s.End
 	}
+	if !s.Start.IsZero() {
+		if pp.first.IsZero() || s.Start.Before(pp.first) {
+			pp.first = s.Start
+		}
+		if pp.days == nil {
+			pp.days = map[time.Time]int{}
+		}
+		y, m, d := s.Start.UTC().Date()
+		pp.days[time.Date(y, m, d, 0, 0, 0, 0, time.UTC)]++
+	}
 	t := s.Stats.Tokens
 	pp.tokens += t.Input + t.Output + t.CacheRead + t.CacheWrite
 	pp.tools += s.Stats.ToolCalls
@@ -460,7 +472,8 @@ func (b *siteBuilder) writeLists(a *archive.Archive) error {
 	})
 	for _, pp := range projects {
 		page := link.Project(pp.slug)
-		pv := &render.ProjectView{Name: pp.p.Name, Path: pp.p.Path, Orphans: pp.orphans}
+		pv := &render.ProjectView{Name: pp.p.Name, Path: pp.p.Path, Orphans: pp.orphans, Timeline: markup.Timeline(pp.days),
+			First: render.MkTime(pp.first), Last: render.MkTime(pp.last), Tokens: pp.tokens, ToolCalls: pp.tools}
 		for i := len(pp.sessions) - 1; i >= 0; i-- { // newest first
 			if row, ok := pp.rows[pp.sessions[i].file.Path]; ok {
 				pv.Sessions = append(pv.Sessions, row)

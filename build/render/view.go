@@ -24,6 +24,11 @@ type Page struct {
 	Root string
 	// Canonical is the page's absolute URL when the site's is known.
 	Canonical string
+	// Single marks a self-contained page (a shared file): styles and
+	// script inline, no site navigation.
+	Single    bool
+	InlineCSS template.CSS
+	InlineJS  template.JS
 	Title     string
 	Kind      string // index, project, session, agent
 	Crumbs    []Crumb
@@ -749,15 +754,25 @@ type ProjectView struct {
 	Name, Path string
 	Sessions   []SessionRow
 	Orphans    []Nav
+	Timeline   template.HTML
+	First      Time
+	Last       Time
+	Tokens     int64
+	ToolCalls  int
 }
 
-// SessionRow is a session listed on its project's page.
+// SessionRow is a session listed on its project's page. The raw values
+// (seconds, counts) let the page sort its rows without parsing text.
 type SessionRow struct {
 	Title, URL, Excerpt string
 	Start               Time
+	StartUnix           int64
 	Active              string
+	ActiveSec           int64
 	Turns, ToolCalls    int
 	Agents, Problems    int
+	Models              string
+	Tokens              int64
 }
 
 // Row summarises a session for its project page.
@@ -769,8 +784,18 @@ func Row(s *session.Session, url string) SessionRow {
 			break
 		}
 	}
-	return SessionRow{Title: s.Title, URL: url, Excerpt: ex, Start: mkTime(s.Start), Active: duration(s.Active),
-		Turns: s.Stats.Turns, ToolCalls: s.Stats.ToolCalls, Agents: len(s.Agents), Problems: len(s.Problems)}
+	var models []string
+	for _, m := range s.Models {
+		models = append(models, strings.TrimPrefix(m, "claude-"))
+	}
+	t := s.Stats.Tokens
+	row := SessionRow{Title: s.Title, URL: url, Excerpt: ex, Start: mkTime(s.Start), Active: duration(s.Active),
+		ActiveSec: int64(s.Active.Seconds()), Turns: s.Stats.Turns, ToolCalls: s.Stats.ToolCalls, Agents: len(s.Agents),
+		Problems: len(s.Problems), Models: strings.Join(models, ", "), Tokens: t.Input + t.Output + t.CacheRead + t.CacheWrite}
+	if !s.Start.IsZero() {
+		row.StartUnix = s.Start.Unix()
+	}
+	return row
 }
 
 // MkTime exposes the page time format to the site builder.
