@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes demo/projects: a small, realistic Claude Code archive used by
+"""Writes demo/projects: a small, realistic Claude Code archive (three projects) used by
 `ccsite` when no ~/.claude/projects exists, and by tests. Deterministic:
 run it again and the files are byte-identical. Everything in it is made up.
 
@@ -258,11 +258,92 @@ def notes_inline():
     s.write(os.path.join(ROOT, "-home-demo-notes", sid + ".jsonl"))
 
 
+def png(w, h, rgb):
+    """A tiny valid PNG of one colour with a darker diagonal, made here."""
+    import struct, zlib
+    raw = b""
+    for y in range(h):
+        row = b"\x00"
+        for x in range(w):
+            c = tuple(max(0, v - 90) for v in rgb) if abs(x - y) < 2 else rgb
+            row += bytes(c)
+        raw += row
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def infra_tools():
+    """2.1.x project showing the remaining tools, an image and a plan."""
+    import base64
+    cwd = "/home/demo/infra"
+    sid = uid("infra-1")
+    s = Session(sid, cwd, "2.1.114", "main", T0 + dt.timedelta(days=3, hours=1), slug="steady-amber-harbor")
+    shot = base64.b64encode(png(48, 32, (70, 130, 200))).decode()
+    s.user([{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": shot}},
+            text("The dashboard looks like this after the deploy ☝️ — the status tile is blank. Plan a fix first, please.")])
+    s.assistant("msg_01DemoI0001", [
+        thinking("The status tile reads /healthz. I should find the dashboard config and check the health endpoint."),
+        tool("toolu_01DemoITodo01", "TodoWrite", {"todos": [
+            {"content": "Find the dashboard's status tile config", "status": "in_progress", "activeForm": "Finding the tile config"},
+            {"content": "Check the /healthz endpoint", "status": "pending", "activeForm": "Checking /healthz"},
+            {"content": "Propose a fix", "status": "pending", "activeForm": "Proposing a fix"}]}),
+    ], model="claude-opus-4-5-20251101")
+    s.result("toolu_01DemoITodo01", "Todos have been modified successfully.", {"oldTodos": [], "newTodos": []})
+    s.assistant("msg_01DemoI0002", [tool("toolu_01DemoIGlob01", "Glob", {"pattern": "**/*.dashboard.json", "path": "/home/demo/infra"})], model="claude-opus-4-5-20251101")
+    s.result("toolu_01DemoIGlob01", "/home/demo/infra/grafana/status.dashboard.json\n/home/demo/infra/grafana/traffic.dashboard.json",
+             {"filenames": ["/home/demo/infra/grafana/status.dashboard.json", "/home/demo/infra/grafana/traffic.dashboard.json"], "durationMs": 41, "numFiles": 2, "truncated": False})
+    s.assistant("msg_01DemoI0003", [tool("toolu_01DemoILs0001", "LS", {"path": "/home/demo/infra/grafana"})], model="claude-opus-4-5-20251101")
+    s.result("toolu_01DemoILs0001", "- /home/demo/infra/grafana/\n  - status.dashboard.json\n  - traffic.dashboard.json\n  - provisioning/\n    - datasources.yaml\n", None)
+    s.assistant("msg_01DemoI0004", [tool("toolu_01DemoIFetch1", "WebFetch", {"url": "https://status.example.com/healthz", "prompt": "What does the health endpoint return?"})], model="claude-opus-4-5-20251101")
+    s.result("toolu_01DemoIFetch1", "The endpoint answers **503** with `{\"db\": \"timeout\"}`.",
+             {"bytes": 27, "code": 503, "codeText": "Service Unavailable", "result": "The endpoint answers **503** with `{\"db\": \"timeout\"}`.", "durationMs": 412, "url": "https://status.example.com/healthz"})
+    s.assistant("msg_01DemoI0005", [tool("toolu_01DemoISearch", "WebSearch", {"query": "grafana stat panel blank when datasource returns 503"})], model="claude-opus-4-5-20251101")
+    s.result("toolu_01DemoISearch", "Web search results for query: grafana stat panel blank when datasource returns 503",
+             {"query": "grafana stat panel blank when datasource returns 503", "durationSeconds": 1.8, "results": [
+                 {"tool_use_id": "srvtoolu_01Demo", "content": [
+                     {"title": "Stat panel shows no value on HTTP errors", "url": "https://grafana.example.org/docs/stat-panel#errors"},
+                     {"title": "Datasource health checks", "url": "https://grafana.example.org/docs/datasources/health"}]},
+                 "The stat panel renders empty when its query errors; set a 'No data' mapping."]})
+    s.assistant("msg_01DemoI0006", [tool("toolu_01DemoIMcp001", "mcp__pagerduty__list_incidents", {"service": "status-api", "since": "2026-03-05T09:00:00Z"})], model="claude-opus-4-5-20251101")
+    s.result("toolu_01DemoIMcp001", [text('{"incidents": [{"id": "PD-4821", "title": "status-api 503s", "status": "acknowledged", "urgency": "high"}]}')],
+             [text('{"incidents": [{"id": "PD-4821", "title": "status-api 503s", "status": "acknowledged", "urgency": "high"}]}')])
+    s.assistant("msg_01DemoI0007", [tool("toolu_01DemoIAsk001", "AskUserQuestion", {"questions": [
+        {"question": "Which fix do you want?", "header": "Fix", "multiSelect": False, "options": [
+            {"label": "Value mapping", "description": "Show 'Down' when the query fails"},
+            {"label": "Raise the DB timeout", "description": "Treat the cause, not the symptom"}]}]})], model="claude-opus-4-5-20251101")
+    s.result("toolu_01DemoIAsk001", "User has answered your questions: \"Which fix do you want?\"=\"Value mapping\".",
+             {"questions": [], "answers": {"Which fix do you want?": "Value mapping"}})
+    plan = "## Plan\n\n1. Add a value mapping to the status tile: no data → **Down** (red).\n2. Add a panel note linking the runbook.\n3. Open a ticket to raise the DB timeout."
+    s.assistant("msg_01DemoI0008", [tool("toolu_01DemoIPlan01", "ExitPlanMode", {"plan": plan})], model="claude-opus-4-5-20251101")
+    s.result("toolu_01DemoIPlan01", "User has approved your plan. You can now start coding.", {"plan": plan, "isAgent": False})
+    s.assistant("msg_01DemoI0009", [tool("toolu_01DemoINb0001", "NotebookEdit", {"notebook_path": "/home/demo/infra/notebooks/incident.ipynb", "cell_id": "cell-3", "cell_type": "code", "edit_mode": "insert",
+                                                                              "new_source": "import requests\nr = requests.get('https://status.example.com/healthz', timeout=5)\nprint(r.status_code, r.json())"})], model="claude-opus-4-5-20251101")
+    s.result("toolu_01DemoINb0001", "Inserted cell cell-3", {"new_source": "…", "cell_type": "code", "edit_mode": "insert"})
+    s.assistant("msg_01DemoI0010", [text("The tile is blank because `/healthz` answers 503 and the stat panel shows nothing on errors. I added the plan above; PD-4821 tracks the outage.")], model="claude-opus-4-5-20251101")
+    s.raw({"type": "custom-title", "customTitle": "Blank status tile after deploy", "sessionId": sid})
+    s.write(os.path.join(ROOT, "-home-demo-infra", sid + ".jsonl"))
+
+    s2 = Session(uid("infra-2"), cwd, "2.1.114", "main", T0 + dt.timedelta(days=4, hours=2), slug="brisk-silver-falcon")
+    s2.user("Apply the value mapping from yesterday's plan.")
+    s2.assistant("msg_01DemoI0101", [tool("toolu_01DemoI2Edit1", "Edit", {"file_path": "/home/demo/infra/grafana/status.dashboard.json",
+                                                                        "old_string": '      "mappings": [],', "new_string": '      "mappings": [{"type": "special", "options": {"match": "null", "result": {"text": "Down", "color": "red"}}}],'})],
+                 model="claude-sonnet-4-5-20250929")
+    s2.result("toolu_01DemoI2Edit1", "The file /home/demo/infra/grafana/status.dashboard.json has been updated.",
+              {"filePath": "/home/demo/infra/grafana/status.dashboard.json", "oldString": '      "mappings": [],',
+               "newString": '      "mappings": [{"type": "special", "options": {"match": "null", "result": {"text": "Down", "color": "red"}}}],',
+               "originalFile": '{\n  "panels": [\n    {\n      "type": "stat",\n      "mappings": [],\n      "title": "Status"\n    }\n  ]\n}\n', "userModified": False, "replaceAll": False})
+    s2.assistant("msg_01DemoI0102", [text("Done: the status tile now shows **Down** in red when the health query fails.")], model="claude-sonnet-4-5-20250929")
+    s2.write(os.path.join(ROOT, "-home-demo-infra", s2.sid + ".jsonl"))
+
+
 if __name__ == "__main__":
     shutil.rmtree(ROOT, ignore_errors=True)
     webapp_main()
     webapp_compacted()
     notes_inline()
+    infra_tools()
     for d, _, fs in sorted(os.walk(ROOT)):
         for f in sorted(fs):
             print(os.path.relpath(os.path.join(d, f), ROOT))
