@@ -258,6 +258,17 @@
     ev.preventDefault();
   });
 
+  // Printing shows everything: open every closed <details>, then restore.
+  var printed = [];
+  window.addEventListener("beforeprint", function () {
+    printed = Array.prototype.filter.call(document.querySelectorAll("details"), function (d) { return !d.open; });
+    printed.forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener("afterprint", function () {
+    printed.forEach(function (d) { d.open = false; });
+    printed = [];
+  });
+
   window.addEventListener("hashchange", showTarget);
   document.addEventListener("DOMContentLoaded", function () {
     localTimes();
