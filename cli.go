@@ -214,6 +214,10 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitUsage
 	}
+	if _, err := theme.Open(*themeName, *themeDir); err != nil {
+		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
+		return exitUsage
+	}
 	paths, cleanup, err := inputPaths(paths, getenv, stderr, "build")
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
@@ -263,6 +267,10 @@ func runShare(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if len(paths) != 1 {
 		fmt.Fprintln(stderr, "ccsite share: name exactly one session .jsonl file")
+		return exitUsage
+	}
+	if _, err := theme.Open(*themeName, *themeDir); err != nil {
+		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
 		return exitUsage
 	}
 	target := *out

@@ -5,13 +5,21 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
 	"os"
 	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/net/html"
 )
 
 // TestMain lets the test binary double as the ccsite command that the
@@ -34,8 +42,11 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("CCSITE_UPDATE") != "",
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"exits": cmdExits,
-			"json":  cmdJSON,
+			"exits":         cmdExits,
+			"json":          cmdJSON,
+			"replace":       cmdReplace,
+			"selfcontained": cmdSelfContained,
+			"sitelinks":     cmdSiteLinks,
 		},
 	})
 }
@@ -178,4 +189,251 @@ func display(v any) string {
 		return "<" + err.Error() + ">"
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// cmdReplace edits a file as a user would: every occurrence of OLD
+// becomes NEW, and OLD must occur.
+//
+//	replace th/templates/layout.html 'Made with ccsite' 'Kim''s archive'
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 || args[1] == "" {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	data := ts.ReadFile(args[0])
+	if !strings.Contains(data, args[1]) {
+		ts.Fatalf("%s does not contain %q", args[0], args[1])
+	}
+	err := os.WriteFile(ts.MkAbs(args[0]), []byte(strings.ReplaceAll(data, args[1], args[2])), 0o644)
+	ts.Check(err)
+}
+
+// cmdSelfContained checks that an HTML file needs no other file to show:
+// <link href> and every src, srcset, poster, data, action and formaction
+// is a data: URL; an <a> or <area> href is a "#…" anchor naming an id of
+// the file, or an absolute http(s) or mailto link (leaving the page, not
+// loading into it); CSS in <style> and style attributes has no url() but
+// data: and no @import. With "!": the file must break one of these rules.
+//
+//	selfcontained one.html
+func cmdSelfContained(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: selfcontained FILE")
+	}
+	doc := parseHTML(ts, args[0])
+	var bad []string
+	for _, r := range doc.refs {
+		switch {
+		case r.attr == "href" && (r.tag == "a" || r.tag == "area"):
+			if frag, ok := strings.CutPrefix(r.val, "#"); ok {
+				if frag != "" && !doc.ids[unescapeFrag(frag)] {
+					bad = append(bad, fmt.Sprintf("<%s href=%q>: no id %q in the file", r.tag, r.val, frag))
+				}
+				continue
+			}
+			if leaves(r.val) {
+				continue
+			}
+			bad = append(bad, fmt.Sprintf("<%s href=%q>: a link to another file", r.tag, r.val))
+		case r.attr == "style":
+			bad = append(bad, cssRefs(r.tag, r.val)...)
+		default:
+			if !strings.HasPrefix(strings.TrimSpace(strings.ToLower(r.val)), "data:") {
+				bad = append(bad, fmt.Sprintf("<%s %s=%q>: not a data: URL", r.tag, r.attr, r.val))
+			}
+		}
+	}
+	for _, css := range doc.styles {
+		bad = append(bad, cssRefs("style", css)...)
+	}
+	switch {
+	case neg && len(bad) == 0:
+		ts.Fatalf("%s is self-contained", args[0])
+	case !neg && len(bad) > 0:
+		ts.Fatalf("%s is not self-contained:\n\t%s", args[0], strings.Join(bad, "\n\t"))
+	}
+}
+
+// leaves reports whether a link goes to another site (absolute http(s)
+// with a host, or mailto) rather than to a file beside the page.
+func leaves(v string) bool {
+	u, err := url.Parse(strings.TrimSpace(v))
+	if err != nil {
+		return false
+	}
+	return (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" || u.Scheme == "mailto"
+}
+
+// cmdSiteLinks checks every .html page under a site folder: each relative
+// href and src names a file inside the site, each "#…" fragment names an id
+// of the page it points to, no page repeats an id, and no URL is
+// root-relative ("/x", "//host/x") or of a scheme other than http(s),
+// mailto and data (the site must work from file:// and any sub-path).
+//
+//	sitelinks site
+func cmdSiteLinks(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sitelinks DIR")
+	}
+	root := ts.MkAbs(args[0])
+	docs := map[string]*htmlDoc{} // by slash path from root
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".html") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		docs[filepath.ToSlash(rel)] = parseHTML(ts, p)
+		return nil
+	})
+	if err != nil {
+		ts.Fatalf("sitelinks: %v", err)
+	}
+	if len(docs) == 0 {
+		ts.Fatalf("sitelinks: no .html page under %s", args[0])
+	}
+	var bad []string
+	for page, doc := range docs {
+		for _, id := range doc.dups {
+			bad = append(bad, fmt.Sprintf("%s: id %q appears more than once", page, id))
+		}
+		for _, r := range doc.refs {
+			if r.attr == "style" {
+				continue
+			}
+			urls := []string{r.val}
+			if r.attr == "srcset" { // "a.png 1x, b.png 2x"
+				urls = nil
+				for _, c := range strings.Split(r.val, ",") {
+					u, _, _ := strings.Cut(strings.TrimSpace(c), " ")
+					urls = append(urls, u)
+				}
+			}
+			for _, v := range urls {
+				if msg := checkSiteLink(root, page, v, docs); msg != "" {
+					bad = append(bad, fmt.Sprintf("%s: <%s %s=%q>: %s", page, r.tag, r.attr, v, msg))
+				}
+			}
+		}
+	}
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		ts.Fatalf("broken links in %s:\n\t%s", args[0], strings.Join(bad, "\n\t"))
+	}
+}
+
+// checkSiteLink says what is wrong with one URL of a site page, or "".
+func checkSiteLink(root, page, v string, docs map[string]*htmlDoc) string {
+	u, err := url.Parse(strings.TrimSpace(v))
+	if err != nil {
+		return err.Error()
+	}
+	switch {
+	case u.Scheme == "data" || u.Scheme == "mailto":
+		return ""
+	case u.Scheme == "http" || u.Scheme == "https":
+		if u.Host == "" {
+			return "no host"
+		}
+		return ""
+	case u.Scheme != "":
+		return "scheme " + u.Scheme
+	case u.Host != "" || strings.HasPrefix(u.Path, "/"):
+		return "root-relative: breaks under a sub-path and file://"
+	}
+	target := page
+	if u.Path != "" {
+		target = path.Join(path.Dir(page), u.Path)
+		if target == ".." || strings.HasPrefix(target, "../") {
+			return "outside the site"
+		}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(target))); err != nil {
+			return "no such file " + target
+		}
+	}
+	if u.Fragment == "" {
+		return ""
+	}
+	doc := docs[target]
+	if doc == nil {
+		return "a fragment of a file that is not a page"
+	}
+	if !doc.ids[u.Fragment] {
+		return fmt.Sprintf("no id %q in %s", u.Fragment, target)
+	}
+	return ""
+}
+
+// htmlDoc is what the link checks need of a parsed page.
+type htmlDoc struct {
+	refs   []htmlRef
+	styles []string        // text of <style> elements
+	ids    map[string]bool // id attributes and <a name>
+	dups   []string        // ids seen more than once
+}
+
+// htmlRef is one attribute that may name another resource.
+type htmlRef struct{ tag, attr, val string }
+
+// refAttrs are the attributes that name another resource.
+var refAttrs = map[string]bool{"href": true, "src": true, "srcset": true, "poster": true,
+	"data": true, "action": true, "formaction": true, "style": true}
+
+// parseHTML reads the links, styles and ids of an HTML file.
+func parseHTML(ts *testscript.TestScript, file string) *htmlDoc {
+	f, err := os.Open(ts.MkAbs(file))
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	defer f.Close()
+	root, err := html.Parse(f)
+	if err != nil {
+		ts.Fatalf("%s: %v", file, err)
+	}
+	doc := &htmlDoc{ids: map[string]bool{}}
+	for n := range root.Descendants() {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		if n.Data == "style" && n.FirstChild != nil {
+			doc.styles = append(doc.styles, n.FirstChild.Data)
+		}
+		for _, a := range n.Attr {
+			if a.Namespace != "" {
+				continue
+			}
+			switch {
+			case a.Key == "id" || a.Key == "name" && n.Data == "a":
+				if doc.ids[a.Val] && a.Key == "id" {
+					doc.dups = append(doc.dups, a.Val)
+				}
+				doc.ids[a.Val] = true
+			case a.Key == "data" && n.Data != "object":
+				// Only <object data> loads a resource.
+			case refAttrs[a.Key]:
+				doc.refs = append(doc.refs, htmlRef{n.Data, a.Key, a.Val})
+			}
+		}
+	}
+	return doc
+}
+
+// cssURL finds url() and @import in CSS.
+var cssURL = regexp.MustCompile(`(?i)url\(\s*['"]?\s*([^'")\s]*)|@import`)
+
+// cssRefs lists the references of CSS to anything but data: URLs.
+func cssRefs(where, css string) []string {
+	var bad []string
+	for _, m := range cssURL.FindAllStringSubmatch(css, -1) {
+		if m[0] == "@import" || !strings.HasPrefix(strings.ToLower(m[1]), "data:") {
+			bad = append(bad, fmt.Sprintf("<%s>: CSS %s", where, m[0]))
+		}
+	}
+	return bad
+}
+
+// unescapeFrag decodes a fragment as a browser matches it against ids.
+func unescapeFrag(f string) string {
+	if s, err := url.PathUnescape(f); err == nil {
+		return s
+	}
+	return f
 }

@@ -10,10 +10,12 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // tab is one browser tab of the shared browser, seen from one test. It
@@ -31,6 +33,7 @@ type tabState struct {
 
 	mu       sync.Mutex
 	problems []string
+	allowed  []string // more URL prefixes that count as the site (see allow)
 }
 
 // in returns the same tab, reporting to t (a subtest).
@@ -103,10 +106,28 @@ func (tb *tabState) record(ev any) {
 }
 
 // onSite reports whether u is the site itself (its file:// folder or the
-// test server) or inline data.
+// test server), inline data, or under a prefix the test allowed.
 func (tb *tabState) onSite(u string) bool {
-	return strings.HasPrefix(u, tb.env.fileURL) || strings.HasPrefix(u, tb.env.httpURL) ||
-		strings.HasPrefix(u, "data:") || u == "about:blank"
+	if strings.HasPrefix(u, tb.env.fileURL) || strings.HasPrefix(u, tb.env.httpURL) ||
+		strings.HasPrefix(u, "data:") || u == "about:blank" {
+		return true
+	}
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	for _, p := range tb.allowed {
+		if strings.HasPrefix(u, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// allow makes requests to URLs under the prefixes count as the site's: a
+// test opens pages of another build or a shared file in the tab.
+func (tb *tabState) allow(prefixes ...string) {
+	tb.mu.Lock()
+	tb.allowed = append(tb.allowed, prefixes...)
+	tb.mu.Unlock()
 }
 
 // takeProblems returns and forgets what was recorded so far.
@@ -156,6 +177,28 @@ func (tb *tab) clickJS(expr string) {
 	tb.t.Helper()
 	if err := chromedp.Do(tb.ctx, chromedp.Click(chromedp.JSPath(expr))); err != nil {
 		tb.t.Fatalf("click %s: %v", expr, err)
+	}
+}
+
+// press types keys as a keyboard does: for each rune a keyDown that
+// carries its text, then a keyUp ("\t" is Tab, "\r" Enter, "\x1b"
+// Escape). Unlike chromedp.KeyEvent, which sends the text as a separate
+// char event, a handler that calls preventDefault on keydown keeps the
+// text from being typed, as in a real browser.
+func (tb *tab) press(keys string) {
+	tb.t.Helper()
+	for _, r := range keys {
+		var events []input.DispatchKeyEventParams
+		for _, k := range kb.Encode(r) {
+			if k.Type == kb.KeyChar && len(events) > 0 {
+				events[0].Text, events[0].UnmodifiedText = k.Text, k.UnmodifiedText
+				continue
+			}
+			events = append(events, *k)
+		}
+		for _, ev := range events {
+			call(tb, input.DispatchKeyEvent, ev)
+		}
 	}
 }
 

@@ -77,6 +77,9 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 		if target != nil && target.Err != nil {
 			return 0, target.Err
 		}
+		if strings.HasPrefix(filepath.Base(cfg.File), "agent-") {
+			return 0, fmt.Errorf("%s is a sub-agent's transcript: share the session that ran it (its page includes the sub-agent)", cfg.File)
+		}
 		return 0, fmt.Errorf("%s: no session found in it", cfg.File)
 	}
 	s := target.Session

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,14 +68,7 @@ var ErrNotSite = errors.New("output folder is not empty and was not written by c
 func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	start := time.Now()
 	var sum SiteSummary
-	if err := prepareOut(cfg.Out); err != nil {
-		return sum, err
-	}
-	a, err := archive.Discover(ctx, cfg.Paths)
-	if err != nil {
-		return sum, err
-	}
-	sum.Bytes = a.Bytes
+	cfg.Out = filepath.Clean(cfg.Out)
 	th, err := theme.Open(cfg.Theme, cfg.ThemeDir)
 	if err != nil {
 		return sum, err
@@ -83,8 +77,17 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	if err != nil {
 		return sum, err
 	}
+	a, err := archive.Discover(ctx, cfg.Paths)
+	if err != nil {
+		return sum, err
+	}
+	sum.Bytes = a.Bytes
+	previous, err := prepareOut(cfg.Out)
+	if err != nil {
+		return sum, err
+	}
 	hl := markup.NewHighlighter()
-	b := &siteBuilder{cfg: cfg, ts: ts, theme: th, plan: planSite(a), media: map[string]bool{}}
+	b := &siteBuilder{cfg: cfg, ts: ts, theme: th, plan: planSite(a), media: map[string]bool{}, files: map[string]bool{}}
 	b.rb = &render.Builder{MD: markup.New(hl), Media: b.writeMedia}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -130,7 +133,13 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 			return sum, err
 		}
 	}
-	if err := os.WriteFile(filepath.Join(cfg.Out, marker), []byte("written by ccsite; safe to delete with the site\n"), 0o644); err != nil {
+	// What the last build wrote and this one did not (a deleted session, an
+	// option turned off) goes; files someone else put there (CNAME,
+	// .nojekyll) stay.
+	if err := b.prune(previous); err != nil {
+		return sum, err
+	}
+	if err := b.writeMarker(); err != nil {
 		return sum, err
 	}
 	sum.Projects = len(b.plan.projects)
@@ -142,22 +151,30 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 }
 
 // prepareOut makes the output folder, refusing a non-empty folder that is
-// not a previous site.
-func prepareOut(out string) error {
+// not a previous site. It returns the files the previous build wrote, as
+// its marker lists them.
+func prepareOut(out string) ([]string, error) {
 	entries, err := os.ReadDir(out)
 	if errors.Is(err, fs.ErrNotExist) {
-		return os.MkdirAll(out, 0o755)
+		return nil, os.MkdirAll(out, 0o755)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(entries) == 0 {
-		return nil
+		return nil, nil
 	}
-	if _, err := os.Stat(filepath.Join(out, marker)); err != nil {
-		return fmt.Errorf("%w: %s (choose another -o, or empty it)", ErrNotSite, out)
+	data, err := os.ReadFile(filepath.Join(out, marker))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s (choose another -o, or empty it)", ErrNotSite, out)
 	}
-	return nil
+	var files []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			files = append(files, line)
+		}
+	}
+	return files, nil
 }
 
 // sitePlan fixes every page's path before anything is parsed.
@@ -279,6 +296,8 @@ type siteBuilder struct {
 	media                            map[string]bool
 	mediaErr                         error
 	urls                             []string
+	writtenMu                        sync.Mutex
+	files                            map[string]bool
 }
 
 // writeMedia stores an image once under media/, named by its content hash.
@@ -290,7 +309,7 @@ func (b *siteBuilder) writeMedia(ext string, data []byte) string {
 	if b.media[p] {
 		return p
 	}
-	if err := writeFile(filepath.Join(b.cfg.Out, filepath.FromSlash(p)), data); err != nil {
+	if err := b.writeOut(p, data); err != nil {
 		b.mediaErr = err
 		return ""
 	}
@@ -416,7 +435,20 @@ func (b *siteBuilder) writeExport(path string, fn func(io.Writer) error) error {
 	if err := fn(&buf); err != nil {
 		return fmt.Errorf("export %s: %w", path, err)
 	}
-	return writeFile(filepath.Join(b.cfg.Out, filepath.FromSlash(path)), buf.Bytes())
+	return b.writeOut(path, buf.Bytes())
+}
+
+// writeOut writes a file of the site (a slash path from its root) and
+// records it as this build's.
+func (b *siteBuilder) writeOut(path string, data []byte) error {
+	full := filepath.Join(b.cfg.Out, filepath.FromSlash(path))
+	if err := writeFile(full, data); err != nil {
+		return err
+	}
+	b.writtenMu.Lock()
+	b.files[filepath.Clean(full)] = true
+	b.writtenMu.Unlock()
+	return nil
 }
 
 func (b *siteBuilder) write(page string, p *render.Page) error {
@@ -428,11 +460,67 @@ func (b *siteBuilder) write(page string, p *render.Page) error {
 	if err := b.ts.Page(&buf, p); err != nil {
 		return fmt.Errorf("render %s: %w", page, err)
 	}
-	if err := writeFile(filepath.Join(b.cfg.Out, filepath.FromSlash(page)), buf.Bytes()); err != nil {
+	if err := b.writeOut(page, buf.Bytes()); err != nil {
 		return err
 	}
 	b.count(func() { b.pages++; b.written += int64(buf.Len()) })
 	return nil
+}
+
+// prune removes the files the previous build wrote and this one did not,
+// then the folders that leaves empty.
+func (b *siteBuilder) prune(previous []string) error {
+	dirs := map[string]bool{}
+	for _, rel := range previous {
+		if strings.Contains(rel, "..") || filepath.IsAbs(rel) {
+			continue // a marker edited by hand: never leave the site
+		}
+		full := filepath.Join(b.cfg.Out, filepath.FromSlash(rel))
+		if b.wrote(full) {
+			continue
+		}
+		if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("clean %s: %w", b.cfg.Out, err)
+		}
+		for d := filepath.Dir(full); d != b.cfg.Out && strings.HasPrefix(d, b.cfg.Out); d = filepath.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	var list []string
+	for d := range dirs {
+		list = append(list, d)
+	}
+	sort.Slice(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
+	for _, d := range list {
+		os.Remove(d) // fails, harmlessly, when not empty
+	}
+	return nil
+}
+
+// writeMarker writes the marker: it names the folder as ccsite's and lists
+// what this build wrote, sorted.
+func (b *siteBuilder) writeMarker() error {
+	var files []string
+	b.writtenMu.Lock()
+	for full := range b.files {
+		if rel, err := filepath.Rel(b.cfg.Out, full); err == nil {
+			files = append(files, filepath.ToSlash(rel))
+		}
+	}
+	b.writtenMu.Unlock()
+	sort.Strings(files)
+	var buf bytes.Buffer
+	buf.WriteString("# Written by ccsite: the files of its last build, removed by the next one\n# when it no longer writes them. Other files here are left alone.\n")
+	for _, f := range files {
+		buf.WriteString(f + "\n")
+	}
+	return writeFile(filepath.Join(b.cfg.Out, marker), buf.Bytes())
+}
+
+func (b *siteBuilder) wrote(path string) bool {
+	b.writtenMu.Lock()
+	defer b.writtenMu.Unlock()
+	return b.files[filepath.Clean(path)]
 }
 
 // writeFile writes through a temporary file and a rename, so a reader never
@@ -518,7 +606,7 @@ func (b *siteBuilder) writeAssets() error {
 		if name == "style.css" {
 			data = withCodeStyles(data)
 		}
-		if err := writeFile(filepath.Join(b.cfg.Out, "assets", filepath.FromSlash(name)), data); err != nil {
+		if err := b.writeOut("assets/"+name, data); err != nil {
 			return err
 		}
 	}
@@ -550,5 +638,5 @@ func (b *siteBuilder) writeSitemap() error {
 		buf.WriteString("</loc></url>\n")
 	}
 	buf.WriteString("</urlset>\n")
-	return writeFile(filepath.Join(b.cfg.Out, "sitemap.xml"), buf.Bytes())
+	return b.writeOut("sitemap.xml", buf.Bytes())
 }

@@ -208,13 +208,21 @@ func (t *Theme) Asset(name string) ([]byte, error) {
 // defaults. It refuses to overwrite an existing file.
 func Export(dir string) ([]string, error) {
 	d := defaults()
-	var written []string
+	var files []string
 	for _, top := range []string{"templates", "assets"} {
-		for _, p := range list(d, top) {
+		files = append(files, list(d, top)...)
+	}
+	// Check everything first: a refusal writes nothing.
+	for _, p := range files {
+		target := filepath.Join(dir, filepath.FromSlash(p))
+		if _, err := os.Stat(target); err == nil {
+			return nil, fmt.Errorf("%s exists; export into an empty folder", target)
+		}
+	}
+	var written []string
+	{
+		for _, p := range files {
 			target := filepath.Join(dir, filepath.FromSlash(p))
-			if _, err := os.Stat(target); err == nil {
-				return written, fmt.Errorf("%s exists; export into an empty folder", target)
-			}
 			data, err := fs.ReadFile(d, p)
 			if err != nil {
 				return written, err

@@ -57,9 +57,11 @@ func (mw *mdWriter) header(project string) {
 		}
 	}
 	fact("Project", project)
-	fact("Session", s.ID)
 	if s.Agent != nil {
+		fact("Session", s.Agent.ParentID)
 		fact("Sub-agent", strings.TrimSpace(s.Agent.AgentType+" "+s.Agent.AgentID))
+	} else {
+		fact("Session", s.ID)
 	}
 	fact("Git branch", strings.Join(s.GitBranches, ", "))
 	if !s.Start.IsZero() {
@@ -80,6 +82,11 @@ func (mw *mdWriter) message(m *session.Message) {
 			who = "You (queued)"
 		}
 		mw.printf("\n### %s\n\n%s\n", who, strings.TrimSpace(m.Text()))
+		for _, b := range m.Blocks {
+			if b.Type == "image" {
+				mw.printf("\n_[pasted image: see the HTML page]_\n")
+			}
+		}
 	case session.KindCommand:
 		mw.printf("\n### You\n\n`%s`\n", session.PromptText(m))
 	case session.KindBashInput:
