@@ -185,12 +185,14 @@
   function step(dir) {
     var items = messages();
     if (!items.length) return;
-    var top = 72;
+    // Items scrolled to by j/k sit 12px down (html's scroll-padding-top):
+    // "the current one" is the one there.
+    var at = 12;
     var i;
     if (dir > 0) {
-      for (i = 0; i < items.length; i++) if (items[i].getBoundingClientRect().top > top + 4) break;
+      for (i = 0; i < items.length; i++) if (items[i].getBoundingClientRect().top > at + 4) break;
     } else {
-      for (i = items.length - 1; i >= 0; i--) if (items[i].getBoundingClientRect().top < top - 4) break;
+      for (i = items.length - 1; i >= 0; i--) if (items[i].getBoundingClientRect().top < at - 4) break;
     }
     var el = items[Math.max(0, Math.min(items.length - 1, i))];
     el.scrollIntoView({ block: "start" });

@@ -19,7 +19,7 @@ type targetState struct {
 	Target     bool     `json:"target"` // has the class "target"
 	Closed     []string `json:"closed"` // classes of closed <details> around it
 	Top        float64  `json:"top"`
-	HeadBottom float64  `json:"headBottom"` // bottom of the sticky site header
+	HeadBottom float64  `json:"headBottom"` // bottom of the site header, 0 once it has scrolled away
 	Height     float64  `json:"height"`     // of the viewport
 }
 
@@ -38,7 +38,7 @@ func targetJS(id string) string {
 			target: box.classList.contains("target"),
 			closed: closed,
 			top: r.top,
-			headBottom: document.querySelector(".site-head").getBoundingClientRect().bottom,
+			headBottom: Math.max(0, document.querySelector(".site-head").getBoundingClientRect().bottom),
 			height: innerHeight,
 		});
 	})))`, strconv.Quote(id))

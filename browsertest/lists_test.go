@@ -330,7 +330,7 @@ const timelineJS = `(() => {
 // day a session started on, in date order, each titled with its date and
 // count, the busiest day the tallest; the figure is an image with a label.
 func TestTimeline(t *testing.T) {
-	sharedEnv(t)
+	e := sharedEnv(t)
 	t.Parallel()
 	s := listsSite(t)
 	perDay := map[time.Time]int{}
@@ -358,7 +358,7 @@ func TestTimeline(t *testing.T) {
 		label     string
 	}{
 		{"lists", s.url("file", listsProject), listsTitles, "Sessions per day, 2025-12-30 to 2026-01-20"},
-		{"demo-webapp", sharedEnv(t).url("file", webappProject),
+		{"demo-webapp", e.url("file", webappProject),
 			[]string{"Mon 2 Mar 2026: 1 session", "Tue 3 Mar 2026: 1 session"}, "Sessions per day, 2026-03-02 to 2026-03-03"},
 	}
 	tb := newTab(t)

@@ -39,7 +39,7 @@ const pageStateJS = `(() => {
 		h1: h1 ? h1.textContent : "",
 		title: document.title,
 		script: document.documentElement.classList.contains("js"),
-		styled: getComputedStyle(document.querySelector(".site-head")).position === "sticky",
+		styled: getComputedStyle(document.querySelector(".site-head")).display === "flex",
 		theme: document.documentElement.getAttribute("data-theme"),
 		links: links,
 		brokenIDs: broken,

@@ -75,7 +75,11 @@ func TestShare(t *testing.T) {
 		tb.open(page)
 		eval[bool](tb, `(document.querySelectorAll("details").forEach(d => d.open = true), scrollTo(0, document.body.scrollHeight), true)`)
 		await[bool](tb, `new Promise(done => setTimeout(() => done(true), 300))`) // for anything lazy
-		for _, u := range log.take() {
+		urls := log.take()
+		if !contains(urls, page) {
+			t.Errorf("the request log lacks the page itself (%s): %q", page, urls)
+		}
+		for _, u := range urls {
 			if u != page && !strings.HasPrefix(u, "data:") {
 				t.Errorf("the shared file asked for %s; want nothing but itself (%s) and data: URLs", u, page)
 			}
@@ -87,7 +91,7 @@ func TestShare(t *testing.T) {
 		}
 		s := eval[shareState](tb, `({
 			Script: document.documentElement.classList.contains("js"),
-			Styled: getComputedStyle(document.querySelector(".site-head")).position === "sticky",
+			Styled: getComputedStyle(document.querySelector(".site-head")).display === "flex",
 			Links: document.querySelectorAll("link[rel=stylesheet]").length,
 			Scripts: document.querySelectorAll("script[src]").length,
 			Agents: [...document.querySelectorAll("section.embedded-agent")].map(s => s.id),
@@ -111,7 +115,16 @@ func TestShare(t *testing.T) {
 		tb.click(`.task-card a.agent-link`)
 		tb.waitFor(`location.hash === "#agent-a7c31de"`)
 		checkTarget(tb, "agent-a7c31de", "")
-		tb.click(`#agent-a7c31de .kicker a[href^="#tool-"]`)
+		tb.assertClean("shared file")
+	})
+
+	t.Run("sub-agent-back-to-call", func(t *testing.T) {
+		tb := newTab(t)
+		tb.allow(page)
+		tb.open(page)
+		back := `#agent-a7c31de .kicker a[href="#tool-toolu_01DemoTask0001"]`
+		eval[bool](tb, `(document.querySelector('`+back+`').scrollIntoView({block: "center"}), true)`)
+		tb.click(back)
 		tb.waitFor(`location.hash === "#tool-toolu_01DemoTask0001"`)
 		checkTarget(tb, "tool-toolu_01DemoTask0001", "")
 		tb.assertClean("shared file")

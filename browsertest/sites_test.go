@@ -105,5 +105,9 @@ func demoSite(t *testing.T, theme string) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return extraSite(t, "demo-"+theme, build.SiteConfig{Paths: paths, Theme: theme})
+	name := theme
+	if name == "" {
+		name = "default"
+	}
+	return extraSite(t, "demo-"+name, build.SiteConfig{Paths: paths, Theme: theme})
 }

@@ -613,15 +613,23 @@ func (b *siteBuilder) writeAssets() error {
 	return nil
 }
 
-// withCodeStyles appends chroma's light and dark styles to a stylesheet.
+// withCodeStyles appends chroma's light and dark styles to a stylesheet:
+// each applies only in its own mode, so no light colour leaks into dark.
 func withCodeStyles(css []byte) []byte {
+	// The code backgrounds of the built-in themes (--bg-soft), light and
+	// dark: every token colour is made readable on all of them.
+	light := []string{"#f6f8fa", "#f3eee2", "#f7f7f7"}
+	dark := []string{"#151b23", "#26221c", "#0d1117"}
 	var buf bytes.Buffer
 	buf.Write(css)
 	buf.WriteString("\n/* Code highlighting (chroma): light, then dark. */\n")
-	buf.WriteString(markup.CSS(markup.LightStyle, `:root`))
-	buf.WriteString(markup.CSS(markup.DarkStyle, `[data-theme="dark"]`))
+	buf.WriteString(markup.CSS(markup.LightStyle, `[data-theme="light"]`, light...))
+	buf.WriteString("@media not (prefers-color-scheme: dark) {\n")
+	buf.WriteString(markup.CSS(markup.LightStyle, `[data-theme="auto"]`, light...))
+	buf.WriteString("}\n")
+	buf.WriteString(markup.CSS(markup.DarkStyle, `[data-theme="dark"]`, dark...))
 	buf.WriteString("@media (prefers-color-scheme: dark) {\n")
-	buf.WriteString(markup.CSS(markup.DarkStyle, `[data-theme="auto"]`))
+	buf.WriteString(markup.CSS(markup.DarkStyle, `[data-theme="auto"]`, dark...))
 	buf.WriteString("}\n")
 	return buf.Bytes()
 }

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"html/template"
+	"math"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -287,26 +289,85 @@ func plainCode(code string, start int, big bool) string {
 }
 
 // CSS returns the stylesheet for chroma's classes in the named style, each
-// rule prefixed by scope (e.g. `[data-theme="dark"]`).
-func CSS(style, scope string) string {
+// rule prefixed by scope (e.g. `[data-theme="dark"]`). Backgrounds are left
+// to the page's own stylesheet, and every colour is nudged (darker on light,
+// lighter on dark) until it reaches 4.5:1 against bg, WCAG AA.
+func CSS(style, scope string, bgs ...string) string {
 	st := styles.Get(style)
 	var b strings.Builder
 	f := chtml.New(chtml.WithClasses(true))
 	if err := f.WriteCSS(&b, st); err != nil {
 		return ""
 	}
-	if scope == "" {
-		return b.String()
+	var back []chroma.Colour
+	for _, bg := range bgs {
+		back = append(back, chroma.MustParseColour(bg))
 	}
 	var out strings.Builder
 	for line := range strings.Lines(b.String()) {
-		if i := strings.Index(line, "*/ ."); i >= 0 {
-			out.WriteString(line[:i+3] + scope + " " + line[i+3:])
+		if strings.Contains(line, "/* Background */") || strings.Contains(line, "/* PreWrapper */") {
 			continue
+		}
+		line = reColour.ReplaceAllStringFunc(line, func(m string) string {
+			sub := reColour.FindStringSubmatch(m)
+			c := chroma.ParseColour(sub[2])
+			if !c.IsSet() {
+				return m
+			}
+			return sub[1] + "color: " + readable(c, back).String()
+		})
+		if i := strings.Index(line, "*/ ."); i >= 0 && scope != "" {
+			line = line[:i+3] + scope + " " + line[i+3:]
 		}
 		out.WriteString(line)
 	}
 	return out.String()
+}
+
+var reColour = regexp.MustCompile(`(^|[ ;{])color: *(#[0-9a-fA-F]{6})`)
+
+// readable moves c away from the backgrounds (all light or all dark) until
+// its contrast ratio with each is at least 4.6 (AA's 4.5, with a margin for
+// rounding).
+func readable(c chroma.Colour, bgs []chroma.Colour) chroma.Colour {
+	if len(bgs) == 0 {
+		return c
+	}
+	worst := func() float64 {
+		w := 21.0
+		for _, bg := range bgs {
+			w = min(w, contrast(c, bg))
+		}
+		return w
+	}
+	dark := luminance(bgs[0]) < 0.5
+	for i := 0; i < 60 && worst() < 4.6; i++ {
+		if dark {
+			c = c.Brighten(0.05)
+		} else {
+			c = c.Brighten(-0.05)
+		}
+	}
+	return c
+}
+
+func luminance(c chroma.Colour) float64 {
+	lin := func(v uint8) float64 {
+		x := float64(v) / 255
+		if x <= 0.03928 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(c.Red()) + 0.7152*lin(c.Green()) + 0.0722*lin(c.Blue())
+}
+
+func contrast(a, b chroma.Colour) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
 }
 
 // textEscaper escapes text for an element's content, where only &, < and >

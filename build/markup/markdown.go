@@ -5,11 +5,13 @@ package markup
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -65,6 +67,33 @@ func (s *safeNodes) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindImage, s.image)
 	reg.Register(ast.KindLink, s.link)
 	reg.Register(ast.KindAutoLink, s.autoLink)
+	reg.Register(ast.KindHeading, s.heading)
+	reg.Register(east.KindTaskCheckBox, s.checkbox)
+}
+
+// heading keeps a transcript's headings out of the page's outline (two h1s
+// and skipped levels otherwise): they look like headings, they are not.
+func (s *safeNodes) heading(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	h := n.(*ast.Heading)
+	if entering {
+		fmt.Fprintf(w, `<p class="md-h md-h%d">`, h.Level)
+	} else {
+		w.WriteString("</p>\n")
+	}
+	return ast.WalkContinue, nil
+}
+
+// checkbox renders a task-list box with an accessible name.
+func (s *safeNodes) checkbox(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	if n.(*east.TaskCheckBox).IsChecked {
+		w.WriteString(`<input type="checkbox" checked disabled aria-label="done"> `)
+	} else {
+		w.WriteString(`<input type="checkbox" disabled aria-label="not done"> `)
+	}
+	return ast.WalkContinue, nil
 }
 
 func (s *safeNodes) rawHTML(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {

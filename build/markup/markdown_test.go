@@ -37,7 +37,10 @@ func TestMarkdownGFM(t *testing.T) {
 		want      []string
 	}{
 		{"table", "| a | b |\n|---|--:|\n| 1 | 2 |\n", []string{"<table>", "<th>a</th>", `<td style="text-align:right">2</td>`}},
-		{"task list", "- [x] done\n- [ ] todo\n", []string{`<input checked="" disabled="" type="checkbox"> done`, `<input disabled="" type="checkbox"> todo`}},
+		// Task-list boxes carry an accessible name.
+		{"task list", "- [x] done\n- [ ] todo\n", []string{`<input type="checkbox" checked disabled aria-label="done"> done`, `<input type="checkbox" disabled aria-label="not done"> todo`}},
+		// Headings stay out of the page's outline.
+		{"headings", "# Plan\n\n### Step", []string{`<p class="md-h md-h1">Plan</p>`, `<p class="md-h md-h3">Step</p>`}},
 		{"strikethrough", "~~old~~ new", []string{"<del>old</del> new"}},
 		{"autolink", "see https://example.com/x?a=1 now", []string{`<a href="https://example.com/x?a=1"`, ">https://example.com/x?a=1</a>"}},
 		{"www autolink", "see www.example.com", []string{`href="http://www.example.com"`}},
