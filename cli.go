@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"io/fs"
 	"net/url"
@@ -17,6 +19,7 @@ import (
 	"ccsite/build"
 	"ccsite/build/archive"
 	"ccsite/demo"
+	"ccsite/search"
 	"ccsite/theme"
 )
 
@@ -41,6 +44,9 @@ Usage:
         folder with --theme-dir (any file there overrides the default of the
         same path; a template file may redefine single {{define}} blocks).
   ccsite theme list
+  ccsite search [--site DIR] [--json] [--project P] [--tool T] [--role R] [-n N] QUERY
+        Search a built site's index: all words must match, "quoted phrases",
+        and filters (also inline: project:P tool:T role:R after:DATE before:DATE).
   ccsite inspect [--json] [--workers N] [PATH...]
         Read transcripts and print, per session, its title, stats, turns,
         branches, sub-agents and problems (--json: the whole model).
@@ -68,6 +74,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return runShare(ctx, args[1:], stdout, stderr)
 	case "theme":
 		return runTheme(args[1:], stdout, stderr)
+	case "search":
+		return runSearch(ctx, args[1:], stdout, stderr)
 	case "inspect":
 		return runInspect(ctx, args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-version":
@@ -308,4 +316,61 @@ func runTheme(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "ccsite theme export: wrote %d files to %s; edit them and build with --theme-dir %s\n", len(written), args[1], args[1])
 	return exitOK
+}
+
+func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	site := fs.String("site", "site", "the built site `DIR` whose index to search")
+	asJSON := fs.Bool("json", false, "write the results as JSON")
+	project := fs.String("project", "", "only this project (its path or last path element)")
+	tool := fs.String("tool", "", "only calls of this tool")
+	role := fs.String("role", "", "only this role: prompt, answer, thinking, tool, agent")
+	size := fs.Int("n", 10, "at most `N` results")
+	words, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	idx, err := search.Open(*site)
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
+		return exitFail
+	}
+	defer idx.Close()
+	res, err := idx.Search(ctx, search.Query{Text: strings.Join(words, " "), Project: *project, Tool: *tool, Role: *role, Size: *size})
+	if errors.Is(err, search.ErrEmpty) {
+		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
+		return exitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
+		return exitFail
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return exitFail
+		}
+		return exitOK
+	}
+	for i, h := range res.Hits {
+		what := h.Role
+		if h.Tool != "" {
+			what += " " + h.Tool
+		}
+		fmt.Fprintf(stdout, "%d. %s  [%s · %s · %s]\n   %s\n   %s\n", i+1, h.Title, archive.ShortName(h.Project), what,
+			h.Time.UTC().Format("2006-01-02 15:04"), plainSnippet(h.Snippet), filepath.Join(*site, filepath.FromSlash(h.Page))+"#"+h.Anchor)
+	}
+	fmt.Fprintf(stdout, "%d of %d results in %s\n", len(res.Hits), res.Total, res.Took.Round(time.Microsecond))
+	return exitOK
+}
+
+// plainSnippet turns a snippet's HTML into terminal text, matches in [ ].
+func plainSnippet(s string) string {
+	s = strings.NewReplacer("<mark>", "[", "</mark>", "]").Replace(s)
+	return html.UnescapeString(s)
 }

@@ -24,6 +24,7 @@ import (
 	"ccsite/build/markup"
 	"ccsite/build/render"
 	"ccsite/build/session"
+	"ccsite/search"
 	"ccsite/theme"
 	"golang.org/x/sync/errgroup"
 )
@@ -53,6 +54,8 @@ type SiteSummary struct {
 	Written                             int64
 	Elapsed                             time.Duration
 	Highlighted, HighlightHits, Plain   int64
+	// Docs counts the search index's documents.
+	Docs int
 }
 
 // marker marks a folder as a ccsite output, so a build never writes over a
@@ -88,6 +91,12 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	hl := markup.NewHighlighter()
 	b := &siteBuilder{cfg: cfg, ts: ts, theme: th, plan: planSite(a), media: map[string]bool{}, files: map[string]bool{}}
+	b.index, err = search.Create(filepath.Join(cfg.Out, filepath.FromSlash(search.Dir)))
+	if err != nil {
+		return sum, err
+	}
+	b.startIndexer()
+	defer b.abortIndex()
 	b.rb = &render.Builder{MD: markup.New(hl), Media: b.writeMedia}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -121,6 +130,9 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	if b.mediaErr != nil {
 		return sum, b.mediaErr
+	}
+	if sum.Docs, err = b.closeIndex(); err != nil {
+		return sum, err
 	}
 	if err := b.writeLists(a); err != nil {
 		return sum, err
@@ -298,6 +310,69 @@ type siteBuilder struct {
 	urls                             []string
 	writtenMu                        sync.Mutex
 	files                            map[string]bool
+	index                            *search.Writer
+	docs                             chan []search.Doc
+	indexDone                        chan error
+}
+
+// addDocs hands a page's search documents to the indexer goroutine, so
+// rendering never waits for the index to write a batch.
+func (b *siteBuilder) addDocs(docs []search.Doc) error {
+	if len(docs) > 0 {
+		b.docs <- docs
+	}
+	return nil
+}
+
+// abortIndex stops the indexer when a build fails before closeIndex.
+func (b *siteBuilder) abortIndex() {
+	if b.docs == nil {
+		return
+	}
+	close(b.docs)
+	<-b.indexDone
+	b.docs = nil
+	b.index.Close()
+}
+
+// startIndexer indexes what addDocs sends until closeIndex.
+func (b *siteBuilder) startIndexer() {
+	b.docs = make(chan []search.Doc, 64)
+	b.indexDone = make(chan error, 1)
+	go func() {
+		var err error
+		for docs := range b.docs {
+			if err == nil {
+				err = b.index.Add(docs)
+			}
+		}
+		b.indexDone <- err
+	}()
+}
+
+// closeIndex finishes the search index and records its files as the
+// build's.
+func (b *siteBuilder) closeIndex() (int, error) {
+	close(b.docs)
+	addErr := <-b.indexDone
+	b.docs = nil
+	n, err := b.index.Close()
+	if addErr != nil {
+		err = addErr
+	}
+	if err != nil {
+		return n, fmt.Errorf("search index: %w", err)
+	}
+	dir := filepath.Join(b.cfg.Out, filepath.FromSlash(search.Dir))
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b.writtenMu.Lock()
+			b.files[filepath.Clean(p)] = true
+			b.writtenMu.Unlock()
+		}
+		return err
+	})
+	return n, err
 }
 
 // writeMedia stores an image once under media/, named by its content hash.
@@ -346,6 +421,9 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		if err := b.writePage(page, "agent", s.Title, pp, nil, body); err != nil {
 			return err
 		}
+		if err := b.addDocs(search.Docs(s, page, project)); err != nil {
+			return err
+		}
 		pp.mu.Lock()
 		pp.orphans = append(pp.orphans, render.Nav{Title: s.Title, URL: link.Rel(link.Project(pp.slug), page), Time: render.MkTime(s.Start)})
 		pp.mu.Unlock()
@@ -376,6 +454,9 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 	if err := b.writePage(page, "session", s.Title, pp, nil, body); err != nil {
 		return err
 	}
+	if err := b.addDocs(search.Docs(s, page, project)); err != nil {
+		return err
+	}
 	for _, a := range s.Agents {
 		ap := agentPage(a)
 		if ap == "" {
@@ -387,6 +468,9 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 			return err
 		}
 		ab := b.rb.Session(a, project, al)
+		if err := b.addDocs(search.Docs(a, ap, project)); err != nil {
+			return err
+		}
 		crumb := []render.Crumb{{Label: s.Title, URL: link.Rel(ap, page)}}
 		if err := b.writePage(ap, "agent", a.Title, pp, crumb, ab); err != nil {
 			return err

@@ -1,0 +1,139 @@
+package search
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"ccsite/build/link"
+	"ccsite/build/session"
+	"ccsite/build/transcript"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// MaxText caps the text indexed for one document, and MaxOutput the part
+// of it a tool's output may take: a multi-megabyte output is found by its
+// start nearly as well as by all of it, and indexing all of it would make
+// the index (and the build) several times bigger.
+const (
+	MaxText   = 16 << 10
+	MaxOutput = 4 << 10
+)
+
+// Docs lists the searchable parts of a session's live branch, for the page
+// at page (a site path): prompts, answer text, thinking, and each tool call
+// with its input and output. A sub-agent's prompts and answers get the role
+// "agent".
+func Docs(s *session.Session, page, project string) []Doc {
+	var out []Doc
+	agent := s.Agent != nil
+	base := Doc{Project: project, Session: s.ID, Title: s.Title}
+	if agent && s.Agent.ParentID != "" {
+		base.Session = s.Agent.ParentID
+	}
+	add := func(anchor, role, tool, model string, t session.Message, text string) {
+		text = strings.TrimSpace(text)
+		if text == "" {
+			return
+		}
+		if agent && (role == "prompt" || role == "answer") {
+			role = "agent"
+		}
+		d := base
+		d.ID = page + "#" + anchor
+		d.Role, d.Tool, d.Model, d.Time, d.Text = role, tool, model, t.Time, clip(reANSI.ReplaceAllString(text, ""))
+		out = append(out, d)
+	}
+	for _, m := range s.Messages {
+		anchor := link.Message(m.UUID)
+		switch {
+		case m.Prompt || m.Kind == session.KindQueued:
+			add(anchor, "prompt", "", "", *m, session.PromptText(m))
+		case m.Kind == session.KindAnswer:
+			var text, thinking []string
+			for _, b := range m.Blocks {
+				switch b.Type {
+				case "text":
+					text = append(text, b.Text)
+				case "thinking":
+					thinking = append(thinking, b.Thinking)
+				}
+			}
+			add(anchor, "answer", "", m.Model, *m, strings.Join(text, "\n\n"))
+			// Thinking and answer share the message's anchor; the ids
+			// differ by a suffix the page ignores.
+			if th := strings.Join(thinking, "\n\n"); strings.TrimSpace(th) != "" {
+				d := len(out)
+				add(anchor, "thinking", "", m.Model, *m, th)
+				if len(out) > d {
+					out[d].ID += "?thinking"
+				}
+			}
+			for _, id := range m.ToolUseIDs {
+				if c := s.Tool(id); c != nil && c.Use == m {
+					add(link.Tool(c.ID), "tool", c.Name, m.Model, *m, toolText(c))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// toolText is what a tool call is found by: its input's string values,
+// then its output.
+func toolText(c *session.ToolCall) string {
+	var parts []string
+	var in map[string]jsontext.Value
+	_ = transcript.Unmarshal(c.Input, &in)
+	keys := []string{"description", "command", "file_path", "path", "pattern", "query", "url", "prompt",
+		"old_string", "new_string", "content", "plan", "new_source", "skill"}
+	seen := map[string]bool{}
+	for _, k := range keys {
+		seen[k] = true
+		var s string
+		if transcript.Unmarshal(in[k], &s) == nil && s != "" {
+			parts = append(parts, s)
+		}
+	}
+	var rest []string
+	for k := range in {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		if v := in[k]; len(v) > 0 && v[0] == '"' {
+			var s string
+			if transcript.Unmarshal(v, &s) == nil {
+				parts = append(parts, s)
+			}
+		}
+	}
+	if c.ResultBlock != nil {
+		out := c.ResultBlock.Content.Text()
+		if len(out) > MaxOutput {
+			out = clipTo(out, MaxOutput)
+		}
+		parts = append(parts, out)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// reANSI matches terminal escape sequences (colours, cursor moves), which
+// are not text to find or show.
+var reANSI = regexp.MustCompile("\x1b(?:\\[[0-9;?]*[ -/]*[@-~]|\\][^\x07\x1b]*(?:\x07|\x1b\\\\)|[@-Z\\\\-_])")
+
+func clip(s string) string { return clipTo(s, MaxText) }
+
+// clipTo cuts s to at most n bytes, on a character boundary.
+func clipTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

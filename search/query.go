@@ -1,0 +1,266 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// Query is a search: words that must all match, "quoted phrases", and
+// filters. Filters can also be written in Text as project:NAME tool:NAME
+// role:NAME model:NAME after:YYYY-MM-DD before:YYYY-MM-DD.
+type Query struct {
+	Text    string
+	Project string // matched against the project path or its last element
+	Tool    string
+	Role    string
+	Model   string
+	After   time.Time
+	Before  time.Time
+	// Prefix makes the last word match as a prefix (search as you type).
+	Prefix bool
+	Size   int
+}
+
+// Hit is one result.
+type Hit struct {
+	ID      string    `json:"id"`
+	Page    string    `json:"page"`
+	Anchor  string    `json:"anchor"`
+	Project string    `json:"project"`
+	Session string    `json:"session"`
+	Title   string    `json:"title"`
+	Role    string    `json:"role"`
+	Tool    string    `json:"tool,omitempty"`
+	Model   string    `json:"model,omitempty"`
+	Time    time.Time `json:"time"`
+	Score   float64   `json:"score"`
+	// Snippet is the text around the matches, HTML-escaped, matches in <mark>.
+	Snippet string `json:"snippet"`
+}
+
+// Results are a query's hits, best first.
+type Results struct {
+	Total uint64        `json:"total"`
+	Hits  []Hit         `json:"hits"`
+	Took  time.Duration `json:"-"`
+}
+
+// ErrEmpty is returned for a query with no words and no filters.
+var ErrEmpty = fmt.Errorf("empty query: give words to find, \"a phrase\", or filters such as tool:Bash")
+
+var (
+	reFilter = regexp.MustCompile(`(?i)\b(project|tool|role|model|after|before):("[^"]*"|\S+)`)
+	rePhrase = regexp.MustCompile(`"([^"]*)"`)
+)
+
+// parsed is a query taken apart.
+type parsed struct {
+	words   [][]string // each word's tokens (several: a phrase)
+	phrases [][]string
+	q       Query
+}
+
+func parse(q Query) (parsed, error) {
+	p := parsed{q: q}
+	text := reFilter.ReplaceAllStringFunc(q.Text, func(m string) string {
+		sub := reFilter.FindStringSubmatch(m)
+		v := strings.Trim(sub[2], `"`)
+		switch strings.ToLower(sub[1]) {
+		case "project":
+			p.q.Project = v
+		case "tool":
+			p.q.Tool = v
+		case "role":
+			p.q.Role = v
+		case "model":
+			p.q.Model = v
+		case "after", "before":
+			t, err := time.Parse("2006-01-02", v)
+			if err == nil {
+				if strings.EqualFold(sub[1], "after") {
+					p.q.After = t
+				} else {
+					p.q.Before = t.Add(24 * time.Hour)
+				}
+			}
+		}
+		return " "
+	})
+	text = rePhrase.ReplaceAllStringFunc(text, func(m string) string {
+		if toks := Tokens(m); len(toks) > 0 {
+			p.phrases = append(p.phrases, toks)
+		}
+		return " "
+	})
+	for _, w := range strings.Fields(text) {
+		if toks := Tokens(w); len(toks) > 0 {
+			p.words = append(p.words, toks)
+		}
+	}
+	if len(p.words) == 0 && len(p.phrases) == 0 && p.q.Project == "" && p.q.Tool == "" && p.q.Role == "" &&
+		p.q.Model == "" && p.q.After.IsZero() && p.q.Before.IsZero() {
+		return p, ErrEmpty
+	}
+	return p, nil
+}
+
+// build makes the bleve query: every word and phrase must match the text.
+func (p parsed) build() query.Query {
+	var must []query.Query
+	for i, toks := range p.words {
+		last := i == len(p.words)-1
+		switch {
+		case len(toks) > 1:
+			must = append(must, phraseQuery(toks))
+		case last && p.q.Prefix:
+			pq := bleve.NewPrefixQuery(toks[0])
+			pq.SetField("text")
+			must = append(must, pq)
+		default:
+			tq := bleve.NewTermQuery(toks[0])
+			tq.SetField("text")
+			must = append(must, tq)
+		}
+	}
+	for _, toks := range p.phrases {
+		if len(toks) == 1 {
+			tq := bleve.NewTermQuery(toks[0])
+			tq.SetField("text")
+			must = append(must, tq)
+		} else {
+			must = append(must, phraseQuery(toks))
+		}
+	}
+	keyword := func(field, v string) {
+		if v == "" {
+			return
+		}
+		tq := bleve.NewTermQuery(v)
+		tq.SetField(field)
+		must = append(must, tq)
+	}
+	keyword("tool", p.q.Tool)
+	keyword("role", p.q.Role)
+	keyword("model", p.q.Model)
+	if p.q.Project != "" {
+		// The full path, or its last element (a wildcard on the path).
+		exact := bleve.NewTermQuery(p.q.Project)
+		exact.SetField("project")
+		tail := bleve.NewWildcardQuery("*/" + p.q.Project)
+		tail.SetField("project")
+		tailWin := bleve.NewWildcardQuery(`*\` + p.q.Project)
+		tailWin.SetField("project")
+		must = append(must, bleve.NewDisjunctionQuery(exact, tail, tailWin))
+	}
+	if !p.q.After.IsZero() || !p.q.Before.IsZero() {
+		var start, end time.Time
+		if !p.q.After.IsZero() {
+			start = p.q.After
+		}
+		if !p.q.Before.IsZero() {
+			end = p.q.Before
+		}
+		dq := bleve.NewDateRangeQuery(start, end)
+		dq.SetField("time")
+		must = append(must, dq)
+	}
+	if len(must) == 1 {
+		return must[0]
+	}
+	return bleve.NewConjunctionQuery(must...)
+}
+
+func phraseQuery(toks []string) query.Query {
+	pq := bleve.NewPhraseQuery(toks, "text")
+	return pq
+}
+
+// Search runs q.
+func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
+	p, err := parse(q)
+	if err != nil {
+		return Results{}, err
+	}
+	size := q.Size
+	if size <= 0 {
+		size = 20
+	}
+	req := bleve.NewSearchRequestOptions(p.build(), size, 0, false)
+	req.Fields = []string{"project", "session", "title", "role", "tool", "model", "time", "text"}
+	req.IncludeLocations = true
+	// Ties go by id, so results are stable.
+	req.SortBy([]string{"-_score", "_id"})
+	res, err := x.idx.SearchInContext(ctx, req)
+	if err != nil {
+		return Results{}, fmt.Errorf("search: %w", err)
+	}
+	out := Results{Total: res.Total, Took: res.Took}
+	for _, h := range res.Hits {
+		hit := Hit{ID: h.ID, Score: h.Score}
+		hit.Page, hit.Anchor, _ = strings.Cut(h.ID, "#")
+		hit.Anchor, _, _ = strings.Cut(hit.Anchor, "?") // "?thinking": a second doc of one message
+		str := func(k string) string { s, _ := h.Fields[k].(string); return s }
+		hit.Project, hit.Session, hit.Title = str("project"), str("session"), str("title")
+		hit.Role, hit.Tool, hit.Model = str("role"), str("tool"), str("model")
+		if t, err := time.Parse(time.RFC3339, str("time")); err == nil {
+			hit.Time = t
+		}
+		hit.Snippet = snippet(str("text"), h.Locations["text"], 240)
+		out.Hits = append(out.Hits, hit)
+	}
+	return out, nil
+}
+
+// snippet cuts about width bytes of text around the first match, escaped,
+// with every match inside it wrapped in <mark>.
+func snippet(text string, locs search.TermLocationMap, width int) string {
+	type span struct{ start, end int }
+	var spans []span
+	for _, ls := range locs {
+		for _, l := range ls {
+			if int(l.End) <= len(text) && l.Start < l.End {
+				spans = append(spans, span{int(l.Start), int(l.End)})
+			}
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	from := 0
+	if len(spans) > 0 {
+		from = max(0, spans[0].start-width/3)
+	}
+	to := min(len(text), from+width)
+	// Keep whole UTF-8 characters.
+	for from > 0 && from < len(text) && text[from]&0xC0 == 0x80 {
+		from--
+	}
+	for to < len(text) && text[to]&0xC0 == 0x80 {
+		to++
+	}
+	var b strings.Builder
+	if from > 0 {
+		b.WriteString("…")
+	}
+	pos := from
+	for _, s := range spans {
+		if s.start < pos || s.end > to {
+			continue
+		}
+		b.WriteString(html.EscapeString(text[pos:s.start]))
+		b.WriteString("<mark>" + html.EscapeString(text[s.start:s.end]) + "</mark>")
+		pos = s.end
+	}
+	b.WriteString(html.EscapeString(text[pos:to]))
+	if to < len(text) {
+		b.WriteString("…")
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
