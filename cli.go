@@ -238,6 +238,9 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitFail
 	}
+	for _, u := range sum.Unreadable {
+		fmt.Fprintf(stderr, "ccsite build: could not read %s\n", u)
+	}
 	fmt.Fprintf(stderr, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages (%.1f MB) from %.1f MB in %s → %s\n",
 		sum.Projects, sum.Sessions, sum.Agents, sum.Orphans, sum.Problems, sum.Pages, float64(sum.Written)/(1<<20),
 		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), filepath.Join(*out, "index.html"))

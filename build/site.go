@@ -56,6 +56,8 @@ type SiteSummary struct {
 	Highlighted, HighlightHits, Plain   int64
 	// Docs counts the search index's documents.
 	Docs int
+	// Unreadable lists the files that could not be read, with why.
+	Unreadable []string
 }
 
 // marker marks a folder as a ccsite output, so a build never writes over a
@@ -157,6 +159,8 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	sum.Projects = len(b.plan.projects)
 	sum.Sessions, sum.Agents, sum.Orphans = b.sessions, b.agents, b.orphans
 	sum.Pages, sum.Problems, sum.Written = b.pages, b.problems, b.written
+	sort.Strings(b.unreadable)
+	sum.Unreadable = b.unreadable
 	sum.HighlightHits, sum.Highlighted, sum.Plain = hl.Stats()
 	sum.Elapsed = time.Since(start)
 	return sum, nil
@@ -302,6 +306,7 @@ type siteBuilder struct {
 	mu                               sync.Mutex
 	sessions, agents, orphans, pages int
 	problems                         int
+	unreadable                       []string
 	written                          int64
 	planMu                           sync.Mutex
 	mediaMu                          sync.Mutex
@@ -408,6 +413,12 @@ func navTo(from string, sp *sessionPlan, label string) *render.Nav {
 // orphan agent's page.
 func (b *siteBuilder) renderSession(l Loaded) error {
 	if l.Err != nil || l.Session == nil {
+		// A file that could not be read at all: reported, the rest goes on.
+		path := ""
+		if l.File != nil {
+			path = l.File.Path
+		}
+		b.count(func() { b.unreadable = append(b.unreadable, fmt.Sprintf("%s: %v", path, l.Err)) })
 		return nil
 	}
 	s := l.Session
