@@ -20,6 +20,7 @@ import (
 	"ccsite/build/archive"
 	"ccsite/demo"
 	"ccsite/search"
+	"ccsite/serve"
 	"ccsite/theme"
 )
 
@@ -44,6 +45,8 @@ Usage:
         folder with --theme-dir (any file there overrides the default of the
         same path; a template file may redefine single {{define}} blocks).
   ccsite theme list
+  ccsite serve [--addr 127.0.0.1:8080] [SITE]
+        Serve a built site (default ./site) and its search API (/api/search).
   ccsite search [--site DIR] [--json] [--project P] [--tool T] [--role R] [-n N] QUERY
         Search a built site's index: all words must match, "quoted phrases",
         and filters (also inline: project:P tool:T role:R after:DATE before:DATE).
@@ -76,6 +79,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return runTheme(args[1:], stdout, stderr)
 	case "search":
 		return runSearch(ctx, args[1:], stdout, stderr)
+	case "serve":
+		return runServe(ctx, args[1:], stdout, stderr)
 	case "inspect":
 		return runInspect(ctx, args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-version":
@@ -376,4 +381,32 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 func plainSnippet(s string) string {
 	s = strings.NewReplacer("<mark>", "[", "</mark>", "]").Replace(s)
 	return html.UnescapeString(s)
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
+	rest, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil || len(rest) > 1 {
+		if err == nil {
+			fmt.Fprintln(stderr, "ccsite serve: name at most one site folder")
+		}
+		return exitUsage
+	}
+	dir := "site"
+	if len(rest) == 1 {
+		dir = rest[0]
+	}
+	err = serve.Run(ctx, dir, *addr, func(a string) {
+		fmt.Fprintf(stderr, "ccsite serve: %s on http://%s/ (search API: /api/search?q=…); Ctrl-C stops\n", dir, a)
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite serve: %v\n", err)
+		return exitFail
+	}
+	return exitOK
 }

@@ -9,7 +9,6 @@ import (
 	"ccsite/build/link"
 	"ccsite/build/session"
 	"ccsite/build/transcript"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // MaxText caps the text indexed for one document, and MaxOutput the part
@@ -80,21 +79,19 @@ func Docs(s *session.Session, page, project string) []Doc {
 	return out
 }
 
-// toolText is what a tool call is found by: its input's string values,
-// then its output.
+// toolText is what a tool call is found by: its input's strings (the
+// usual fields first, then all others, nested ones too, in key order), then
+// its output.
 func toolText(c *session.ToolCall) string {
 	var parts []string
-	var in map[string]jsontext.Value
+	var in map[string]any
 	_ = transcript.Unmarshal(c.Input, &in)
-	keys := []string{"description", "command", "file_path", "path", "pattern", "query", "url", "prompt",
+	first := []string{"description", "command", "file_path", "path", "pattern", "query", "url", "prompt",
 		"old_string", "new_string", "content", "plan", "new_source", "skill"}
 	seen := map[string]bool{}
-	for _, k := range keys {
+	for _, k := range first {
 		seen[k] = true
-		var s string
-		if transcript.Unmarshal(in[k], &s) == nil && s != "" {
-			parts = append(parts, s)
-		}
+		strs(in[k], &parts)
 	}
 	var rest []string
 	for k := range in {
@@ -104,12 +101,7 @@ func toolText(c *session.ToolCall) string {
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		if v := in[k]; len(v) > 0 && v[0] == '"' {
-			var s string
-			if transcript.Unmarshal(v, &s) == nil {
-				parts = append(parts, s)
-			}
-		}
+		strs(in[k], &parts)
 	}
 	if c.ResultBlock != nil {
 		out := c.ResultBlock.Content.Text()
@@ -119,6 +111,29 @@ func toolText(c *session.ToolCall) string {
 		parts = append(parts, out)
 	}
 	return strings.Join(parts, "\n")
+}
+
+// strs appends the strings in v (a decoded JSON value), maps in key order.
+func strs(v any, out *[]string) {
+	switch x := v.(type) {
+	case string:
+		if x != "" {
+			*out = append(*out, x)
+		}
+	case []any:
+		for _, e := range x {
+			strs(e, out)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			strs(x[k], out)
+		}
+	}
 }
 
 // reANSI matches terminal escape sequences (colours, cursor moves), which
