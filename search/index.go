@@ -4,7 +4,6 @@
 package search
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -187,4 +186,3 @@ func (x *Index) Close() error { return x.idx.Close() }
 // Count is the number of documents.
 func (x *Index) Count() (uint64, error) { return x.idx.DocCount() }
 
-var _ = context.Background
