@@ -185,4 +185,3 @@ func (x *Index) Close() error { return x.idx.Close() }
 
 // Count is the number of documents.
 func (x *Index) Count() (uint64, error) { return x.idx.DocCount() }
-
