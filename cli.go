@@ -211,8 +211,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	fs.SetOutput(stderr)
 	out := fs.String("o", "site", "write the site to `DIR`")
 	workers := fs.Int("workers", 0, "parse and render with N workers (default: one per CPU)")
-	themeName := fs.String("theme", "", "built-in theme `NAME` ("+strings.Join(theme.Names(), ", ")+")")
-	themeDir := fs.String("theme-dir", "", "`DIR` of templates/ and assets/ overriding the theme's")
+	themeName, themeDir := themeFlags(fs)
 	baseURL := fs.String("base-url", "", "the site's public `URL`: adds canonical links and sitemap.xml")
 	asJSON := fs.Bool("json", false, "also write each session's model as <session>.json")
 	paths, err := parseInterleaved(fs, args)
@@ -272,8 +271,7 @@ func runShare(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := flag.NewFlagSet("share", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "write to `FILE` (default: <session>.html in the current folder)")
-	themeName := fs.String("theme", "", "built-in theme `NAME` ("+strings.Join(theme.Names(), ", ")+")")
-	themeDir := fs.String("theme-dir", "", "`DIR` of templates/ and assets/ overriding the theme's")
+	themeName, themeDir := themeFlags(fs)
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -409,4 +407,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFail
 	}
 	return exitOK
+}
+
+// themeFlags adds --theme and --theme-dir to a command's flags.
+func themeFlags(fs *flag.FlagSet) (name, dir *string) {
+	name = fs.String("theme", "", "built-in theme `NAME` ("+strings.Join(theme.Names(), ", ")+")")
+	dir = fs.String("theme-dir", "", "`DIR` of templates/ and assets/ overriding the theme's")
+	return name, dir
 }

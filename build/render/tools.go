@@ -229,7 +229,7 @@ func (c *viewCtx) bashTool(t *ToolView, call *session.ToolCall, in input, tur js
 		Interrupted bool   `json:"interrupted"`
 		ReturnCode  string `json:"returnCodeInterpretation"`
 	}
-	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil {
+	if structured(tur, &res) {
 		v.Out = c.terminal(res.Stdout, res.Stderr, "")
 		v.Interrupted, v.ExitNote = res.Interrupted, res.ReturnCode
 		if res.Interrupted {
@@ -283,7 +283,7 @@ func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in input, tur js
 			Type       string `json:"type"`
 		} `json:"file"`
 	}
-	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil && (res.File.Content != "" || res.File.Base64 != "") {
+	if structured(tur, &res) && (res.File.Content != "" || res.File.Base64 != "") {
 		if res.Type == "image" || res.File.Base64 != "" {
 			if img, ok := c.image(&transcript.Source{Type: "base64", MediaType: res.File.Type, Data: res.File.Base64}); ok {
 				v.Image = &img
@@ -347,12 +347,18 @@ func catN(text string) (start int, content string, lines int, ok bool) {
 	return start, b.String(), lines, true
 }
 
+// structured reads a toolUseResult object into res. It is false when there
+// is none, when it is a string (how failures are written) or malformed.
+func structured(tur jsontext.Value, res any) bool {
+	return len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, res) == nil
+}
+
 // hunksOf reads a structuredPatch.
 func hunksOf(tur jsontext.Value) []markup.Hunk {
 	var res struct {
 		StructuredPatch []markup.Hunk `json:"structuredPatch"`
 	}
-	if len(tur) == 0 || tur[0] != '{' || transcript.Unmarshal(tur, &res) != nil {
+	if !structured(tur, &res) {
 		return nil
 	}
 	return res.StructuredPatch
@@ -367,9 +373,7 @@ func (c *viewCtx) writeTool(t *ToolView, call *session.ToolCall, in input, tur j
 		Type         string `json:"type"`
 		OriginalFile string `json:"originalFile"`
 	}
-	if len(tur) > 0 && tur[0] == '{' {
-		_ = transcript.Unmarshal(tur, &res)
-	}
+	_ = structured(tur, &res)
 	content := in.str("content")
 	hunks := hunksOf(tur)
 	switch {
@@ -413,9 +417,7 @@ func (c *viewCtx) editTool(t *ToolView, call *session.ToolCall, in input, tur js
 		var res struct {
 			OriginalFile string `json:"originalFile"`
 		}
-		if len(tur) > 0 && tur[0] == '{' {
-			_ = transcript.Unmarshal(tur, &res)
-		}
+		_ = structured(tur, &res)
 		type edit struct {
 			Old string `json:"old_string"`
 			New string `json:"new_string"`
@@ -480,7 +482,7 @@ func (c *viewCtx) searchTool(t *ToolView, call *session.ToolCall, in input, tur 
 		NumLines  int      `json:"numLines"`
 		Mode      string   `json:"mode"`
 	}
-	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil && (res.Filenames != nil || res.Content != "" || res.NumFiles > 0) {
+	if structured(tur, &res) && (res.Filenames != nil || res.Content != "" || res.NumFiles > 0) {
 		v.Files, v.Truncated = res.Filenames, res.Truncated
 		v.Count = fmt.Sprintf("%d files", res.NumFiles)
 		if res.Mode == "content" {
@@ -562,7 +564,7 @@ func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in input, tur js
 		TotalToolUseCount int                `json:"totalToolUseCount"`
 	}
 	text := ""
-	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil {
+	if structured(tur, &res) {
 		v.Status = res.Status
 		if res.TotalDurationMs > 0 {
 			v.Duration = ms(res.TotalDurationMs)
@@ -611,7 +613,7 @@ func (c *viewCtx) webTool(t *ToolView, call *session.ToolCall, in input, tur jso
 		DurationMs float64          `json:"durationMs"`
 	}
 	text := ""
-	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, &res) == nil {
+	if structured(tur, &res) {
 		if res.Code != 0 {
 			v.Status = strings.TrimSpace(fmt.Sprintf("%d %s", res.Code, res.CodeText))
 		}
@@ -720,9 +722,7 @@ func (c *viewCtx) askTool(t *ToolView, call *session.ToolCall, in input, tur jso
 	var res struct {
 		Answers map[string]string `json:"answers"`
 	}
-	if len(tur) > 0 && tur[0] == '{' {
-		_ = transcript.Unmarshal(tur, &res)
-	}
+	_ = structured(tur, &res)
 	v := AskView{}
 	for _, q := range qs {
 		qq := Question{Header: q.Header, Text: q.Question, Multiple: q.MultiSelect, Answer: res.Answers[q.Question]}
