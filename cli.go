@@ -248,6 +248,10 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	fmt.Fprintf(stderr, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages (%.1f MB) from %.1f MB in %s → %s\n",
 		sum.Projects, sum.Sessions, sum.Agents, sum.Orphans, sum.Problems, sum.Pages, float64(sum.Written)/(1<<20),
 		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), filepath.Join(*out, "index.html"))
+	if st := sum.Search; st.TextBytes > 0 {
+		fmt.Fprintf(stderr, "ccsite build: search: %d documents, %.1f MB of text; static index %d files, %.1f MB (%.2fx the text)\n",
+			sum.Docs, float64(st.TextBytes)/(1<<20), st.Files, float64(st.Bytes)/(1<<20), float64(st.Bytes)/float64(st.TextBytes))
+	}
 	return exitOK
 }
 

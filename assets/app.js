@@ -80,6 +80,46 @@
     }
   }
 
+  // highlight marks, inside box, the words a search result was found by
+  // (the page's ?hl= parameter), and opens what hides them.
+  var highlighted = false;
+  function highlight(box) {
+    if (highlighted) return;
+    var hl = "";
+    try { hl = new URLSearchParams(location.search).get("hl") || ""; } catch (e) { return; }
+    var terms = hl.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!terms.length) return;
+    highlighted = true;
+    var set = Object.create(null);
+    terms.forEach(function (t) { set[t] = true; });
+    var last = terms[terms.length - 1];
+    var word = /[\p{L}\p{N}_]+/gu;
+    var walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    var nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    var first = null;
+    nodes.forEach(function (node) {
+      var text = node.nodeValue, at = 0, m, frag = null;
+      word.lastIndex = 0;
+      while ((m = word.exec(text))) {
+        var w = m[0].toLowerCase();
+        if (!set[w] && w.lastIndexOf(last, 0) !== 0) continue;
+        frag = frag || document.createDocumentFragment();
+        frag.appendChild(document.createTextNode(text.slice(at, m.index)));
+        var mark = document.createElement("mark");
+        mark.className = "hl";
+        mark.textContent = m[0];
+        frag.appendChild(mark);
+        first = first || mark;
+        at = m.index + m[0].length;
+      }
+      if (!frag) return;
+      frag.appendChild(document.createTextNode(text.slice(at)));
+      node.parentNode.replaceChild(frag, node);
+    });
+    if (first) reveal(first);
+  }
+
   function showTarget() {
     var id = location.hash.slice(1);
     try { id = decodeURIComponent(id); } catch (e) { /* keep it raw */ }
@@ -88,6 +128,7 @@
     if (!el) return;
     reveal(el);
     var box = el.classList.contains("result-anchor") ? el.closest(".tool") : el;
+    if (box) highlight(box);
     if (box) {
       box.classList.remove("target");
       void box.offsetWidth;
@@ -249,7 +290,7 @@
       case "k": step(-1); break;
       case "t": toggleThinking(); break;
       case "/": {
-        var box = document.querySelector("#search, input.filter");
+        var box = document.querySelector("input.filter") || document.getElementById("search");
         if (!box) return;
         box.focus();
         break;

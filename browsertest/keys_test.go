@@ -57,7 +57,7 @@ func keyStateOf(tb *tab) keyState {
 // over HTTP: j and k move to the next and previous message (marked target,
 // scrolled to just below the sticky header, named in the URL's hash), t
 // opens every thinking block and closes them again, / focuses a list's
-// filter box (and does nothing where there is none), ? opens the help
+// filter box (or, where there is none, the header's search box), ? opens the help
 // dialog that Escape or its Close button closes; keys typed into the filter
 // box are text, not shortcuts.
 func TestShortcutKeys(t *testing.T) {
@@ -117,14 +117,18 @@ func TestShortcutKeys(t *testing.T) {
 	})
 
 	t.Run("slash-without-filter", func(t *testing.T) {
+		// Where there is no list to filter, / goes to the header's search
+		// box, and types nothing into it.
 		tb := parent.in(t)
 		tb.page("http", searchPage)
-		eval[bool](tb, `(scrollTo(0, 300), true)`)
 		before := keyStateOf(tb)
 		tb.press("/")
 		after := keyStateOf(tb)
-		if after.Active != before.Active || after.Hash != before.Hash || after.ScrollY != before.ScrollY || after.Dialog {
-			t.Errorf("/ on a page without a filter box changed the page: before %+v, after %+v", before, after)
+		if after.Active != "input#search" || after.Hash != before.Hash || after.Dialog {
+			t.Errorf("/ on a page without a filter box: before %+v, after %+v; want the focus on input#search and nothing else", before, after)
+		}
+		if v := eval[string](tb, `document.getElementById("search").value`); v != "" {
+			t.Errorf("/ went into the search box: %q", v)
 		}
 		tb.assertClean(searchPage)
 	})

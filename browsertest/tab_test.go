@@ -212,6 +212,24 @@ func (tb *tab) waitFor(expr string) {
 	}
 }
 
+// waitAcross is waitFor for an expression that holds after a navigation
+// the page itself starts (a click on a link, a form sent): evaluations
+// that fail while the old page goes are retried.
+func (tb *tab) waitAcross(expr string) {
+	tb.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	var last error
+	for time.Now().Before(deadline) {
+		ok, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
+			return
+		}
+		last = err
+		time.Sleep(20 * time.Millisecond)
+	}
+	tb.t.Fatalf("wait for %s: not true after 5s (last error: %v)", expr, last)
+}
+
 // viewport sets the window's size; mobile honours the viewport meta tag.
 func (tb *tab) viewport(width, height int64, mobile bool) {
 	tb.t.Helper()

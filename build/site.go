@@ -54,8 +54,10 @@ type SiteSummary struct {
 	Written                             int64
 	Elapsed                             time.Duration
 	Highlighted, HighlightHits, Plain   int64
-	// Docs counts the search index's documents.
-	Docs int
+	// Docs counts the search index's documents; Search describes the
+	// static index derived from it.
+	Docs   int
+	Search search.StaticStats
 	// Unreadable lists the files that could not be read, with why.
 	Unreadable []string
 }
@@ -135,6 +137,9 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	if sum.Docs, err = b.closeIndex(); err != nil {
 		return sum, err
+	}
+	if sum.Search, err = b.index.WriteStatic(b.writeOut); err != nil {
+		return sum, fmt.Errorf("static search index: %w", err)
 	}
 	if err := b.writeLists(a); err != nil {
 		return sum, err
@@ -549,7 +554,9 @@ func (b *siteBuilder) writeOut(path string, data []byte) error {
 func (b *siteBuilder) write(page string, p *render.Page) error {
 	if b.cfg.BaseURL != "" {
 		p.Canonical = b.cfg.BaseURL + page
-		b.count(func() { b.urls = append(b.urls, page) })
+		if p.Kind != "search" { // a page with no content of its own
+			b.count(func() { b.urls = append(b.urls, page) })
+		}
 	}
 	var buf bytes.Buffer
 	if err := b.ts.Page(&buf, p); err != nil {
@@ -673,6 +680,10 @@ func (b *siteBuilder) writeLists(a *archive.Archive) error {
 		idx.Projects = append(idx.Projects, render.ProjectRow{Name: pp.p.Name, Path: pp.p.Path, URL: page,
 			Sessions: len(pv.Sessions), Last: render.MkTime(pp.last), Tokens: pp.tokens, ToolCalls: pp.tools})
 		idx.Sessions += len(pv.Sessions)
+	}
+	if err := b.write(link.Search(), &render.Page{Path: link.Search(), Title: "Search", Kind: "search",
+		Crumbs: []render.Crumb{{Label: "Search"}}}); err != nil {
+		return err
 	}
 	return b.write(link.Index(), &render.Page{Path: link.Index(), Title: "All projects", Kind: "index", Body: idx})
 }

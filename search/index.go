@@ -4,6 +4,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 )
@@ -103,9 +105,12 @@ func Mapping() (mapping.IndexMapping, error) {
 
 // Writer adds documents to a new index, in batches.
 type Writer struct {
+	dir   string
 	idx   bleve.Index
 	batch *bleve.Batch
-	docs  int
+	metas []meta
+	seen  map[string]bool
+	text  int64
 }
 
 // Create makes a new, empty index in dir (removing one that was there).
@@ -123,16 +128,23 @@ func Create(dir string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create search index: %w", err)
 	}
-	return &Writer{idx: idx, batch: idx.NewBatch()}, nil
+	return &Writer{dir: dir, idx: idx, batch: idx.NewBatch(), seen: map[string]bool{}}, nil
 }
 
-// Add queues docs, writing a batch every few thousand.
+// Add queues docs, writing a batch every few thousand. A document whose
+// id was added before is left out: bleve would replace the first, and the
+// static index must hold what bleve holds.
 func (w *Writer) Add(docs []Doc) error {
 	for i := range docs {
+		if w.seen[docs[i].ID] {
+			continue
+		}
+		w.seen[docs[i].ID] = true
 		if err := w.batch.Index(docs[i].ID, &docs[i]); err != nil {
 			return err
 		}
-		w.docs++
+		w.metas = append(w.metas, newMeta(&docs[i]))
+		w.text += int64(len(docs[i].Text))
 	}
 	if w.batch.Size() >= 4000 {
 		return w.flush()
@@ -149,14 +161,40 @@ func (w *Writer) flush() error {
 	return err
 }
 
-// Close writes what is queued and closes the index; it returns the number
-// of documents.
+// Close writes what is queued, merges the index into one segment and
+// closes it; it returns the number of documents. One segment makes the
+// index's statistics (bleve's BM25 average length counts each segment's
+// terms) the same from one build to the next.
 func (w *Writer) Close() (int, error) {
 	err := w.flush()
+	if err == nil {
+		err = w.merge()
+	}
 	if cerr := w.idx.Close(); err == nil {
 		err = cerr
 	}
-	return w.docs, err
+	return len(w.metas), err
+}
+
+func (w *Writer) merge() error {
+	adv, err := w.idx.Advanced()
+	if err != nil {
+		return err
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return fmt.Errorf("search index: not a scorch index")
+	}
+	return s.ForceMerge(context.Background(), &mergeplan.SingleSegmentMergePlanOptions)
+}
+
+// WriteStatic writes the static index (see StaticDir) derived from the
+// closed index, calling write with each file's site path and content.
+func (w *Writer) WriteStatic(write func(path string, data []byte) error) (StaticStats, error) {
+	st, err := writeStatic(w.dir, w.metas, write)
+	st.TextBytes = w.text
+	w.metas, w.seen = nil, nil
+	return st, err
 }
 
 // Index is an opened index.
@@ -185,3 +223,23 @@ func (x *Index) Close() error { return x.idx.Close() }
 
 // Count is the number of documents.
 func (x *Index) Count() (uint64, error) { return x.idx.DocCount() }
+
+// Terms calls fn with every term of the text field and the number of
+// documents holding it, in the index's (byte) order, until fn returns
+// false.
+func (x *Index) Terms(fn func(term string, docs uint64) bool) error {
+	dict, err := x.idx.FieldDict("text")
+	if err != nil {
+		return err
+	}
+	defer dict.Close()
+	for {
+		e, err := dict.Next()
+		if err != nil || e == nil {
+			return err
+		}
+		if !fn(e.Term, e.Count) {
+			return nil
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"html"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -113,7 +114,17 @@ func parse(q Query) (parsed, error) {
 	return p, nil
 }
 
-// build makes the bleve query: every word and phrase must match the text.
+// build makes the bleve query: every word and phrase must match the text,
+// and every filter its field. The static index's reader (assets/search.js)
+// scores the same way, so the query's shape is kept simple on purpose:
+//
+//   - always a conjunction at the top, whose query norm reaches every term
+//     (bleve sets one norm, 1/sqrt(sum of idf²), on all leaves);
+//   - filters carry boost 0, so they narrow the results without adding to
+//     the scores or the norm;
+//   - the last word, as a prefix, is bleve's prefix query: a disjunction
+//     of the terms it expands to, whose score is scaled by the share of
+//     them a document holds.
 func (p parsed) build() query.Query {
 	var must []query.Query
 	for i, toks := range p.words {
@@ -146,42 +157,54 @@ func (p parsed) build() query.Query {
 		}
 		tq := bleve.NewTermQuery(v)
 		tq.SetField(field)
+		tq.SetBoost(0)
 		must = append(must, tq)
 	}
 	keyword("tool", p.q.Tool)
 	keyword("role", p.q.Role)
 	keyword("model", p.q.Model)
 	if p.q.Project != "" {
-		// The full path, or its last element (a wildcard on the path).
+		// The full path, or its last elements (a wildcard on the path,
+		// unless the name holds wildcard characters itself).
 		exact := bleve.NewTermQuery(p.q.Project)
 		exact.SetField("project")
-		tail := bleve.NewWildcardQuery("*/" + p.q.Project)
-		tail.SetField("project")
-		tailWin := bleve.NewWildcardQuery(`*\` + p.q.Project)
-		tailWin.SetField("project")
-		must = append(must, bleve.NewDisjunctionQuery(exact, tail, tailWin))
+		exact.SetBoost(0)
+		or := []query.Query{exact}
+		if !strings.ContainsAny(p.q.Project, "*?") {
+			for _, sep := range []string{"/", `\`} {
+				w := bleve.NewWildcardQuery("*" + sep + p.q.Project)
+				w.SetField("project")
+				w.SetBoost(0)
+				or = append(or, w)
+			}
+		}
+		d := bleve.NewDisjunctionQuery(or...)
+		d.SetBoost(0)
+		must = append(must, d)
 	}
 	if !p.q.After.IsZero() || !p.q.Before.IsZero() {
-		var start, end time.Time
-		if !p.q.After.IsZero() {
-			start = p.q.After
-		}
-		if !p.q.Before.IsZero() {
-			end = p.q.Before
-		}
-		dq := bleve.NewDateRangeQuery(start, end)
+		dq := bleve.NewDateRangeQuery(p.q.After, p.q.Before)
 		dq.SetField("time")
+		dq.SetBoost(0)
 		must = append(must, dq)
-	}
-	if len(must) == 1 {
-		return must[0]
 	}
 	return bleve.NewConjunctionQuery(must...)
 }
 
+// scored tells whether a query has words or phrases: one of filters only
+// is not scored (every match scores 0) and its results go by id.
+func (p parsed) scored() bool { return len(p.words) > 0 || len(p.phrases) > 0 }
+
 func phraseQuery(toks []string) query.Query {
-	pq := bleve.NewPhraseQuery(toks, "text")
-	return pq
+	return bleve.NewPhraseQuery(toks, "text")
+}
+
+const tieSlack = 10
+
+// tieKey is a score rounded to 12 significant digits.
+func tieKey(score float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(score, 'g', 12, 64), 64)
+	return v
 }
 
 // Search runs q.
@@ -194,7 +217,12 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if size <= 0 {
 		size = 20
 	}
-	req := bleve.NewSearchRequestOptions(p.build(), size, 0, false)
+	// A few more than asked: ties are settled below, and a tie may cross
+	// the cut.
+	req := bleve.NewSearchRequestOptions(p.build(), size+tieSlack, 0, false)
+	if !p.scored() {
+		req.Score = "none"
+	}
 	req.Fields = []string{"project", "session", "title", "role", "tool", "model", "time", "text"}
 	req.IncludeLocations = true
 	// Ties go by id, so results are stable.
@@ -217,6 +245,18 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		hit.Snippet = snippet(str("text"), h.Locations["text"], 240)
 		out.Hits = append(out.Hits, hit)
 	}
+	// Ties go by id. bleve adds a document's term scores in an order that
+	// depends on its internal numbering, so equal scores can differ in the
+	// last bits; scores equal to 12 digits count as tied (the static
+	// reader does the same).
+	sort.SliceStable(out.Hits, func(i, j int) bool {
+		a, b := tieKey(out.Hits[i].Score), tieKey(out.Hits[j].Score)
+		if a != b {
+			return a > b
+		}
+		return out.Hits[i].ID < out.Hits[j].ID
+	})
+	out.Hits = out.Hits[:min(size, len(out.Hits))]
 	return out, nil
 }
 

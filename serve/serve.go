@@ -22,6 +22,14 @@ import (
 func Handler(dir string, idx *search.Index) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/search", func(w http.ResponseWriter, r *http.Request) { apiSearch(w, r, idx) })
+	if idx != nil {
+		mux.HandleFunc("GET /"+search.APIPath, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			_, _ = w.Write([]byte(search.APIScript()))
+		})
+	}
 	files := http.FileServer(noDirs{http.Dir(dir)})
 	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
 		// The search database and the build's marker are not the site's.

@@ -10,6 +10,9 @@ import (
 // Index is the site's front page.
 func Index() string { return "index.html" }
 
+// Search is the search page.
+func Search() string { return "search.html" }
+
 // Project is a project's page.
 func Project(project string) string { return project + "/index.html" }
 

@@ -440,7 +440,17 @@ func unsafe(page string, okImage func(src string) bool) (probs []string, err err
 			if !strings.HasSuffix(src, "assets/app.js") || strings.TrimSpace(body) != "" {
 				errorf("foreign <script src=%q>%s</script>", src, body)
 			}
-		case atom.Iframe, atom.Object, atom.Embed, atom.Svg, atom.Math, atom.Base, atom.Form, atom.Frame,
+		case atom.Form:
+			// The header's search box is the one form: a GET to the
+			// site's search page.
+			cls, _ := attr(n, "class")
+			action, _ := attr(n, "action")
+			method, _ := attr(n, "method")
+			if cls != "site-search" || !strings.HasSuffix(action, "search.html") || method != "" ||
+				strings.Contains(action, ":") {
+				errorf("forbidden <%s> element: %s", n.Data, render1(n))
+			}
+		case atom.Iframe, atom.Object, atom.Embed, atom.Svg, atom.Math, atom.Base, atom.Frame,
 			atom.Frameset, atom.Style, atom.Applet, atom.Template:
 			errorf("forbidden <%s> element: %s", n.Data, render1(n))
 		case atom.Meta:

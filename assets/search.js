@@ -1,0 +1,647 @@
+// ccsite search: queries the site's static index (search/*.js, derived
+// from the bleve index at build time) in the browser, with no server and
+// from file://, where fetch, modules, workers and WebAssembly all fail:
+// every shard is a classic script that hands its data to ccsiteSearch.put.
+// When the site is served by `ccsite serve`, /api/search answers instead.
+//
+// Scoring is bleve's BM25, reproduced term for term (see search/query.go):
+// a conjunction of the words and phrases, one query norm over all terms,
+// prefix expansions scaled by their coordination factor, filters unscored;
+// ties go by document number, which is id order.
+(function () {
+  "use strict";
+  if (window.ccsiteSearch) return;
+
+  var script = document.currentScript;
+  var root = script ? script.src.replace(/assets\/search\.js(\?.*)?$/, "") : "";
+
+  var manifest = null, manifestWaiters = [];
+  var shards = Object.create(null);   // name → data
+  var pending = Object.create(null);  // name → {promise, resolve, reject}
+
+  // ---- loading ---------------------------------------------------------
+
+  function inject(src, onerror) {
+    var s = document.createElement("script");
+    s.src = src;
+    s.async = true;
+    s.onerror = onerror;
+    document.head.appendChild(s);
+  }
+
+  function loadManifest() {
+    if (manifest) return Promise.resolve(manifest);
+    return new Promise(function (resolve, reject) {
+      manifestWaiters.push([resolve, reject]);
+      if (manifestWaiters.length > 1) return;
+      inject(root + "search/index.js", function () {
+        var w = manifestWaiters; manifestWaiters = [];
+        w.forEach(function (x) { x[1](new Error("this site has no search index (search/index.js did not load)")); });
+      });
+    });
+  }
+
+  function load(name) {
+    if (shards[name]) return Promise.resolve(shards[name]);
+    var p = pending[name];
+    if (!p) {
+      p = pending[name] = {};
+      p.promise = new Promise(function (resolve, reject) { p.resolve = resolve; p.reject = reject; });
+      inject(root + "search/" + name + ".js", function () {
+        delete pending[name];
+        p.reject(new Error("search shard " + name + " did not load"));
+      });
+    }
+    return p.promise;
+  }
+
+  // ---- numbers: the shards' code (search/static.go, varint) -------------
+
+  var DIGIT = new Int8Array(128).fill(-1);
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".split("").forEach(function (c, i) { DIGIT[c.charCodeAt(0)] = i; });
+
+  function Reader(s) { this.s = s; this.i = 0; }
+  Reader.prototype.more = function () { return this.i < this.s.length; };
+  Reader.prototype.next = function () {
+    var n = 0, d;
+    for (;;) {
+      d = DIGIT[this.s.charCodeAt(this.i++)];
+      if (d < 32) return n * 32 + d;
+      n = n * 32 + (d - 32);
+    }
+  };
+
+  // postings decodes a term's postings: {docs, freqs, pos (arrays of positions)}.
+  function decodePostings(s) {
+    var r = new Reader(s), docs = [], freqs = [], pos = [], doc = -1;
+    while (r.more()) {
+      var v = r.next();
+      doc += Math.floor(v / 2) + 1;
+      var f = v % 2 ? r.next() + 2 : 1;
+      var ps = new Array(f), last = 0;
+      for (var k = 0; k < f; k++) { last += r.next(); ps[k] = last; }
+      docs.push(doc); freqs.push(f); pos.push(ps);
+    }
+    return { docs: docs, freqs: freqs, pos: pos };
+  }
+
+  // ---- terms -------------------------------------------------------------
+
+  // Terms are in bleve's order, UTF-8 bytes, which is code point order.
+  function cmp(a, b) {
+    var n = Math.min(a.length, b.length);
+    for (var i = 0; i < n; i++) {
+      var x = a.charCodeAt(i), y = b.charCodeAt(i);
+      if (x === y) continue;
+      // A surrogate (U+D800–DFFF) stands for a code point above U+FFFF.
+      var xs = x >= 0xd800 && x <= 0xdfff, ys = y >= 0xd800 && y <= 0xdfff;
+      if (xs !== ys) return xs ? 1 : -1;
+      return x < y ? -1 : 1;
+    }
+    return a.length - b.length;
+  }
+
+  // shardFor is the index of the term shard that would hold term.
+  function shardFor(term) {
+    var t = manifest.terms, lo = 0, hi = t.length - 1, at = 0;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (cmp(t[mid][0], term) <= 0) { at = mid; lo = mid + 1; } else hi = mid - 1;
+    }
+    return at;
+  }
+
+  function termShard(i) {
+    return load(manifest.terms[i][1]).then(function (d) {
+      if (!d.map) {
+        d.map = Object.create(null);
+        for (var k = 0; k < d.terms.length; k++) d.map[d.terms[k]] = k;
+      }
+      return d;
+    });
+  }
+
+  function getTerm(shard, k) {
+    if (!shard.dec) shard.dec = [];
+    var p = shard.dec[k];
+    if (!p) {
+      p = shard.dec[k] = decodePostings(shard.posts[k]);
+      p.term = shard.terms[k];
+    }
+    return p;
+  }
+
+  var EMPTY = { docs: [], freqs: [], pos: [] };
+
+  function lookup(term) {
+    if (!manifest.terms.length) return Promise.resolve(EMPTY);
+    return termShard(shardFor(term)).then(function (d) {
+      var k = d.map[term];
+      return k === undefined ? EMPTY : getTerm(d, k);
+    });
+  }
+
+  // expand lists the postings of every term starting with prefix, in order.
+  function expand(prefix) {
+    var out = [];
+    if (!manifest.terms.length) return Promise.resolve(out);
+    function from(i) {
+      return termShard(i).then(function (d) {
+        var k = 0;
+        // first term >= prefix
+        var lo = 0, hi = d.terms.length;
+        while (lo < hi) { var m = (lo + hi) >> 1; if (cmp(d.terms[m], prefix) < 0) lo = m + 1; else hi = m; }
+        for (k = lo; k < d.terms.length && d.terms[k].lastIndexOf(prefix, 0) === 0; k++) out.push(getTerm(d, k));
+        if (k === d.terms.length && i + 1 < manifest.terms.length &&
+            manifest.terms[i + 1][0].lastIndexOf(prefix, 0) === 0) return from(i + 1);
+        return out;
+      });
+    }
+    return from(shardFor(prefix));
+  }
+
+  // ---- document metadata (lengths, kinds, projects, days) ---------------
+
+  function metaShard(i) {
+    return load(manifest.meta[i]).then(function (d) {
+      if (!d.len) {
+        var r = new Reader(d.s), len = [], kind = [], proj = [], day = [];
+        while (r.more()) { len.push(r.next()); kind.push(r.next()); proj.push(r.next()); day.push(r.next()); }
+        d.len = len; d.kind = kind; d.proj = proj; d.day = day;
+      }
+      return d;
+    });
+  }
+
+  // metaFor loads the meta shards that cover docs; it resolves to a function
+  // giving a document's meta record.
+  function metaFor(docs) {
+    var need = Object.create(null), list = [];
+    var size = manifest.metaDocs;
+    docs.forEach(function (doc) {
+      var i = Math.floor(doc / size);
+      if (!need[i]) { need[i] = true; list.push(i); }
+    });
+    return Promise.all(list.map(metaShard)).then(function () {
+      return function (doc) {
+        var d = shards[manifest.meta[Math.floor(doc / size)]], k = doc % size;
+        return { len: d.len[k], kind: d.kind[k], proj: d.proj[k], day: d.day[k] };
+      };
+    });
+  }
+
+  function displayFor(docs) {
+    var firsts = manifest.docs;
+    function shardOf(doc) {
+      var lo = 0, hi = firsts.length - 1, at = 0;
+      while (lo <= hi) { var m = (lo + hi) >> 1; if (firsts[m][0] <= doc) { at = m; lo = m + 1; } else hi = m - 1; }
+      return at;
+    }
+    return Promise.all(docs.map(function (doc) {
+      var i = shardOf(doc);
+      return load(firsts[i][1]).then(function (d) {
+        var row = d[2][doc - firsts[i][0]];
+        var page = d[0][row[0]];
+        return { page: page, anchor: row[1], title: d[1][row[2]], time: row[3], excerpt: row[4] };
+      });
+    }));
+  }
+
+  // ---- queries -----------------------------------------------------------
+
+  // tokens analyses text as the index does: runs of letters, numbers and
+  // underscores, lower-cased.
+  var TOKEN = /[\p{L}\p{N}_]+/gu;
+  function tokens(text) {
+    return (text.match(TOKEN) || []).map(function (t) { return t.toLowerCase(); });
+  }
+
+  var FILTER = /\b(project|tool|role|model|after|before):("[^"]*"|[^\t\n\f\r ]+)/gi;
+  var PHRASE = /"([^"]*)"/g;
+
+  function parseDay(v) {
+    var m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+    if (!m) return null;
+    var y = +m[1], mo = +m[2], d = +m[3];
+    var t = Date.UTC(y, mo - 1, d);
+    var dt = new Date(t);
+    if (dt.getUTCFullYear() !== y || dt.getUTCMonth() !== mo - 1 || dt.getUTCDate() !== d) return null;
+    return Math.floor(t / 86400000);
+  }
+
+  // parse takes a query apart as search/query.go's parse does.
+  function parse(text) {
+    var q = { words: [], phrases: [], project: "", tool: "", role: "", model: "", after: null, before: null };
+    text = String(text).replace(FILTER, function (all, key, val) {
+      val = val.replace(/^"+|"+$/g, "");
+      switch (key.toLowerCase()) {
+        case "project": q.project = val; break;
+        case "tool": q.tool = val; break;
+        case "role": q.role = val; break;
+        case "model": q.model = val; break;
+        case "after": { var a = parseDay(val); if (a !== null) q.after = a; break; }
+        case "before": { var b = parseDay(val); if (b !== null) q.before = b; break; }
+      }
+      return " ";
+    });
+    text = text.replace(PHRASE, function (all) {
+      var t = tokens(all);
+      if (t.length) q.phrases.push(t);
+      return " ";
+    });
+    text.split(/\s+/).forEach(function (w) {
+      var t = tokens(w);
+      if (t.length) q.words.push(t);
+    });
+    q.empty = !q.words.length && !q.phrases.length && !q.project && !q.tool && !q.role && !q.model &&
+      q.after === null && q.before === null;
+    return q;
+  }
+
+  function idf(n, df) { return Math.log(1 + (n - df + 0.5) / (df + 0.5)); }
+
+  // A clause is a term, a phrase (terms at consecutive positions) or a
+  // prefix (any of its expansions); each leaf is one term's postings.
+  function clauses(q, prefix) {
+    var out = [];
+    q.words.forEach(function (toks, i) {
+      if (toks.length > 1) out.push({ kind: "phrase", terms: toks });
+      else if (prefix && i === q.words.length - 1) out.push({ kind: "prefix", terms: toks });
+      else out.push({ kind: "term", terms: toks });
+    });
+    q.phrases.forEach(function (toks) {
+      out.push({ kind: toks.length > 1 ? "phrase" : "term", terms: toks });
+    });
+    return Promise.all(out.map(function (c) {
+      if (c.kind !== "prefix") {
+        return Promise.all(c.terms.map(lookup)).then(function (ls) { c.leaves = ls; return c; });
+      }
+      return expand(c.terms[0]).then(function (ls) {
+        // bleve: no expansion, or only the word itself, is a plain term
+        if (!ls.length || (ls.length === 1 && ls[0].term === c.terms[0])) {
+          c.kind = "term";
+          return lookup(c.terms[0]).then(function (l) { c.leaves = [l]; return c; });
+        }
+        c.leaves = ls;
+        return c;
+      });
+    }));
+  }
+
+  // docsOf is a clause's matching documents (sorted) with, per document,
+  // the leaves that match it (index into leaves, postings slot).
+  function matchClause(c) {
+    var m = new Map();
+    if (c.kind === "prefix") {
+      c.leaves.forEach(function (l, li) {
+        for (var k = 0; k < l.docs.length; k++) {
+          var e = m.get(l.docs[k]);
+          if (!e) m.set(l.docs[k], e = []);
+          e.push([li, k]);
+        }
+      });
+      return m;
+    }
+    // term or phrase: every leaf must hold the document
+    var first = c.leaves[0];
+    var idx = c.leaves.map(function (l) {
+      var at = new Map();
+      for (var k = 0; k < l.docs.length; k++) at.set(l.docs[k], k);
+      return at;
+    });
+    for (var k = 0; k < first.docs.length; k++) {
+      var doc = first.docs[k], slots = [], ok = true;
+      for (var li = 0; li < c.leaves.length; li++) {
+        var s = idx[li].get(doc);
+        if (s === undefined) { ok = false; break; }
+        slots.push([li, s]);
+      }
+      if (!ok) continue;
+      if (c.kind === "phrase" && !phraseAt(c.leaves, slots)) continue;
+      m.set(doc, slots);
+    }
+    return m;
+  }
+
+  // phraseAt tells whether the leaves occur at consecutive positions.
+  function phraseAt(leaves, slots) {
+    var start = leaves[0].pos[slots[0][1]];
+    outer:
+    for (var a = 0; a < start.length; a++) {
+      for (var li = 1; li < leaves.length; li++) {
+        var ps = leaves[li].pos[slots[li][1]], want = start[a] + li, found = false;
+        for (var b = 0; b < ps.length; b++) if (ps[b] === want) { found = true; break; }
+        if (!found) continue outer;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // run finds and ranks the documents for a parsed query.
+  function run(q, prefix) {
+    return clauses(q, prefix).then(function (cs) {
+      var n = manifest.n;
+      // one norm over every leaf of every clause (boost 1; filters add 0)
+      var sumW = 0;
+      cs.forEach(function (c) {
+        c.leaves.forEach(function (l) {
+          l.idf = idf(n, l.docs.length);
+          sumW += l.idf * l.idf;
+        });
+      });
+      var qn = 1 / Math.sqrt(sumW);
+      var matches = cs.map(matchClause);
+      // candidates: documents in every clause
+      var cand;
+      if (cs.length) {
+        var smallest = 0;
+        matches.forEach(function (m, i) { if (m.size < matches[smallest].size) smallest = i; });
+        cand = [];
+        matches[smallest].forEach(function (v, doc) {
+          for (var i = 0; i < matches.length; i++) if (!matches[i].has(doc)) return;
+          cand.push(doc);
+        });
+      } else {
+        cand = [];
+        for (var d = 0; d < n; d++) cand.push(d);
+      }
+      return metaFor(cand).then(function (meta) {
+        var filt = filterFn(q);
+        var K1 = manifest.k1, B = manifest.b, avgdl = manifest.avgdl;
+        var hits = [];
+        cand.forEach(function (doc) {
+          var md = meta(doc);
+          if (filt && !filt(md)) return;
+          var score = 0;
+          if (cs.length) {
+            var nm = Math.fround(1 / Math.sqrt(md.len)), fl = 1 / (nm * nm);
+            var norm = 1 - B + (B * fl / avgdl);
+            cs.forEach(function (c, ci) {
+              var slots = matches[ci].get(doc), sum = 0;
+              for (var s = 0; s < slots.length; s++) {
+                var l = c.leaves[slots[s][0]], tf = Math.sqrt(l.freqs[slots[s][1]]);
+                var v = l.idf * (tf * K1) / (tf + K1 * norm);
+                var qw = l.idf * qn;
+                if (qw !== 1) v = v * qw;
+                sum += v;
+              }
+              if (c.kind === "prefix") sum = sum * (slots.length / c.leaves.length);
+              score += sum;
+            });
+          }
+          hits.push({ doc: doc, score: score, key: Number(score.toPrecision(12)) });
+        });
+        // Ties (equal to 12 digits, as in search/query.go) go by id.
+        hits.sort(function (a, b) { return b.key - a.key || a.doc - b.doc; });
+        return hits;
+      });
+    });
+  }
+
+  function filterFn(q) {
+    var tests = [];
+    var day0 = manifest.day0;
+    if (q.tool) tests.push(function (m) { return manifest.kinds[m.kind][1] === q.tool; });
+    if (q.role) tests.push(function (m) { return manifest.kinds[m.kind][0] === q.role; });
+    if (q.model) tests.push(function (m) { return manifest.kinds[m.kind][2] === q.model; });
+    if (q.project) {
+      var p = q.project, wild = /[*?]/.test(p), ok = manifest.projects.map(function (name) {
+        return name === p || (!wild && (name.endsWith("/" + p) || name.endsWith("\\" + p)));
+      });
+      tests.push(function (m) { return ok[m.proj]; });
+    }
+    if (q.after !== null) tests.push(function (m) { return m.day + day0 >= q.after; });
+    if (q.before !== null) tests.push(function (m) { return m.day + day0 <= q.before; });
+    if (!tests.length) return null;
+    return function (m) {
+      for (var i = 0; i < tests.length; i++) if (!tests[i](m)) return false;
+      return true;
+    };
+  }
+
+  // query runs text against the static index: {total, hits: [{id, page,
+  // anchor, title, project, role, tool, model, time, excerpt, score}]},
+  // best first. opts: {prefix: the last word as a prefix, size: hits to
+  // describe (default 20)}.
+  function query(text, opts) {
+    opts = opts || {};
+    var t0 = performance.now();
+    var q = parse(text);
+    if (q.empty) return Promise.reject(new Error("Type words to find, \"a phrase\", or filters such as tool:Bash."));
+    return loadManifest().then(function () {
+      return run(q, !!opts.prefix);
+    }).then(function (all) {
+      var top = all.slice(0, opts.size || 20);
+      return Promise.all([displayFor(top.map(function (h) { return h.doc; })), metaFor(top.map(function (h) { return h.doc; }))]).then(function (r) {
+        var shown = r[0], meta = r[1];
+        var hits = top.map(function (h, i) {
+          var d = shown[i], md = meta(h.doc), k = manifest.kinds[md.kind];
+          var anchor = d.anchor.split("?")[0];
+          return {
+            id: d.page + "#" + d.anchor, doc: h.doc, score: h.score, page: d.page, anchor: anchor,
+            title: d.title, project: manifest.projects[md.proj], role: k[0], tool: k[1], model: k[2],
+            time: d.time ? new Date(d.time * 1000).toISOString() : "", excerpt: d.excerpt
+          };
+        });
+        var res = { total: all.length, hits: hits, terms: termsOf(q), ms: performance.now() - t0, source: "static" };
+        api.last = res;
+        return res;
+      });
+    });
+  }
+
+  function termsOf(q) {
+    var out = [];
+    q.words.forEach(function (t) { out = out.concat(t); });
+    q.phrases.forEach(function (t) { out = out.concat(t); });
+    return out;
+  }
+
+  var api = {
+    manifest: function (m) {
+      manifest = m;
+      var w = manifestWaiters; manifestWaiters = [];
+      w.forEach(function (x) { x[0](m); });
+    },
+    put: function (name, a, b) {
+      var data = name.charAt(0) === "t" ? { terms: a, posts: b } : name.charAt(0) === "m" ? { s: a } : a;
+      shards[name] = data;
+      var p = pending[name];
+      if (p) { delete pending[name]; p.resolve(data); }
+    },
+    query: query,
+    search: function (text, prefix) { return search(text, prefix); },
+    parse: parse,
+    tokens: tokens,
+    root: root,
+    served: false,
+    last: null
+  };
+  window.ccsiteSearch = api;
+
+  // ---- the search page -----------------------------------------------------
+
+  // viaAPI asks `ccsite serve`'s /api/search; it resolves to null when there
+  // is no such API (a static host), so the static index answers instead.
+  // search/api.js says whether there is one: the build writes it saying
+  // no, and `ccsite serve` answers it saying yes, so no request ever fails.
+  function viaAPI(text, prefix) {
+    if (!api.served || !/^https?:$/.test(location.protocol) || parse(text).empty) return Promise.resolve(null);
+    var t0 = performance.now();
+    var url = root + "api/search?n=20&q=" + encodeURIComponent(text) + (prefix ? "&prefix=1" : "");
+    return fetch(url, { headers: { Accept: "application/json" } }).then(function (r) {
+      var json = /json/.test(r.headers.get("Content-Type") || "");
+      if (!json) { api.served = false; return null; }
+      return r.json().then(function (body) {
+        if (!r.ok) {
+          if (r.status === 503) { api.served = false; return null; }
+          throw new Error(body.error || ("search failed: " + r.status));
+        }
+        var q = parse(text);
+        return {
+          total: body.total, terms: termsOf(q), ms: performance.now() - t0, source: "api",
+          hits: body.hits.map(function (h) {
+            return { id: h.id, page: h.page, anchor: h.anchor, title: h.title, project: h.project, role: h.role,
+              tool: h.tool || "", model: h.model || "", time: h.time, snippet: h.snippet, score: h.score };
+          })
+        };
+      });
+    }, function () { api.served = false; return null; });
+  }
+
+  function search(text, prefix) {
+    return viaAPI(text, prefix).then(function (res) {
+      return res || query(text, { prefix: prefix });
+    });
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // marked fills node with text, wrapping the words a query matched in
+  // <mark>: whole terms, and words starting with the last term while typing.
+  function marked(node, text, terms, prefix) {
+    var set = Object.create(null);
+    terms.forEach(function (t) { set[t] = true; });
+    var last = prefix && terms.length ? terms[terms.length - 1] : "";
+    var at = 0, m;
+    TOKEN.lastIndex = 0;
+    while ((m = TOKEN.exec(text))) {
+      var w = m[0].toLowerCase();
+      if (set[w] || (last && w.lastIndexOf(last, 0) === 0)) {
+        node.appendChild(document.createTextNode(text.slice(at, m.index)));
+        node.appendChild(el("mark", "", m[0]));
+        at = m.index + m[0].length;
+      }
+    }
+    node.appendChild(document.createTextNode(text.slice(at)));
+  }
+
+  // safeSnippet copies the API's snippet (escaped text with <mark>s) into
+  // node keeping only text and <mark>: nothing in it can run.
+  function safeSnippet(node, html) {
+    var doc = new DOMParser().parseFromString("<p>" + html + "</p>", "text/html");
+    doc.body.firstChild.childNodes.forEach(function (c) {
+      if (c.nodeType === 3) node.appendChild(document.createTextNode(c.textContent));
+      else if (c.nodeName === "MARK") node.appendChild(el("mark", "", c.textContent));
+      else node.appendChild(document.createTextNode(c.textContent || ""));
+    });
+  }
+
+  function shortProject(p) {
+    var parts = String(p || "").split(/[\\/]/).filter(Boolean);
+    return parts.length ? parts[parts.length - 1] : p;
+  }
+
+  function when(iso) {
+    if (!iso || /^0001-/.test(iso)) return "";
+    var d = new Date(iso);
+    if (isNaN(d)) return "";
+    return d.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  }
+
+  function render(list, status, res, prefix) {
+    list.textContent = "";
+    var n = res.hits.length;
+    status.className = "search-status";
+    status.textContent = res.total === 0 ? "No results." :
+      (res.total === 1 ? "1 result" : res.total + " results") + (res.total > n ? ", the best " + n + " shown" : "") +
+      " (" + Math.round(res.ms) + " ms)";
+    var hl = res.terms.join(" ");
+    res.hits.forEach(function (h) {
+      var li = el("li", "hit");
+      var a = el("a", "hit-link");
+      a.href = h.page + (hl ? "?hl=" + encodeURIComponent(hl) : "") + "#" + h.anchor;
+      a.appendChild(el("span", "hit-title", h.title || "Untitled session"));
+      li.appendChild(a);
+      var what = h.role === "tool" && h.tool ? h.tool : h.role;
+      var meta = [shortProject(h.project), what, when(h.time)].filter(Boolean).join(" · ");
+      li.appendChild(el("div", "hit-meta", meta));
+      var p = el("p", "hit-snippet");
+      if (h.snippet !== undefined) safeSnippet(p, h.snippet);
+      else marked(p, h.excerpt || "", res.terms, prefix);
+      li.appendChild(p);
+      list.appendChild(li);
+    });
+  }
+
+  function initPage() {
+    var list = document.getElementById("search-results");
+    var box = document.getElementById("search");
+    var status = document.getElementById("search-status");
+    if (!list || !box || !status) return;
+    var form = box.form, seq = 0, timer = 0;
+    function go(prefix) {
+      var text = box.value;
+      var my = ++seq;
+      if (!text.trim()) {
+        list.textContent = "";
+        status.textContent = "";
+        return;
+      }
+      status.textContent = "Searching…";
+      search(text, prefix).then(function (res) {
+        if (my !== seq) return;
+        render(list, status, res, prefix);
+        api.lastShown = text;
+        api.lastSource = res.source;
+        document.dispatchEvent(new CustomEvent("ccsite:results", { detail: res }));
+      }, function (err) {
+        if (my !== seq) return;
+        list.textContent = "";
+        status.className = "search-status error";
+        status.textContent = err.message;
+        document.dispatchEvent(new CustomEvent("ccsite:results", { detail: { error: err.message } }));
+      });
+    }
+    function remember() {
+      try {
+        history.replaceState(null, "", "?q=" + encodeURIComponent(box.value));
+      } catch (e) { /* file:// may refuse; the results still show */ }
+    }
+    box.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { go(true); }, 60);
+    });
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearTimeout(timer);
+      remember();
+      go(true);
+    });
+    box.addEventListener("change", remember);
+    var q = new URLSearchParams(location.search).get("q");
+    if (q) {
+      box.value = q;
+      go(true);
+    }
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initPage);
+  else initPage();
+})();

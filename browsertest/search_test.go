@@ -1,0 +1,340 @@
+package browsertest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"ccsite/build"
+	"ccsite/search"
+	"ccsite/serve"
+)
+
+// staticResult is what the page's static reader answers.
+type staticResult struct {
+	Total int `json:"total"`
+	Hits  []struct {
+		ID    string  `json:"id"`
+		Score float64 `json:"score"`
+	} `json:"hits"`
+	Error string `json:"error"`
+}
+
+type probe struct {
+	text   string
+	prefix bool
+}
+
+// staticQuery runs q through ccsiteSearch.query in the tab (which must show
+// a page that loads assets/search.js).
+func staticQuery(tb *tab, p probe, size int) staticResult {
+	tb.t.Helper()
+	q, _ := json.Marshal(p.text)
+	return await[staticResult](tb, fmt.Sprintf(`ccsiteSearch.query(%s, {prefix: %v, size: %d}).then(
+		r => ({total: r.total, hits: r.hits.map(h => ({id: h.id, score: h.score}))}),
+		e => ({error: String(e.message || e)}))`, q, p.prefix, size))
+}
+
+// probes makes queries from the index itself: terms found in one, a few,
+// many and most documents; pairs of them; prefixes; phrases from the
+// documents' text; and filters.
+func probes(t *testing.T, idx *search.Index, site string) []probe {
+	t.Helper()
+	type term struct {
+		t  string
+		df uint64
+	}
+	var terms []term
+	if err := idx.Terms(func(s string, df uint64) bool { terms = append(terms, term{s, df}); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if len(terms) == 0 {
+		t.Fatal("the index has no terms")
+	}
+	byDF := append([]term(nil), terms...)
+	sort.SliceStable(byDF, func(i, j int) bool { return byDF[i].df < byDF[j].df })
+	var out []probe
+	pick := func(frac float64) term { return byDF[min(len(byDF)-1, int(frac*float64(len(byDF))))] }
+	fracs := []float64{0, 0.2, 0.5, 0.7, 0.85, 0.93, 0.97, 0.99, 0.995, 0.999, 1}
+	for _, f := range fracs {
+		out = append(out, probe{text: pick(f).t})
+	}
+	for i := 0; i+1 < len(fracs); i += 2 {
+		out = append(out, probe{text: pick(fracs[i+1]).t + " " + pick(fracs[len(fracs)-1-i]).t})
+	}
+	// Prefixes: the first letters of terms spread over the dictionary.
+	for i := 1; i <= 8; i++ {
+		s := terms[i*len(terms)/9].t
+		r := []rune(s)
+		if len(r) >= 3 {
+			out = append(out, probe{text: string(r[:3]), prefix: true})
+			out = append(out, probe{text: pick(0.97).t + " " + string(r[:2]), prefix: true})
+		}
+	}
+	// Phrases: consecutive words from the documents' excerpts.
+	files, _ := filepath.Glob(filepath.Join(site, "search", "d-*.js"))
+	sort.Strings(files)
+	phrases := 0
+	for i := 0; i < len(files) && phrases < 8; i += max(1, len(files)/8) {
+		data, err := os.ReadFile(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(data)
+		s = s[strings.Index(s, ",")+1 : strings.LastIndex(s, ")")]
+		var shard []json.RawMessage
+		if err := json.Unmarshal([]byte(s), &shard); err != nil {
+			t.Fatalf("%s: %v", files[i], err)
+		}
+		var rows [][]any
+		_ = json.Unmarshal(shard[2], &rows)
+		for _, row := range rows {
+			ex, _ := row[4].(string)
+			toks := search.Tokens(ex)
+			if len(toks) >= 5 {
+				out = append(out, probe{text: `"` + strings.Join(toks[2:4], " ") + `"`})
+				out = append(out, probe{text: `"` + strings.Join(toks[1:4], " ") + `" ` + toks[0]})
+				phrases++
+				break
+			}
+		}
+	}
+	// Filters, with and without words.
+	common := pick(0.99).t
+	out = append(out,
+		probe{text: common + " tool:Bash"},
+		probe{text: common + " role:prompt"},
+		probe{text: common + " role:tool"},
+		probe{text: common + " after:2025-06-01"},
+		probe{text: common + " before:2025-06-01"},
+		probe{text: "tool:Read"},
+		probe{text: "role:thinking before:2025-09-01"},
+		probe{text: pick(0.9).t + " project:webapp"},
+		probe{text: "nosuchwordanywhere"},
+		probe{text: common + " nosuchwordanywhere"},
+	)
+	return out
+}
+
+// compareStatic checks that the static reader and bleve give the same
+// documents in the same order, with the same scores, for every probe.
+func compareStatic(t *testing.T, tb *tab, idx *search.Index, ps []probe) {
+	const size = 30
+	mismatches := 0
+	for _, p := range ps {
+		want, err := idx.Search(context.Background(), search.Query{Text: p.text, Prefix: p.prefix, Size: size})
+		got := staticQuery(tb, p, size)
+		if err != nil {
+			if got.Error == "" {
+				t.Errorf("%q: bleve says %v, the static reader found %d", p.text, err, got.Total)
+			}
+			continue
+		}
+		if got.Error != "" {
+			t.Errorf("%q (prefix %v): static reader: %s", p.text, p.prefix, got.Error)
+			continue
+		}
+		bad := int(want.Total) != got.Total || len(want.Hits) != len(got.Hits)
+		for i := 0; !bad && i < len(want.Hits); i++ {
+			w, g := want.Hits[i], got.Hits[i]
+			if w.ID != g.ID || math.Abs(w.Score-g.Score) > 1e-9*math.Max(1, math.Abs(w.Score)) {
+				bad = true
+			}
+		}
+		if bad {
+			mismatches++
+			var lines []string
+			for i := 0; i < max(len(want.Hits), len(got.Hits)) && i < 8; i++ {
+				var w, g string
+				if i < len(want.Hits) {
+					w = fmt.Sprintf("%s %.12g", want.Hits[i].ID, want.Hits[i].Score)
+				}
+				if i < len(got.Hits) {
+					g = fmt.Sprintf("%s %.12g", got.Hits[i].ID, got.Hits[i].Score)
+				}
+				lines = append(lines, fmt.Sprintf("  %d. bleve %s\n     static %s", i+1, w, g))
+			}
+			t.Errorf("%q (prefix %v): bleve %d results, static %d:\n%s", p.text, p.prefix, want.Total, got.Total, strings.Join(lines, "\n"))
+		}
+	}
+	t.Logf("%d probes, %d differ", len(ps), mismatches)
+	if os.Getenv("CCSITE_PROBES") != "" {
+		t.Logf("probes: %v", ps)
+	}
+}
+
+// TestStaticIndexMatchesBleve runs queries through the browser's reader of
+// the static index and through bleve: same results, same order (ties by
+// id), same scores. On the demo site always, on the real corpus when
+// CCSITE_CORPUS is set.
+func TestStaticIndexMatchesBleve(t *testing.T) {
+	e := sharedEnv(t)
+	run := func(t *testing.T, site string, open func(tb *tab)) {
+		idx, err := search.Open(site)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer idx.Close()
+		tb := newTab(t)
+		open(tb)
+		tb.waitFor(`!!window.ccsiteSearch`)
+		compareStatic(t, tb, idx, probes(t, idx, site))
+	}
+	t.Run("demo", func(t *testing.T) {
+		run(t, e.site, func(tb *tab) { tb.page("file", "search.html") })
+	})
+	t.Run("corpus", func(t *testing.T) {
+		corpus := os.Getenv("CCSITE_CORPUS")
+		if corpus == "" {
+			t.Skip("CCSITE_CORPUS not set")
+		}
+		site := filepath.Join(t.TempDir(), "site")
+		if _, err := build.BuildSite(context.Background(), build.SiteConfig{Paths: []string{corpus}, Out: site}); err != nil {
+			t.Fatal(err)
+		}
+		url := "file://" + filepath.ToSlash(site) + "/"
+		run(t, site, func(tb *tab) {
+			tb.allow(url)
+			tb.open(url + "search.html")
+		})
+	})
+}
+
+// searchState is what the search page shows.
+type searchState struct {
+	Status string   `json:"status"`
+	Titles []string `json:"titles"`
+	Hrefs  []string `json:"hrefs"`
+	Marks  []string `json:"marks"` // the words marked in the first snippet
+	URL    string   `json:"url"`
+}
+
+const searchStateJS = `(() => ({
+	status: document.getElementById("search-status").textContent,
+	titles: [...document.querySelectorAll("#search-results .hit-title")].map(e => e.textContent),
+	hrefs: [...document.querySelectorAll("#search-results a.hit-link")].map(e => e.getAttribute("href")),
+	marks: [...document.querySelectorAll("#search-results li:first-child .hit-snippet mark")].map(e => e.textContent),
+	url: location.href,
+}))()`
+
+// TestSearchPage types into the search page, from file:// (static shards),
+// over HTTP from a plain static server (static shards) and from ccsite
+// serve (its /api/search): results appear with the matched words marked,
+// and a click lands on the message, highlighted, with the words marked.
+func TestSearchPage(t *testing.T) {
+	e := sharedEnv(t)
+	idx, err := search.Open(e.site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	srv := httptest.NewServer(serve.Handler(e.site, idx))
+	defer srv.Close()
+	// A word of one demo prompt.
+	const word = "healthz"
+	want, err := idx.Search(context.Background(), search.Query{Text: word, Prefix: true})
+	if err != nil || len(want.Hits) == 0 {
+		t.Fatalf("bleve finds no %q: %v", word, err)
+	}
+	for _, c := range []struct{ name, base, source string }{
+		{"file", e.fileURL, "static"},
+		{"http-static", e.httpURL, "static"},
+		{"serve", srv.URL + "/", "api"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := newTab(t)
+			tb.allow(c.base)
+			tb.open(c.base + "search.html")
+			tb.click("#search")
+			tb.press(word[:5])
+			tb.waitFor(`document.querySelectorAll("#search-results li").length > 0`)
+			tb.press(word[5:])
+			tb.waitFor(`ccsiteSearch.lastShown === ` + jsQuote(word))
+			st := eval[searchState](tb, searchStateJS)
+			if len(st.Titles) != len(want.Hits) || st.Titles[0] != want.Hits[0].Title {
+				t.Fatalf("results %v (%s), want %d starting with %q", st.Titles, st.Status, len(want.Hits), want.Hits[0].Title)
+			}
+			if src := eval[string](tb, `ccsiteSearch.lastSource`); src != c.source {
+				t.Errorf("results came from %q, want %q", src, c.source)
+			}
+			if len(st.Marks) == 0 || !strings.EqualFold(st.Marks[0], word) {
+				t.Errorf("first snippet marks %v, want %q", st.Marks, word)
+			}
+			// Enter keeps the query in the URL.
+			tb.press("\r")
+			tb.waitFor(`location.search === "?q=` + word + `"`)
+			// Click the first result: the message is the target, and
+			// highlighted, with the word marked inside it.
+			tb.click("#search-results li:first-child a.hit-link")
+			anchor := want.Hits[0].Anchor
+			tb.waitAcross(`location.hash === "#` + anchor + `" && document.readyState === "complete"`)
+			tb.waitFor(`document.querySelectorAll("mark.hl").length > 0`)
+			got := eval[map[string]any](tb, `(() => {
+				const el = document.getElementById(location.hash.slice(1));
+				const box = el.classList.contains("result-anchor") ? el.closest(".tool") : el;
+				const m = document.querySelector("mark.hl");
+				return {target: box.classList.contains("target"), inside: box.contains(m), mark: m.textContent,
+					visible: m.getClientRects().length > 0, page: location.pathname};
+			})()`)
+			if got["target"] != true || got["inside"] != true || got["visible"] != true ||
+				!strings.EqualFold(fmt.Sprint(got["mark"]), word) || !strings.HasSuffix(fmt.Sprint(got["page"]), want.Hits[0].Page) {
+				t.Errorf("after the click: %v; want %s#%s, the message the target, %q marked and visible inside it", got, want.Hits[0].Page, anchor, word)
+			}
+		})
+	}
+
+	t.Run("shared-url", func(t *testing.T) {
+		tb := newTab(t)
+		tb.page("file", `search.html?q=`+word+`%20role:answer`)
+		tb.waitFor(`document.querySelectorAll("#search-results li").length > 0`)
+		if v := eval[string](tb, `document.getElementById("search").value`); v != word+" role:answer" {
+			t.Errorf("the box shows %q", v)
+		}
+	})
+
+	t.Run("header-box", func(t *testing.T) {
+		// Every page's header box leads to the search page with the query.
+		tb := newTab(t)
+		tb.page("file", searchPage)
+		tb.click("#search")
+		tb.press(word + "\r")
+		tb.waitAcross(`location.pathname.endsWith("/search.html") && document.querySelectorAll("#search-results li").length > 0`)
+	})
+
+	t.Run("bad-query", func(t *testing.T) {
+		for _, base := range []string{e.fileURL, srv.URL + "/"} {
+			tb := newTab(t)
+			tb.allow(base)
+			tb.open(base + "search.html?q=%22%22")
+			tb.waitFor(`document.getElementById("search-status").classList.contains("error")`)
+			if n := eval[int](tb, `document.querySelectorAll("#search-results li").length`); n != 0 {
+				t.Errorf("%s: an empty query shows %d results", base, n)
+			}
+		}
+	})
+
+	t.Run("hostile", func(t *testing.T) {
+		// Transcript text in results stays text.
+		tb := newTab(t)
+		tb.page("file", "search.html?q=script")
+		tb.waitFor(`document.querySelectorAll("#search-results li").length > 0`)
+		if n := eval[int](tb, `document.querySelectorAll("#search-results script, #search-results img, #search-results iframe").length`); n != 0 {
+			t.Errorf("results hold %d elements from transcript text", n)
+		}
+		if eval[bool](tb, `!!window.pwned`) {
+			t.Error("transcript text ran as script")
+		}
+	})
+}
+
+func jsQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

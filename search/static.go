@@ -1,0 +1,542 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// The static index is the bleve index turned into files a browser can read
+// from file://, where fetch, modules, workers and WebAssembly all fail: a
+// classic script per shard that hands its data to the global ccsiteSearch
+// (assets/search.js). Its parts, all under StaticDir:
+//
+//   - index.js, the manifest (the one stable name): document count, the
+//     BM25 constants bleve scores with, the first term of every term shard,
+//     the document shards, and the tables that meta shards index into
+//     (projects, kinds = role/tool/model).
+//   - t-HASH.js, term shards: consecutive terms of the text field, in
+//     bleve's (byte) order, each with its postings (document numbers,
+//     frequencies and positions, for phrases).
+//   - m-HASH.js, meta shards: per document its field length (for BM25),
+//     kind, project and day (for filters), 4096 documents each.
+//   - d-HASH.js, display shards: per document its page, anchor, title,
+//     time and the start of its text, a few KB each, loaded for the hits
+//     shown.
+//
+// Documents are numbered in the order of their ids, so bleve's tie-break
+// (by id) is the reader's (by number), and numbers never depend on how
+// bleve laid out its segments. Each name carries a hash of the content, so
+// a shard that did not change keeps its URL.
+const StaticDir = "search"
+
+// APIPath is the script that tells the search page whether a search API
+// answers beside the site: the build writes it saying no; ccsite serve
+// answers it saying yes. Asking the API only when it exists keeps a static
+// host's 404 out of the console.
+const APIPath = StaticDir + "/api.js"
+
+// APIScript is the content of APIPath for a site served with its API.
+func APIScript() string { return apiScript(true) }
+
+func apiScript(served bool) string {
+	return fmt.Sprintf("ccsiteSearch.served = %v;\n", served)
+}
+
+// Shard sizes: a term shard is cut after about termShardBytes of
+// postings, a display shard after displayShardBytes.
+const (
+	termShardBytes    = 32 << 10
+	displayShardBytes = 8 << 10
+	metaShardDocs     = 4096
+	excerptBytes      = 160
+)
+
+// meta is what the static index keeps of a document besides its postings.
+type meta struct {
+	id, project, title, role, tool, model string
+	time                                  time.Time
+	excerpt                               string
+}
+
+func newMeta(d *Doc) meta {
+	return meta{id: d.ID, project: d.Project, title: d.Title, role: d.Role, tool: d.Tool, model: d.Model,
+		time: d.Time, excerpt: excerpt(d.Text, excerptBytes)}
+}
+
+// excerpt is the start of text, white space folded, cut at about n bytes.
+func excerpt(text string, n int) string {
+	var b strings.Builder
+	for _, f := range strings.Fields(text) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if b.Len()+len(f) > n {
+			b.WriteString(clipTo(f, max(0, n-b.Len())))
+			b.WriteString("…")
+			break
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+// StaticStats describes a written static index.
+type StaticStats struct {
+	Docs, Terms, Postings, Positions int
+	Files                            int
+	Bytes                            int64 // all files
+	TextBytes                        int64 // the documents' text
+	TermBytes, MetaBytes, DocBytes   int64
+}
+
+// varint appends n in the shards' number code: five bits a character,
+// most significant first; the last character is one of the first 32 of
+// the alphabet, the others of the last 32. No character needs escaping in
+// a JavaScript string.
+const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+func varint(b []byte, n uint64) []byte {
+	var tmp [13]byte
+	i := len(tmp) - 1
+	tmp[i] = digits[n&31]
+	n >>= 5
+	for n > 0 {
+		i--
+		tmp[i] = digits[32+n&31]
+		n >>= 5
+	}
+	return append(b, tmp[i:]...)
+}
+
+// posting is one document's entry in a term's postings.
+type posting struct {
+	doc, freq uint32
+	pos       []uint32
+}
+
+// writeStatic derives the static index from the (merged) bleve index at
+// dir and the documents' metas, calling write for each file (a path
+// relative to the site root).
+func writeStatic(dir string, metas []meta, write func(path string, data []byte) error) (StaticStats, error) {
+	var st StaticStats
+	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
+	if err != nil {
+		return st, fmt.Errorf("open search index: %w", err)
+	}
+	defer idx.Close()
+	adv, err := idx.Advanced()
+	if err != nil {
+		return st, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return st, err
+	}
+	defer r.Close()
+	n, err := r.DocCount()
+	if err != nil {
+		return st, err
+	}
+	if int(n) != len(metas) {
+		return st, fmt.Errorf("search index holds %d documents, the build gave %d", n, len(metas))
+	}
+	// bleve's BM25 average field length: the term dictionary's size over
+	// the document count, rounded up (search/searcher/search_term.go).
+	var card int
+	if br, ok := r.(index.BM25Reader); ok {
+		if card, err = br.FieldCardinality("text"); err != nil {
+			return st, err
+		}
+	}
+	avgdl := 0.0
+	if n > 0 {
+		avgdl = math.Ceil(float64(card) / float64(n))
+	}
+
+	// Number the documents by id; map bleve's internal ids to numbers.
+	slices.SortFunc(metas, func(a, b meta) int { return strings.Compare(a.id, b.id) })
+	num := make(map[string]uint32, len(metas))
+	for i, m := range metas {
+		num[m.id] = uint32(i)
+	}
+	byInternal := make(map[uint64]uint32, len(metas))
+	all, err := r.DocIDReaderAll()
+	if err != nil {
+		return st, err
+	}
+	for {
+		iid, err := all.Next()
+		if err != nil {
+			all.Close()
+			return st, err
+		}
+		if iid == nil {
+			break
+		}
+		ext, err := r.ExternalID(iid)
+		if err != nil {
+			all.Close()
+			return st, err
+		}
+		d, ok := num[ext]
+		if !ok {
+			all.Close()
+			return st, fmt.Errorf("search index: document %q was not built", ext)
+		}
+		byInternal[internalKey(iid)] = d
+	}
+	all.Close()
+
+	files := map[string]string{} // shard key → file name
+	out := func(prefix string, body []byte, kind *int64) (string, error) {
+		sum := sha256.Sum256(body)
+		name := prefix + "-" + hex.EncodeToString(sum[:6])
+		var buf bytes.Buffer
+		buf.WriteString("ccsiteSearch.put(")
+		buf.WriteString(jsString(name))
+		buf.WriteString(",")
+		buf.Write(body)
+		buf.WriteString(");\n")
+		if err := write(StaticDir+"/"+name+".js", buf.Bytes()); err != nil {
+			return "", err
+		}
+		files[name] = name
+		st.Files++
+		st.Bytes += int64(buf.Len())
+		*kind += int64(buf.Len())
+		return name, nil
+	}
+
+	// Term shards, straight from the dictionary and postings.
+	lens := make([]uint32, len(metas))
+	dict, err := r.FieldDict("text")
+	if err != nil {
+		return st, err
+	}
+	type termShard struct {
+		first, file string
+	}
+	var shards []termShard
+	var terms []string
+	var posts [][]byte
+	size := 0
+	flush := func() error {
+		if len(terms) == 0 {
+			return nil
+		}
+		body := make([]byte, 0, size+len(terms)*8)
+		body = append(body, '[')
+		for i, t := range terms {
+			if i > 0 {
+				body = append(body, ',')
+			}
+			body = append(body, jsString(t)...)
+		}
+		body = append(body, "],["...)
+		for i, p := range posts {
+			if i > 0 {
+				body = append(body, ',')
+			}
+			body = append(body, '"')
+			body = append(body, p...)
+			body = append(body, '"')
+		}
+		body = append(body, ']')
+		name, err := out("t", body, &st.TermBytes)
+		if err != nil {
+			return err
+		}
+		shards = append(shards, termShard{terms[0], name})
+		terms, posts, size = terms[:0], nil, 0
+		return nil
+	}
+	var ps []posting
+	var tfd index.TermFieldDoc
+	for {
+		e, err := dict.Next()
+		if err != nil {
+			dict.Close()
+			return st, err
+		}
+		if e == nil {
+			break
+		}
+		tfr, err := r.TermFieldReader(context.Background(), []byte(e.Term), "text", true, true, true)
+		if err != nil {
+			dict.Close()
+			return st, err
+		}
+		ps = ps[:0]
+		for {
+			d, err := tfr.Next(tfd.Reset())
+			if err != nil {
+				tfr.Close()
+				dict.Close()
+				return st, err
+			}
+			if d == nil {
+				break
+			}
+			dn, ok := byInternal[internalKey(d.ID)]
+			if !ok {
+				tfr.Close()
+				dict.Close()
+				return st, fmt.Errorf("search index: term %q: unknown document", e.Term)
+			}
+			p := posting{doc: dn, freq: uint32(d.Freq)}
+			for _, v := range d.Vectors {
+				p.pos = append(p.pos, uint32(v.Pos))
+			}
+			slices.Sort(p.pos)
+			if len(p.pos) != int(d.Freq) {
+				tfr.Close()
+				dict.Close()
+				return st, fmt.Errorf("search index: term %q: %d positions for frequency %d", e.Term, len(p.pos), d.Freq)
+			}
+			if lens[dn] == 0 {
+				l, err := fieldLength(d.Norm)
+				if err != nil {
+					tfr.Close()
+					dict.Close()
+					return st, err
+				}
+				lens[dn] = l
+			}
+			ps = append(ps, p)
+		}
+		tfr.Close()
+		slices.SortFunc(ps, func(a, b posting) int { return int(a.doc) - int(b.doc) })
+		var enc []byte
+		prev := -1
+		for _, p := range ps {
+			gap := uint64(int(p.doc) - prev - 1)
+			prev = int(p.doc)
+			if p.freq == 1 {
+				enc = varint(enc, gap<<1)
+			} else {
+				enc = varint(enc, gap<<1|1)
+				enc = varint(enc, uint64(p.freq-2))
+			}
+			last := uint32(0)
+			for _, q := range p.pos {
+				enc = varint(enc, uint64(q-last))
+				last = q
+			}
+			st.Positions += len(p.pos)
+		}
+		st.Terms++
+		st.Postings += len(ps)
+		terms = append(terms, e.Term)
+		posts = append(posts, enc)
+		size += len(enc) + len(e.Term) + 4
+		if size >= termShardBytes {
+			if err := flush(); err != nil {
+				dict.Close()
+				return st, err
+			}
+		}
+	}
+	dict.Close()
+	if err := flush(); err != nil {
+		return st, err
+	}
+
+	// Tables the meta shards index into.
+	projects, projectIdx := table(metas, func(m meta) string { return m.project })
+	kinds, kindIdx := table(metas, func(m meta) string {
+		return m.role + "\x00" + m.tool + "\x00" + m.model
+	})
+	day0 := int64(0)
+	for i, m := range metas {
+		if d := day(m.time); i == 0 || d < day0 {
+			day0 = d
+		}
+	}
+	var metaFiles []string
+	for start := 0; start < len(metas); start += metaShardDocs {
+		var enc []byte
+		for i := start; i < min(len(metas), start+metaShardDocs); i++ {
+			m := metas[i]
+			enc = varint(enc, uint64(lens[i]))
+			enc = varint(enc, uint64(kindIdx[i]))
+			enc = varint(enc, uint64(projectIdx[i]))
+			enc = varint(enc, uint64(day(m.time)-day0))
+		}
+		name, err := out("m", []byte(jsString(string(enc))), &st.MetaBytes)
+		if err != nil {
+			return st, err
+		}
+		metaFiles = append(metaFiles, name)
+	}
+
+	// Display shards: a few KB of documents each, their pages and titles
+	// listed once.
+	type docShard struct {
+		first int
+		file  string
+	}
+	var docShards []docShard
+	for start := 0; start < len(metas); {
+		var pages, titles []string
+		pageIdx, titleIdx := map[string]int{}, map[string]int{}
+		var rows [][]any
+		bytes := 0
+		i := start
+		for ; i < len(metas) && (bytes < displayShardBytes || i == start); i++ {
+			m := metas[i]
+			page, anchor, _ := strings.Cut(m.id, "#")
+			pi, ok := pageIdx[page]
+			if !ok {
+				pi = len(pages)
+				pageIdx[page] = pi
+				pages = append(pages, page)
+				bytes += len(page)
+			}
+			ti, ok := titleIdx[m.title]
+			if !ok {
+				ti = len(titles)
+				titleIdx[m.title] = ti
+				titles = append(titles, m.title)
+				bytes += len(m.title)
+			}
+			var t int64
+			if !m.time.IsZero() {
+				t = m.time.Unix()
+			}
+			rows = append(rows, []any{pi, anchor, ti, t, m.excerpt})
+			bytes += len(anchor) + len(m.excerpt) + 20
+		}
+		body, err := marshalJS([]any{pages, titles, rows})
+		if err != nil {
+			return st, err
+		}
+		name, err := out("d", body, &st.DocBytes)
+		if err != nil {
+			return st, err
+		}
+		docShards = append(docShards, docShard{start, name})
+		start = i
+	}
+
+	// The manifest.
+	man := map[string]any{
+		"v":        1,
+		"n":        len(metas),
+		"avgdl":    avgdl,
+		"k1":       1.2,
+		"b":        0.75,
+		"day0":     day0,
+		"projects": projects,
+		"metaDocs": metaShardDocs,
+		"meta":     metaFiles,
+	}
+	var ks [][]string
+	for _, k := range kinds {
+		ks = append(ks, strings.Split(k, "\x00"))
+	}
+	man["kinds"] = ks
+	var tf [][]string
+	for _, s := range shards {
+		tf = append(tf, []string{s.first, s.file})
+	}
+	man["terms"] = tf
+	var df [][]any
+	for _, s := range docShards {
+		df = append(df, []any{s.first, s.file})
+	}
+	man["docs"] = df
+	body, err := marshalJS(man)
+	if err != nil {
+		return st, err
+	}
+	manifest := append([]byte("ccsiteSearch.manifest("), body...)
+	manifest = append(manifest, ");\n"...)
+	if err := write(StaticDir+"/index.js", manifest); err != nil {
+		return st, err
+	}
+	st.Files++
+	st.Bytes += int64(len(manifest))
+	// search/api.js: no search API here (see APIScript).
+	if err := write(APIPath, []byte(apiScript(false))); err != nil {
+		return st, err
+	}
+	st.Docs = len(metas)
+	return st, nil
+}
+
+// fieldLength recovers a document's token count from the norm bleve keeps
+// (float32(1/sqrt(length))), checking it gives the norm back exactly: the
+// browser recomputes the norm from the length.
+func fieldLength(norm float64) (uint32, error) {
+	if norm <= 0 {
+		return 0, fmt.Errorf("search index: norm %v", norm)
+	}
+	l := uint32(math.Round(1 / (norm * norm)))
+	for _, c := range []uint32{l, l - 1, l + 1} {
+		if c > 0 && float64(float32(1/math.Sqrt(float64(c)))) == norm {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("search index: no field length gives norm %v", norm)
+}
+
+func internalKey(id index.IndexInternalID) uint64 {
+	if len(id) == 8 {
+		return binary.BigEndian.Uint64(id)
+	}
+	var b [8]byte
+	copy(b[8-min(8, len(id)):], id)
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// day is t's day number (UTC) since 1970, as the date filters compare.
+func day(t time.Time) int64 {
+	return int64(math.Floor(float64(t.Unix()) / 86400))
+}
+
+// table lists the distinct values of f over metas, sorted, and each
+// meta's index into that list.
+func table(metas []meta, f func(meta) string) ([]string, []int) {
+	set := map[string]bool{}
+	for _, m := range metas {
+		set[f(m)] = true
+	}
+	vals := make([]string, 0, len(set))
+	for v := range set {
+		vals = append(vals, v)
+	}
+	sort.Strings(vals)
+	at := make(map[string]int, len(vals))
+	for i, v := range vals {
+		at[v] = i
+	}
+	idx := make([]int, len(metas))
+	for i, m := range metas {
+		idx[i] = at[f(m)]
+	}
+	return vals, idx
+}
+
+// jsString is s as a JSON string, safe inside a script: encoding/json
+// escapes <, >, &, U+2028 and U+2029.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func marshalJS(v any) ([]byte, error) {
+	return json.Marshal(v)
+}
