@@ -214,6 +214,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	themeName, themeDir := themeFlags(fs)
 	baseURL := fs.String("base-url", "", "the site's public `URL`: adds canonical links and sitemap.xml")
 	asJSON := fs.Bool("json", false, "also write each session's model as <session>.json")
+	noSearch := fs.Bool("no-search", false, "build no search index, search page or search box")
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -237,7 +238,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	defer cleanup()
 	sum, err := build.BuildSite(ctx, build.SiteConfig{Paths: paths, Out: *out, Workers: *workers,
-		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON})
+		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitFail

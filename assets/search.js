@@ -46,6 +46,7 @@
     var p = pending[name];
     if (!p) {
       p = pending[name] = {};
+      api.loaded.push(name);
       p.promise = new Promise(function (resolve, reject) { p.resolve = resolve; p.reject = reject; });
       inject(root + "search/" + name + ".js", function () {
         delete pending[name];
@@ -476,6 +477,7 @@
     tokens: tokens,
     root: root,
     served: false,
+    loaded: [], // the shards asked for, in order
     last: null
   };
   window.ccsiteSearch = api;
@@ -596,6 +598,9 @@
     var status = document.getElementById("search-status");
     if (!list || !box || !status) return;
     var form = box.form, seq = 0, timer = 0;
+    // The manifest is small: fetch it now, so the first query only waits
+    // for its own shards.
+    loadManifest().catch(function () { /* reported by the first query */ });
     function go(prefix) {
       var text = box.value;
       var my = ++seq;

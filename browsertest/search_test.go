@@ -204,7 +204,49 @@ func TestStaticIndexMatchesBleve(t *testing.T) {
 			tb.allow(url)
 			tb.open(url + "search.html")
 		})
+		t.Run("one-session-word", func(t *testing.T) { oneSessionWord(t, site, url) })
 	})
+}
+
+// oneSessionWord takes a word that only one session of the corpus holds
+// (in several messages) and searches for it on the search page: that
+// session comes first, under its title.
+func oneSessionWord(t *testing.T, site, url string) {
+	idx, err := search.Open(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	var word string
+	var want search.Hit
+	err = idx.Terms(func(term string, df uint64) bool {
+		if df < 4 || df > 30 || len(term) < 6 || strings.ContainsAny(term, "0123456789_") {
+			return true
+		}
+		res, err := idx.Search(context.Background(), search.Query{Text: term, Size: 50})
+		if err != nil || len(res.Hits) == 0 {
+			return true
+		}
+		for _, h := range res.Hits {
+			if h.Session != res.Hits[0].Session || h.Title == "" {
+				return true
+			}
+		}
+		word, want = term, res.Hits[0]
+		return false
+	})
+	if err != nil || word == "" {
+		t.Fatalf("no word of one session found: %v", err)
+	}
+	t.Logf("%q: only in session %s (%q)", word, want.Session, want.Title)
+	tb := newTab(t)
+	tb.allow(url)
+	tb.open(url + "search.html?q=" + word)
+	tb.waitFor(`document.querySelectorAll("#search-results li").length > 0`)
+	st := eval[searchState](tb, searchStateJS)
+	if st.Titles[0] != want.Title || !strings.HasPrefix(st.Hrefs[0], want.Page+"?") {
+		t.Errorf("first result %q → %s, want the session %q (%s)", st.Titles[0], st.Hrefs[0], want.Title, want.Page)
+	}
 }
 
 // searchState is what the search page shows.

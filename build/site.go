@@ -43,6 +43,8 @@ type SiteConfig struct {
 	BaseURL string
 	// JSON also writes each session's model as <session>.json.
 	JSON bool
+	// NoSearch leaves out the search index, page and boxes.
+	NoSearch bool
 }
 
 // SiteSummary counts what a build wrote.
@@ -95,12 +97,14 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	hl := markup.NewHighlighter()
 	b := &siteBuilder{cfg: cfg, ts: ts, theme: th, plan: planSite(a), media: map[string]bool{}, files: map[string]bool{}}
-	b.index, err = search.Create(filepath.Join(cfg.Out, filepath.FromSlash(search.Dir)))
-	if err != nil {
-		return sum, err
+	if !cfg.NoSearch {
+		b.index, err = search.Create(filepath.Join(cfg.Out, filepath.FromSlash(search.Dir)))
+		if err != nil {
+			return sum, err
+		}
+		b.startIndexer()
+		defer b.abortIndex()
 	}
-	b.startIndexer()
-	defer b.abortIndex()
 	b.rb = &render.Builder{MD: markup.New(hl), Media: b.writeMedia}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -135,11 +139,13 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	if b.mediaErr != nil {
 		return sum, b.mediaErr
 	}
-	if sum.Docs, err = b.closeIndex(); err != nil {
-		return sum, err
-	}
-	if sum.Search, err = b.index.WriteStatic(b.writeOut); err != nil {
-		return sum, fmt.Errorf("static search index: %w", err)
+	if b.index != nil {
+		if sum.Docs, err = b.closeIndex(); err != nil {
+			return sum, err
+		}
+		if sum.Search, err = b.index.WriteStatic(b.writeOut); err != nil {
+			return sum, fmt.Errorf("static search index: %w", err)
+		}
 	}
 	if err := b.writeLists(a); err != nil {
 		return sum, err
@@ -327,8 +333,11 @@ type siteBuilder struct {
 
 // addDocs hands a page's search documents to the indexer goroutine, so
 // rendering never waits for the index to write a batch.
-func (b *siteBuilder) addDocs(docs []search.Doc) error {
-	if len(docs) > 0 {
+func (b *siteBuilder) addDocs(s *session.Session, page, project string) error {
+	if b.docs == nil {
+		return nil
+	}
+	if docs := search.Docs(s, page, project); len(docs) > 0 {
 		b.docs <- docs
 	}
 	return nil
@@ -437,7 +446,7 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		if err := b.writePage(page, "agent", s.Title, pp, nil, body); err != nil {
 			return err
 		}
-		if err := b.addDocs(search.Docs(s, page, project)); err != nil {
+		if err := b.addDocs(s, page, project); err != nil {
 			return err
 		}
 		pp.mu.Lock()
@@ -470,7 +479,7 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 	if err := b.writePage(page, "session", s.Title, pp, nil, body); err != nil {
 		return err
 	}
-	if err := b.addDocs(search.Docs(s, page, project)); err != nil {
+	if err := b.addDocs(s, page, project); err != nil {
 		return err
 	}
 	for _, a := range s.Agents {
@@ -484,7 +493,7 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 			return err
 		}
 		ab := b.rb.Session(a, project, al)
-		if err := b.addDocs(search.Docs(a, ap, project)); err != nil {
+		if err := b.addDocs(a, ap, project); err != nil {
 			return err
 		}
 		crumb := []render.Crumb{{Label: s.Title, URL: link.Rel(ap, page)}}
@@ -552,6 +561,7 @@ func (b *siteBuilder) writeOut(path string, data []byte) error {
 }
 
 func (b *siteBuilder) write(page string, p *render.Page) error {
+	p.Search = !b.cfg.NoSearch
 	if b.cfg.BaseURL != "" {
 		p.Canonical = b.cfg.BaseURL + page
 		if p.Kind != "search" { // a page with no content of its own
@@ -681,9 +691,11 @@ func (b *siteBuilder) writeLists(a *archive.Archive) error {
 			Sessions: len(pv.Sessions), Last: render.MkTime(pp.last), Tokens: pp.tokens, ToolCalls: pp.tools})
 		idx.Sessions += len(pv.Sessions)
 	}
-	if err := b.write(link.Search(), &render.Page{Path: link.Search(), Title: "Search", Kind: "search",
-		Crumbs: []render.Crumb{{Label: "Search"}}}); err != nil {
-		return err
+	if !b.cfg.NoSearch {
+		if err := b.write(link.Search(), &render.Page{Path: link.Search(), Title: "Search", Kind: "search",
+			Crumbs: []render.Crumb{{Label: "Search"}}}); err != nil {
+			return err
+		}
 	}
 	return b.write(link.Index(), &render.Page{Path: link.Index(), Title: "All projects", Kind: "index", Body: idx})
 }

@@ -30,9 +30,12 @@ type Page struct {
 	InlineCSS template.CSS
 	InlineJS  template.JS
 	Title     string
-	Kind      string // index, project, session, agent
-	Crumbs    []Crumb
-	Body      any
+	Kind      string // index, project, session, agent, search
+	// Search tells that the site has a search page (and so a search box
+	// in every header).
+	Search bool
+	Crumbs []Crumb
+	Body   any
 }
 
 // Crumb is one breadcrumb.
