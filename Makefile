@@ -11,13 +11,16 @@ FUZZTIME ?= 1m
 GOLDEN   ?= ./build/session/... ./build/render/... ./build/markup/...
 # Extra arguments for make run, e.g. make run ARGS="-o public ~/old-projects".
 ARGS     ?=
+# gitleaks (secret redaction) runs its rules on RE2 compiled to WebAssembly
+# (pure Go, no cgo) with this tag: ~10x faster than Go's regexp.
+TAGS     ?= gore2regex
 
 .PHONY: all build run test fuzz golden bench vet fmt clean
 
 all: build
 
 build:
-	$(GO) build -o ccsite .
+	$(GO) build -tags $(TAGS) -o ccsite .
 
 # Build ./site from ~/.claude/projects (or the built-in demo archive).
 run: build
@@ -25,7 +28,7 @@ run: build
 
 # Set CCSITE_CORPUS=/path/to/shared/corpus to add the real-corpus checks.
 test:
-	$(GO) test -count=1 -timeout $(TIMEOUT) ./...
+	$(GO) test -tags $(TAGS) -count=1 -timeout $(TIMEOUT) ./...
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./build/transcript

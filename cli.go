@@ -11,13 +11,17 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"os/user"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"time"
 
 	"ccsite/build"
 	"ccsite/build/archive"
+	"ccsite/build/redact"
 	"ccsite/demo"
 	"ccsite/search"
 	"ccsite/serve"
@@ -215,6 +219,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	baseURL := fs.String("base-url", "", "the site's public `URL`: adds canonical links and sitemap.xml")
 	asJSON := fs.Bool("json", false, "also write each session's model as <session>.json")
 	noSearch := fs.Bool("no-search", false, "build no search index, search page or search box")
+	rf := addRedactFlags(fs)
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -231,6 +236,11 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitUsage
 	}
+	red, err := rf.redactor("build", stderr, getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
+		return exitUsage
+	}
 	paths, cleanup, err := inputPaths(paths, getenv, stderr, "build")
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
@@ -238,7 +248,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	defer cleanup()
 	sum, err := build.BuildSite(ctx, build.SiteConfig{Paths: paths, Out: *out, Workers: *workers,
-		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch})
+		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitFail
@@ -249,6 +259,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	fmt.Fprintf(stderr, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages (%.1f MB) from %.1f MB in %s → %s\n",
 		sum.Projects, sum.Sessions, sum.Agents, sum.Orphans, sum.Problems, sum.Pages, float64(sum.Written)/(1<<20),
 		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), filepath.Join(*out, "index.html"))
+	reportRedactions("build", red, stderr)
 	if st := sum.Search; st.TextBytes > 0 {
 		fmt.Fprintf(stderr, "ccsite build: search: %d documents, %.1f MB of text; static index %d files, %.1f MB (%.2fx the text)\n",
 			sum.Docs, float64(st.TextBytes)/(1<<20), st.Files, float64(st.Bytes)/(1<<20), float64(st.Bytes)/float64(st.TextBytes))
@@ -277,6 +288,7 @@ func runShare(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "write to `FILE` (default: <session>.html in the current folder)")
 	themeName, themeDir := themeFlags(fs)
+	rf := addRedactFlags(fs)
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -292,11 +304,16 @@ func runShare(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
 		return exitUsage
 	}
+	red, err := rf.redactor("share", stderr, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
+		return exitUsage
+	}
 	target := *out
 	if target == "" {
 		target = strings.TrimSuffix(filepath.Base(paths[0]), ".jsonl") + ".html"
 	}
-	n, err := build.Share(ctx, build.ShareConfig{File: paths[0], Out: target, Theme: *themeName, ThemeDir: *themeDir})
+	n, err := build.Share(ctx, build.ShareConfig{File: paths[0], Out: target, Theme: *themeName, ThemeDir: *themeDir, Redact: red})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
 		return exitFail
@@ -305,6 +322,7 @@ func runShare(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if n > 0 {
 		agents = fmt.Sprintf(" with %d sub-agent(s)", n)
 	}
+	reportRedactions("share", red, stderr)
 	fmt.Fprintf(stderr, "ccsite share: wrote %s%s (one file, opens offline)\n", target, agents)
 	return exitOK
 }
@@ -419,4 +437,92 @@ func themeFlags(fs *flag.FlagSet) (name, dir *string) {
 	name = fs.String("theme", "", "built-in theme `NAME` ("+strings.Join(theme.Names(), ", ")+")")
 	dir = fs.String("theme-dir", "", "`DIR` of templates/ and assets/ overriding the theme's")
 	return name, dir
+}
+
+// redactFlags are the publishing-safety flags build and share share.
+type redactFlags struct {
+	patterns  []string
+	files     []string
+	off       bool
+	anonymize bool
+}
+
+func addRedactFlags(fs *flag.FlagSet) *redactFlags {
+	rf := &redactFlags{}
+	fs.Func("redact", "also redact what `REGEX` matches (repeatable; a group redacts just the group)", func(s string) error {
+		rf.patterns = append(rf.patterns, s)
+		return nil
+	})
+	fs.Func("redact-file", "also redact each line of `FILE` as a literal string (repeatable)", func(s string) error {
+		rf.files = append(rf.files, s)
+		return nil
+	})
+	fs.BoolVar(&rf.off, "no-redact", false, "publish secrets as they are (private builds only)")
+	fs.BoolVar(&rf.anonymize, "anonymize-paths", false, "write the home folder as ~ and the user name as user")
+	return rf
+}
+
+// redactor makes the Redactor the flags ask for; errors are usage errors.
+func (rf *redactFlags) redactor(cmd string, stderr io.Writer, getenv func(string) string) (*redact.Redactor, error) {
+	opts := redact.Options{Secrets: !rf.off, Anonymize: rf.anonymize}
+	for _, p := range rf.patterns {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, fmt.Errorf("--redact %q: %v", p, err)
+		}
+		opts.Patterns = append(opts.Patterns, re)
+	}
+	for _, f := range rf.files {
+		lits, err := redact.ReadLiterals(f)
+		if err != nil {
+			return nil, fmt.Errorf("--redact-file: %v", err)
+		}
+		opts.Literals = append(opts.Literals, lits...)
+	}
+	if rf.anonymize {
+		opts.Home, _ = os.UserHomeDir()
+		if u, err := user.Current(); err == nil {
+			opts.User = u.Username
+		}
+		if v := getenv("CCSITE_ANON_HOME"); v != "" { // for tests
+			opts.Home = v
+		}
+		if v := getenv("CCSITE_ANON_USER"); v != "" {
+			opts.User = v
+		}
+	}
+	if rf.off {
+		fmt.Fprintf(stderr, "ccsite %s: warning: --no-redact: secrets in the transcripts are written as they are; do not publish this output\n", cmd)
+	}
+	return redact.New(opts)
+}
+
+// reportRedactions prints the redaction counts by rule and by file (never
+// the values).
+func reportRedactions(cmd string, red *redact.Redactor, stderr io.Writer) {
+	if !red.Active() {
+		return
+	}
+	byRule, byFile := red.Counts()
+	total := 0
+	var rules []string
+	for r, n := range byRule {
+		total += n
+		rules = append(rules, r)
+	}
+	if total == 0 {
+		fmt.Fprintf(stderr, "ccsite %s: redacted nothing\n", cmd)
+		return
+	}
+	sort.Slice(rules, func(i, j int) bool {
+		if byRule[rules[i]] != byRule[rules[j]] {
+			return byRule[rules[i]] > byRule[rules[j]]
+		}
+		return rules[i] < rules[j]
+	})
+	var parts []string
+	for _, r := range rules {
+		parts = append(parts, fmt.Sprintf("%s %d", r, byRule[r]))
+	}
+	fmt.Fprintf(stderr, "ccsite %s: redacted %d secret(s) in %d file(s): %s\n", cmd, total, len(byFile), strings.Join(parts, ", "))
 }

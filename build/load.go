@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"ccsite/build/archive"
+	"ccsite/build/redact"
 	"ccsite/build/session"
 	"ccsite/build/transcript"
 	"golang.org/x/sync/errgroup"
@@ -27,6 +28,9 @@ type Loaded struct {
 type LoadOptions struct {
 	// Workers parse in parallel; 0 means one per CPU.
 	Workers int
+	// Redact, when set, rewrites every line before it is parsed (secrets,
+	// the user's own strings, paths).
+	Redact *redact.Redactor
 }
 
 // Load parses every session of the archive with its sub-agents, in
@@ -52,13 +56,13 @@ func Load(ctx context.Context, a *archive.Archive, opts LoadOptions, fn func(Loa
 	claims := newClaims(a.Orphans)
 	err := ordered(ctx, len(jobs), workers, func(i int) Loaded {
 		j := jobs[i]
-		s, err := loadSession(j.file)
+		s, err := loadSession(j.file, opts.Redact)
 		return Loaded{Project: j.project, File: j.file, Session: s, Err: err}
 	}, func(l Loaded) error {
 		// Claiming runs here, in archive order, so which session gets an
 		// agent file two of them name never depends on scheduling.
 		if l.Session != nil {
-			claimAgents(l.Session, l.File, claims)
+			claimAgents(l.Session, l.File, claims, opts.Redact)
 		}
 		return fn(l)
 	})
@@ -74,7 +78,7 @@ func Load(ctx context.Context, a *archive.Archive, opts LoadOptions, fn func(Loa
 	}
 	return ordered(ctx, len(orphans), workers, func(i int) Loaded {
 		ag := orphans[i]
-		s, err := loadAgent(ag)
+		s, err := loadAgent(ag, opts.Redact)
 		if s != nil {
 			s.Agent.Orphan = true
 		}
@@ -140,8 +144,8 @@ func ordered(ctx context.Context, n, workers int, work func(int) Loaded, emit fu
 }
 
 // loadSession parses a session file and its agent files and links them.
-func loadSession(sf *archive.SessionFile) (*session.Session, error) {
-	f, err := transcript.ReadFile(sf.Path)
+func loadSession(sf *archive.SessionFile, red *redact.Redactor) (*session.Session, error) {
+	f, err := transcript.ReadFileFiltered(sf.Path, filter(red))
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +156,7 @@ func loadSession(sf *archive.SessionFile) (*session.Session, error) {
 		a.ID = s.ID + "/" + a.Agent.AgentID
 	}
 	for _, ag := range sf.Agents {
-		a, err := loadAgent(ag)
+		a, err := loadAgent(ag, red)
 		if err != nil {
 			s.Problems = append(s.Problems, session.Problem{File: ag.Path, Kind: "agent", Reason: err.Error()})
 			continue
@@ -165,11 +169,11 @@ func loadSession(sf *archive.SessionFile) (*session.Session, error) {
 
 // claimAgents attaches the agent files this session's calls name that no
 // other link placed.
-func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims) {
+func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims, red *redact.Redactor) {
 	n := len(s.Agents)
 	for _, ref := range s.AgentRefs {
 		if ag := claims.claim(ref.AgentID, sf.Folder); ag != nil {
-			a, err := loadAgent(ag)
+			a, err := loadAgent(ag, red)
 			if err != nil {
 				s.Problems = append(s.Problems, session.Problem{File: ag.Path, Kind: "agent", Reason: err.Error()})
 				continue
@@ -226,9 +230,17 @@ func sortAgents(s *session.Session) {
 	})
 }
 
+// filter is red's line filter, or none.
+func filter(red *redact.Redactor) transcript.Filter {
+	if !red.Active() {
+		return nil
+	}
+	return red.Line
+}
+
 // loadAgent parses a sub-agent file.
-func loadAgent(ag *archive.AgentFile) (*session.Session, error) {
-	f, err := transcript.ReadFile(ag.Path)
+func loadAgent(ag *archive.AgentFile, red *redact.Redactor) (*session.Session, error) {
+	f, err := transcript.ReadFileFiltered(ag.Path, filter(red))
 	if err != nil {
 		return nil, err
 	}
@@ -236,8 +248,8 @@ func loadAgent(ag *archive.AgentFile) (*session.Session, error) {
 	a.Agent.AgentID = ag.ID
 	a.ID = "agent-" + ag.ID
 	if ag.Meta != nil {
-		a.Agent.AgentType = ag.Meta.AgentType
-		a.Agent.Description = ag.Meta.Description
+		a.Agent.AgentType = red.String(ag.Path, ag.Meta.AgentType)
+		a.Agent.Description = red.String(ag.Path, ag.Meta.Description)
 	}
 	return a, nil
 }

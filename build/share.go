@@ -12,6 +12,7 @@ import (
 	"ccsite/build/archive"
 	"ccsite/build/link"
 	"ccsite/build/markup"
+	"ccsite/build/redact"
 	"ccsite/build/render"
 	"ccsite/build/session"
 	"ccsite/theme"
@@ -25,6 +26,8 @@ type ShareConfig struct {
 	Out      string
 	Theme    string
 	ThemeDir string
+	// Redact, when set, rewrites every line before it is parsed.
+	Redact *redact.Redactor
 }
 
 // Share writes one session as one self-contained HTML file: styles, script
@@ -63,7 +66,7 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 	}
 	abs, _ := filepath.Abs(cfg.File)
 	var target *Loaded
-	err = Load(ctx, a, LoadOptions{}, func(l Loaded) error {
+	err = Load(ctx, a, LoadOptions{Redact: cfg.Redact}, func(l Loaded) error {
 		if l.File != nil && l.File.Path == abs {
 			lc := l
 			target = &lc

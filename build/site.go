@@ -22,6 +22,7 @@ import (
 	"ccsite/build/export"
 	"ccsite/build/link"
 	"ccsite/build/markup"
+	"ccsite/build/redact"
 	"ccsite/build/render"
 	"ccsite/build/session"
 	"ccsite/search"
@@ -45,6 +46,9 @@ type SiteConfig struct {
 	JSON bool
 	// NoSearch leaves out the search index, page and boxes.
 	NoSearch bool
+	// Redact, when set, rewrites every line before it is parsed (secrets,
+	// the user's strings, paths) and anonymises project paths.
+	Redact *redact.Redactor
 }
 
 // SiteSummary counts what a build wrote.
@@ -91,6 +95,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		return sum, err
 	}
 	sum.Bytes = a.Bytes
+	anonymize(a, cfg.Redact)
 	previous, err := prepareOut(cfg.Out)
 	if err != nil {
 		return sum, err
@@ -124,7 +129,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	g.Go(func() error {
 		defer close(queue)
-		return Load(gctx, a, LoadOptions{Workers: workers}, func(l Loaded) error {
+		return Load(gctx, a, LoadOptions{Workers: workers, Redact: cfg.Redact}, func(l Loaded) error {
 			select {
 			case queue <- l:
 				return nil
@@ -175,6 +180,15 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	sum.HighlightHits, sum.Highlighted, sum.Plain = hl.Stats()
 	sum.Elapsed = time.Since(start)
 	return sum, nil
+}
+
+// anonymize writes the projects' paths (and names) without the home folder
+// and user name, when the redactor is asked to.
+func anonymize(a *archive.Archive, red *redact.Redactor) {
+	for _, p := range a.Projects {
+		p.Path = red.Path(p.Path)
+		p.Name = red.Path(p.Name)
+	}
 }
 
 // prepareOut makes the output folder, refusing a non-empty folder that is

@@ -55,19 +55,29 @@ func (p Problem) String() string {
 
 // ReadFile decodes the transcript at path. The error is non-nil only when the
 // file cannot be opened or read; bad lines are Problems.
-func ReadFile(path string) (*File, error) {
+func ReadFile(path string) (*File, error) { return ReadFileFiltered(path, nil) }
+
+// Filter rewrites a raw line before it is decoded (redaction); it returns
+// the line itself when it has nothing to change.
+type Filter func(file string, line []byte) []byte
+
+// ReadFileFiltered is ReadFile with every line passed through filter first.
+func ReadFileFiltered(path string, filter Filter) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
-	return Decode(f, path)
+	return DecodeFiltered(f, path, filter)
 }
 
 // Decode reads JSONL from r. name labels problems. Lines end at "\n"; a
 // trailing "\r", surrounding blanks and blank lines are ignored, and a final
 // line without newline is read like any other.
-func Decode(r io.Reader, name string) (*File, error) {
+func Decode(r io.Reader, name string) (*File, error) { return DecodeFiltered(r, name, nil) }
+
+// DecodeFiltered is Decode with every line passed through filter first.
+func DecodeFiltered(r io.Reader, name string, filter Filter) (*File, error) {
 	out := &File{Path: name}
 	br := bufio.NewReaderSize(r, 1<<20)
 	lineNo := 0
@@ -85,6 +95,9 @@ func Decode(r io.Reader, name string) (*File, error) {
 					line = bytes.TrimPrefix(line, []byte("\ufeff")) // a byte-order mark
 				}
 				out.Lines++
+				if filter != nil {
+					line = filter(name, line)
+				}
 				rec, prob := DecodeLine(line, name, lineNo)
 				if prob != nil {
 					out.Problems = append(out.Problems, *prob)
