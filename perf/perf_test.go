@@ -60,17 +60,8 @@ func TestLargestPages(t *testing.T) {
 	if len(pages) > n {
 		pages = pages[:n]
 	}
-	exec := os.Getenv("CHROME_PATH")
-	if exec == "" {
-		exec = "/usr/bin/chromium"
-	}
 	for _, p := range pages {
-		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exec), chromedp.NoSandbox,
-			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
-		actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-		ctx, cancel2 := chromedp.NewContext(actx)
-		ctx, cancel3 := context.WithTimeout(ctx, 60*time.Second)
+		ctx, done := coldBrowser(t)
 		start := time.Now()
 		var fcp, load float64
 		var all, shown int
@@ -88,9 +79,7 @@ func TestLargestPages(t *testing.T) {
 			shown, err = chromedp.Run(ctx, chromedp.Evaluate[int](`document.body.innerText.length`))
 		}
 		wall := time.Since(start)
-		cancel3()
-		cancel2()
-		cancel()
+		done()
 		if err != nil {
 			t.Errorf("%s: %v", p.path, err)
 			continue
@@ -98,6 +87,22 @@ func TestLargestPages(t *testing.T) {
 		t.Logf("%s\n\tbytes %.2f MB, text %.2f MB (shown without opening anything %.2f MB), bytes/text %.2f; first contentful paint %.0f ms, load %.0f ms, wall %s",
 			p.path, mb(p.size), mb(int64(all)), mb(int64(shown)), float64(p.size)/float64(max(all, 1)), fcp, load, wall.Round(time.Millisecond))
 	}
+}
+
+// coldBrowser starts a Chromium ($CHROME_PATH, else /usr/bin/chromium)
+// with a new empty profile, so nothing is cached; done stops it.
+func coldBrowser(t *testing.T) (ctx context.Context, done func()) {
+	exec := os.Getenv("CHROME_PATH")
+	if exec == "" {
+		exec = "/usr/bin/chromium"
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exec), chromedp.NoSandbox,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancel2 := chromedp.NewContext(actx)
+	ctx, cancel3 := context.WithTimeout(bctx, 60*time.Second)
+	return ctx, func() { cancel3(); cancel2(); cancel() }
 }
 
 func mb(n int64) float64 { return float64(n) / (1 << 20) }

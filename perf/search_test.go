@@ -1,7 +1,6 @@
 package perf
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -54,10 +52,6 @@ func TestSearchCold(t *testing.T) {
 		}
 		queries = append(queries, at(0.9)+" "+at(0.99), at(0.95)+" "+at(0.999), at(0.8)[:3], at(0.98)[:4])
 	}
-	exec := "/usr/bin/chromium"
-	if p := os.Getenv("CHROME_PATH"); p != "" {
-		exec = p
-	}
 	type result struct {
 		MS     float64  `json:"ms"`
 		Total  int      `json:"total"`
@@ -67,12 +61,7 @@ func TestSearchCold(t *testing.T) {
 	var times []float64
 	var sizes []int64
 	for _, q := range queries {
-		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exec), chromedp.NoSandbox,
-			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-			chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
-		actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-		ctx, cancel2 := chromedp.NewContext(actx)
-		ctx, cancel3 := context.WithTimeout(ctx, 60*time.Second)
+		ctx, done := coldBrowser(t)
 		qj, _ := json.Marshal(q)
 		err := chromedp.Do(ctx, chromedp.Navigate("file://"+filepath.Join(site, "search.html")))
 		var r result
@@ -86,9 +75,7 @@ func TestSearchCold(t *testing.T) {
 				box.form.requestSubmit();
 			})`, qj), chromedp.EvalAwaitPromise))
 		}
-		cancel3()
-		cancel2()
-		cancel()
+		done()
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}

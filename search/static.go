@@ -200,7 +200,6 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 	}
 	all.Close()
 
-	files := map[string]string{} // shard key → file name
 	out := func(prefix string, body []byte, kind *int64) (string, error) {
 		sum := sha256.Sum256(body)
 		name := prefix + "-" + hex.EncodeToString(sum[:6])
@@ -213,7 +212,6 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		if err := write(StaticDir+"/"+name+".js", buf.Bytes()); err != nil {
 			return "", err
 		}
-		files[name] = name
 		st.Files++
 		st.Bytes += int64(buf.Len())
 		*kind += int64(buf.Len())
@@ -393,9 +391,9 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		var pages, titles []string
 		pageIdx, titleIdx := map[string]int{}, map[string]int{}
 		var rows [][]any
-		bytes := 0
+		size := 0
 		i := start
-		for ; i < len(metas) && (bytes < displayShardBytes || i == start); i++ {
+		for ; i < len(metas) && (size < displayShardBytes || i == start); i++ {
 			m := metas[i]
 			page, anchor, _ := strings.Cut(m.id, "#")
 			pi, ok := pageIdx[page]
@@ -403,23 +401,23 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 				pi = len(pages)
 				pageIdx[page] = pi
 				pages = append(pages, page)
-				bytes += len(page)
+				size += len(page)
 			}
 			ti, ok := titleIdx[m.title]
 			if !ok {
 				ti = len(titles)
 				titleIdx[m.title] = ti
 				titles = append(titles, m.title)
-				bytes += len(m.title)
+				size += len(m.title)
 			}
 			var t int64
 			if !m.time.IsZero() {
 				t = m.time.Unix()
 			}
 			rows = append(rows, []any{pi, anchor, ti, t, m.excerpt})
-			bytes += len(anchor) + len(m.excerpt) + 20
+			size += len(anchor) + len(m.excerpt) + 20
 		}
-		body, err := marshalJS([]any{pages, titles, rows})
+		body, err := json.Marshal([]any{pages, titles, rows})
 		if err != nil {
 			return st, err
 		}
@@ -458,7 +456,7 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		df = append(df, []any{s.first, s.file})
 	}
 	man["docs"] = df
-	body, err := marshalJS(man)
+	body, err := json.Marshal(man)
 	if err != nil {
 		return st, err
 	}
@@ -535,8 +533,4 @@ func table(metas []meta, f func(meta) string) ([]string, []int) {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-func marshalJS(v any) ([]byte, error) {
-	return json.Marshal(v)
 }

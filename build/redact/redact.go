@@ -227,7 +227,7 @@ var reURLPassword = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@"'
 var reSignature = regexp.MustCompile(`"signature"\s*:\s*"([^"]{16,})"`)
 
 // text redacts s; it returns the result and the redactions by rule.
-func (r *Redactor) text(s string, json bool) (string, map[string]int) {
+func (r *Redactor) text(s string, isJSON bool) (string, map[string]int) {
 	var rules map[string]int
 	add := func(rule string, n int) {
 		if rules == nil {
@@ -270,7 +270,7 @@ func (r *Redactor) text(s string, json bool) (string, map[string]int) {
 			return m[:sub[2]] + "[REDACTED:url-password]" + m[sub[3]:]
 		})
 		scan := s
-		if json {
+		if isJSON {
 			scan = maskKeys(s)
 		}
 		findings := r.det.DetectString(scan)
