@@ -21,6 +21,7 @@ import (
 
 	"ccsite/build"
 	"ccsite/build/archive"
+	"ccsite/build/omit"
 	"ccsite/build/redact"
 	"ccsite/demo"
 	"ccsite/search"
@@ -38,10 +39,13 @@ const (
 const usage = `ccsite turns Claude Code session transcripts into a static website.
 
 Usage:
-  ccsite build [-o DIR] [--theme NAME] [--theme-dir DIR] [--base-url URL] [--json] [--workers N] [PATH...]
+  ccsite build [-o DIR] [--theme NAME] [--theme-dir DIR] [--base-url URL] [--json] [--workers N]
+               [--no-search] [--report FILE.json] [SAFETY...] [EXCLUSIONS...] [PATH...]
         Write the site: a page per session and sub-agent (and its Markdown),
         per project, and an index (default DIR: ./site).
-  ccsite share [-o FILE.html] [--theme NAME] [--theme-dir DIR] SESSION.jsonl
+        EXCLUSIONS: --exclude-project GLOB, --exclude-session ID, --since DATE,
+        --until DATE (each repeatable but the dates).
+  ccsite share [-o FILE.html] [--theme NAME] [--theme-dir DIR] [SAFETY...] SESSION.jsonl
         Write one session, its sub-agents included, as a single
         self-contained HTML file that opens offline.
   ccsite theme export DIR
@@ -58,6 +62,11 @@ Usage:
         Read transcripts and print, per session, its title, stats, turns,
         branches, sub-agents and problems (--json: the whole model).
   ccsite version
+
+SAFETY (build and share): secrets are redacted by default; --redact REGEX,
+--redact-file FILE add your own, --no-redact turns it off (with a warning),
+--anonymize-paths writes ~ and "user", --no-thinking and --no-tool-output
+leave those out.
 
 PATH is a folder (searched recursively) or a .jsonl file. Without PATH:
 $CLAUDE_CONFIG_DIR/projects (comma-separated list allowed), else
@@ -220,11 +229,18 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	asJSON := fs.Bool("json", false, "also write each session's model as <session>.json")
 	noSearch := fs.Bool("no-search", false, "build no search index, search page or search box")
 	rf := addRedactFlags(fs)
+	ef := addExcludeFlags(fs)
+	report := fs.String("report", "", "write every problem, exclusion and redaction count to `FILE.json`")
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
 	if err != nil {
+		return exitUsage
+	}
+	excl, err := ef.exclude()
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitUsage
 	}
 	base, err := normalizeBaseURL(*baseURL)
@@ -248,7 +264,11 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	defer cleanup()
 	sum, err := build.BuildSite(ctx, build.SiteConfig{Paths: paths, Out: *out, Workers: *workers,
-		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red})
+		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
+		Exclude: excl, Omit: rf.omit()})
+	for _, g := range sum.Excluded.Unmatched {
+		fmt.Fprintf(stderr, "ccsite build: warning: the exclusion %q matched nothing\n", g)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitFail
@@ -259,7 +279,21 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	fmt.Fprintf(stderr, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages (%.1f MB) from %.1f MB in %s → %s\n",
 		sum.Projects, sum.Sessions, sum.Agents, sum.Orphans, sum.Problems, sum.Pages, float64(sum.Written)/(1<<20),
 		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), filepath.Join(*out, "index.html"))
+	if x := sum.Excluded; x.Projects+x.Sessions+x.Agents > 0 {
+		undated := ""
+		if x.Undated > 0 {
+			undated = fmt.Sprintf(" (%d with no date)", x.Undated)
+		}
+		fmt.Fprintf(stderr, "ccsite build: left out %d project(s), %d session(s)%s, %d sub-agent file(s)\n", x.Projects, x.Sessions, undated, x.Agents)
+	}
 	reportRedactions("build", red, stderr)
+	reportSessions(stderr, sum.Redactions)
+	if *report != "" {
+		if err := writeReport(*report, paths, sum); err != nil {
+			fmt.Fprintf(stderr, "ccsite build: report: %v\n", err)
+			return exitFail
+		}
+	}
 	if st := sum.Search; st.TextBytes > 0 {
 		fmt.Fprintf(stderr, "ccsite build: search: %d documents, %.1f MB of text; static index %d files, %.1f MB (%.2fx the text)\n",
 			sum.Docs, float64(st.TextBytes)/(1<<20), st.Files, float64(st.Bytes)/(1<<20), float64(st.Bytes)/float64(st.TextBytes))
@@ -313,7 +347,7 @@ func runShare(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if target == "" {
 		target = strings.TrimSuffix(filepath.Base(paths[0]), ".jsonl") + ".html"
 	}
-	n, err := build.Share(ctx, build.ShareConfig{File: paths[0], Out: target, Theme: *themeName, ThemeDir: *themeDir, Redact: red})
+	n, err := build.Share(ctx, build.ShareConfig{File: paths[0], Out: target, Theme: *themeName, ThemeDir: *themeDir, Redact: red, Omit: rf.omit()})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
 		return exitFail
@@ -441,10 +475,54 @@ func themeFlags(fs *flag.FlagSet) (name, dir *string) {
 
 // redactFlags are the publishing-safety flags build and share share.
 type redactFlags struct {
-	patterns  []string
-	files     []string
-	off       bool
-	anonymize bool
+	patterns     []string
+	files        []string
+	off          bool
+	anonymize    bool
+	noThinking   bool
+	noToolOutput bool
+}
+
+// omit is what the flags leave out of the pages.
+func (rf *redactFlags) omit() omit.Options {
+	return omit.Options{Thinking: rf.noThinking, ToolOutput: rf.noToolOutput}
+}
+
+// excludeFlags are build's flags that leave projects and sessions out.
+type excludeFlags struct {
+	projects, sessions []string
+	since, until       string
+}
+
+func addExcludeFlags(fs *flag.FlagSet) *excludeFlags {
+	ef := &excludeFlags{}
+	fs.Func("exclude-project", "leave out the projects whose path, name or folder matches `GLOB` (repeatable)", func(s string) error {
+		ef.projects = append(ef.projects, s)
+		return nil
+	})
+	fs.Func("exclude-session", "leave out the session with this `ID` (or glob; repeatable), its sub-agents too", func(s string) error {
+		ef.sessions = append(ef.sessions, s)
+		return nil
+	})
+	fs.StringVar(&ef.since, "since", "", "only sessions started on or after `DATE` (2006-01-02 or RFC 3339, UTC)")
+	fs.StringVar(&ef.until, "until", "", "only sessions started on or before `DATE` (a whole day when no time is given)")
+	return ef
+}
+
+func (ef *excludeFlags) exclude() (build.Exclude, error) {
+	e := build.Exclude{Projects: ef.projects, Sessions: ef.sessions}
+	var err error
+	if ef.since != "" {
+		if e.Since, err = build.ParseDate(ef.since, false); err != nil {
+			return e, fmt.Errorf("--since: %v", err)
+		}
+	}
+	if ef.until != "" {
+		if e.Until, err = build.ParseDate(ef.until, true); err != nil {
+			return e, fmt.Errorf("--until: %v", err)
+		}
+	}
+	return e, e.Validate()
 }
 
 func addRedactFlags(fs *flag.FlagSet) *redactFlags {
@@ -458,7 +536,9 @@ func addRedactFlags(fs *flag.FlagSet) *redactFlags {
 		return nil
 	})
 	fs.BoolVar(&rf.off, "no-redact", false, "publish secrets as they are (private builds only)")
-	fs.BoolVar(&rf.anonymize, "anonymize-paths", false, "write the home folder as ~ and the user name as user")
+	fs.BoolVar(&rf.anonymize, "anonymize-paths", false, "write the home folder as ~ and the user name as user, project names included")
+	fs.BoolVar(&rf.noThinking, "no-thinking", false, "leave the model's thinking out")
+	fs.BoolVar(&rf.noToolOutput, "no-tool-output", false, "leave out what tools returned (the calls stay)")
 	return rf
 }
 
@@ -505,14 +585,36 @@ func reportRedactions(cmd string, red *redact.Redactor, stderr io.Writer) {
 	}
 	byRule, byFile := red.Counts()
 	total := 0
-	var rules []string
-	for r, n := range byRule {
+	for _, n := range byRule {
 		total += n
-		rules = append(rules, r)
 	}
 	if total == 0 {
 		fmt.Fprintf(stderr, "ccsite %s: redacted nothing\n", cmd)
 		return
+	}
+	fmt.Fprintf(stderr, "ccsite %s: redacted %d secret(s) in %d file(s): %s\n", cmd, total, len(byFile), ruleList(byRule))
+}
+
+// reportSessions prints the sessions with the most redactions.
+func reportSessions(stderr io.Writer, rs []build.SessionRedactions) {
+	const most = 10
+	for i, r := range rs {
+		if i == most {
+			fmt.Fprintf(stderr, "ccsite build:   … and %d more session(s) (--report FILE.json lists them all)\n", len(rs)-most)
+			break
+		}
+		where := r.Page
+		if where == "" {
+			where = r.Session
+		}
+		fmt.Fprintf(stderr, "ccsite build:   %d in %s (%s): %s\n", r.Total, where, oneLine(r.Title, 60), ruleList(r.ByRule))
+	}
+}
+
+func ruleList(byRule map[string]int) string {
+	var rules []string
+	for r := range byRule {
+		rules = append(rules, r)
 	}
 	sort.Slice(rules, func(i, j int) bool {
 		if byRule[rules[i]] != byRule[rules[j]] {
@@ -520,9 +622,17 @@ func reportRedactions(cmd string, red *redact.Redactor, stderr io.Writer) {
 		}
 		return rules[i] < rules[j]
 	})
-	var parts []string
-	for _, r := range rules {
-		parts = append(parts, fmt.Sprintf("%s %d", r, byRule[r]))
+	parts := make([]string, len(rules))
+	for i, r := range rules {
+		parts[i] = fmt.Sprintf("%s %d", r, byRule[r])
 	}
-	fmt.Fprintf(stderr, "ccsite %s: redacted %d secret(s) in %d file(s): %s\n", cmd, total, len(byFile), strings.Join(parts, ", "))
+	return strings.Join(parts, ", ")
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
 }

@@ -43,6 +43,7 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       os.Getenv("CCSITE_UPDATE") != "",
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"exits":         cmdExits,
+			"grepall":       cmdGrepAll,
 			"json":          cmdJSON,
 			"replace":       cmdReplace,
 			"selfcontained": cmdSelfContained,
@@ -195,6 +196,41 @@ func display(v any) string {
 // becomes NEW, and OLD must occur.
 //
 //	replace th/templates/layout.html 'Made with ccsite' 'Kim''s archive'
+//
+// cmdGrepAll looks for a regular expression in every file under a
+// folder, each read whole (search shards and the bleve index included):
+//
+//	grepall PATTERN DIR     some file matches
+//	! grepall PATTERN DIR   no file does
+func cmdGrepAll(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: grepall PATTERN DIR")
+	}
+	re, err := regexp.Compile(args[0])
+	ts.Check(err)
+	var hits []string
+	err = filepath.WalkDir(ts.MkAbs(args[1]), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if re.Match(data) {
+			hits = append(hits, p)
+		}
+		return nil
+	})
+	ts.Check(err)
+	switch {
+	case neg && len(hits) > 0:
+		ts.Fatalf("%s found in %s", args[0], strings.Join(hits, ", "))
+	case !neg && len(hits) == 0:
+		ts.Fatalf("%s found in no file under %s", args[0], args[1])
+	}
+}
+
 func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 || args[1] == "" {
 		ts.Fatalf("usage: replace FILE OLD NEW")

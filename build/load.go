@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"ccsite/build/archive"
+	"ccsite/build/omit"
 	"ccsite/build/redact"
 	"ccsite/build/session"
 	"ccsite/build/transcript"
@@ -31,6 +32,8 @@ type LoadOptions struct {
 	// Redact, when set, rewrites every line before it is parsed (secrets,
 	// the user's own strings, paths).
 	Redact *redact.Redactor
+	// Omit leaves thinking or tool output out, before redaction.
+	Omit omit.Options
 }
 
 // Load parses every session of the archive with its sub-agents, in
@@ -56,13 +59,13 @@ func Load(ctx context.Context, a *archive.Archive, opts LoadOptions, fn func(Loa
 	claims := newClaims(a.Orphans)
 	err := ordered(ctx, len(jobs), workers, func(i int) Loaded {
 		j := jobs[i]
-		s, err := loadSession(j.file, opts.Redact)
+		s, err := loadSession(j.file, opts)
 		return Loaded{Project: j.project, File: j.file, Session: s, Err: err}
 	}, func(l Loaded) error {
 		// Claiming runs here, in archive order, so which session gets an
 		// agent file two of them name never depends on scheduling.
 		if l.Session != nil {
-			claimAgents(l.Session, l.File, claims, opts.Redact)
+			claimAgents(l.Session, l.File, claims, opts)
 		}
 		return fn(l)
 	})
@@ -78,7 +81,7 @@ func Load(ctx context.Context, a *archive.Archive, opts LoadOptions, fn func(Loa
 	}
 	return ordered(ctx, len(orphans), workers, func(i int) Loaded {
 		ag := orphans[i]
-		s, err := loadAgent(ag, opts.Redact)
+		s, err := loadAgent(ag, opts)
 		if s != nil {
 			s.Agent.Orphan = true
 		}
@@ -144,8 +147,8 @@ func ordered(ctx context.Context, n, workers int, work func(int) Loaded, emit fu
 }
 
 // loadSession parses a session file and its agent files and links them.
-func loadSession(sf *archive.SessionFile, red *redact.Redactor) (*session.Session, error) {
-	f, err := transcript.ReadFileFiltered(sf.Path, filter(red))
+func loadSession(sf *archive.SessionFile, opts LoadOptions) (*session.Session, error) {
+	f, err := transcript.ReadFileFiltered(sf.Path, opts.filter())
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +159,7 @@ func loadSession(sf *archive.SessionFile, red *redact.Redactor) (*session.Sessio
 		a.ID = s.ID + "/" + a.Agent.AgentID
 	}
 	for _, ag := range sf.Agents {
-		a, err := loadAgent(ag, red)
+		a, err := loadAgent(ag, opts)
 		if err != nil {
 			s.Problems = append(s.Problems, session.Problem{File: ag.Path, Kind: "agent", Reason: err.Error()})
 			continue
@@ -169,11 +172,11 @@ func loadSession(sf *archive.SessionFile, red *redact.Redactor) (*session.Sessio
 
 // claimAgents attaches the agent files this session's calls name that no
 // other link placed.
-func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims, red *redact.Redactor) {
+func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims, opts LoadOptions) {
 	n := len(s.Agents)
 	for _, ref := range s.AgentRefs {
 		if ag := claims.claim(ref.AgentID, sf.Folder); ag != nil {
-			a, err := loadAgent(ag, red)
+			a, err := loadAgent(ag, opts)
 			if err != nil {
 				s.Problems = append(s.Problems, session.Problem{File: ag.Path, Kind: "agent", Reason: err.Error()})
 				continue
@@ -230,17 +233,24 @@ func sortAgents(s *session.Session) {
 	})
 }
 
-// filter is red's line filter, or none.
-func filter(red *redact.Redactor) transcript.Filter {
-	if !red.Active() {
-		return nil
+// filter is the line filter the options ask for, or none: what is left
+// out goes first, so redaction never scans it.
+func (o LoadOptions) filter() transcript.Filter {
+	red, om := o.Redact.Active(), o.Omit.Active()
+	switch {
+	case red && om:
+		return func(file string, line []byte) []byte { return o.Redact.Line(file, o.Omit.Line(file, line)) }
+	case red:
+		return o.Redact.Line
+	case om:
+		return o.Omit.Line
 	}
-	return red.Line
+	return nil
 }
 
 // loadAgent parses a sub-agent file.
-func loadAgent(ag *archive.AgentFile, red *redact.Redactor) (*session.Session, error) {
-	f, err := transcript.ReadFileFiltered(ag.Path, filter(red))
+func loadAgent(ag *archive.AgentFile, opts LoadOptions) (*session.Session, error) {
+	f, err := transcript.ReadFileFiltered(ag.Path, opts.filter())
 	if err != nil {
 		return nil, err
 	}
@@ -248,8 +258,8 @@ func loadAgent(ag *archive.AgentFile, red *redact.Redactor) (*session.Session, e
 	a.Agent.AgentID = ag.ID
 	a.ID = "agent-" + ag.ID
 	if ag.Meta != nil {
-		a.Agent.AgentType = red.String(ag.Path, ag.Meta.AgentType)
-		a.Agent.Description = red.String(ag.Path, ag.Meta.Description)
+		a.Agent.AgentType = opts.Redact.String(ag.Path, ag.Meta.AgentType)
+		a.Agent.Description = opts.Redact.String(ag.Path, ag.Meta.Description)
 	}
 	return a, nil
 }

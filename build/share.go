@@ -12,6 +12,7 @@ import (
 	"ccsite/build/archive"
 	"ccsite/build/link"
 	"ccsite/build/markup"
+	"ccsite/build/omit"
 	"ccsite/build/redact"
 	"ccsite/build/render"
 	"ccsite/build/session"
@@ -28,6 +29,8 @@ type ShareConfig struct {
 	ThemeDir string
 	// Redact, when set, rewrites every line before it is parsed.
 	Redact *redact.Redactor
+	// Omit leaves out thinking or tool output.
+	Omit omit.Options
 }
 
 // Share writes one session as one self-contained HTML file: styles, script
@@ -66,7 +69,7 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 	}
 	abs, _ := filepath.Abs(cfg.File)
 	var target *Loaded
-	err = Load(ctx, a, LoadOptions{Redact: cfg.Redact}, func(l Loaded) error {
+	err = Load(ctx, a, LoadOptions{Redact: cfg.Redact, Omit: cfg.Omit}, func(l Loaded) error {
 		if l.File != nil && l.File.Path == abs {
 			lc := l
 			target = &lc
@@ -86,6 +89,7 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 		return 0, fmt.Errorf("%s: no session found in it", cfg.File)
 	}
 	s := target.Session
+	anonymizeSources(s, cfg.Redact)
 	rb := &render.Builder{MD: markup.New(markup.NewHighlighter())} // no Media: images inline
 	page := "session.html"
 	agentAnchor := func(a *session.Session) string { return "agent-" + link.File(a.Agent.AgentID) }

@@ -22,6 +22,7 @@ import (
 	"ccsite/build/export"
 	"ccsite/build/link"
 	"ccsite/build/markup"
+	"ccsite/build/omit"
 	"ccsite/build/redact"
 	"ccsite/build/render"
 	"ccsite/build/session"
@@ -49,6 +50,22 @@ type SiteConfig struct {
 	// Redact, when set, rewrites every line before it is parsed (secrets,
 	// the user's strings, paths) and anonymises project paths.
 	Redact *redact.Redactor
+	// Exclude leaves projects and sessions out; Omit leaves out thinking
+	// or tool output.
+	Exclude Exclude
+	Omit    omit.Options
+}
+
+// SessionRedactions counts what was redacted in one session (its
+// sub-agents included), by rule: never the values.
+type SessionRedactions struct {
+	Project string         `json:"project"`
+	Session string         `json:"session"`
+	Title   string         `json:"title"`
+	Page    string         `json:"page"`
+	Total   int            `json:"total"`
+	ByRule  map[string]int `json:"byRule"`
+	Files   []string       `json:"files"`
 }
 
 // SiteSummary counts what a build wrote.
@@ -66,6 +83,14 @@ type SiteSummary struct {
 	Search search.StaticStats
 	// Unreadable lists the files that could not be read, with why.
 	Unreadable []string
+	// ProblemList holds every problem, by file and line.
+	ProblemList []session.Problem
+	// Excluded says what the exclusions left out.
+	Excluded ExcludeStats
+	// Redacting is set when a redactor ran; Redactions are then its
+	// counts per session, most first.
+	Redacting  bool
+	Redactions []SessionRedactions
 }
 
 // marker marks a folder as a ccsite output, so a build never writes over a
@@ -93,6 +118,10 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	a, err := archive.Discover(ctx, cfg.Paths)
 	if err != nil {
 		return sum, err
+	}
+	sum.Excluded = cfg.Exclude.Apply(a)
+	if len(a.Projects) == 0 && len(a.Orphans) == 0 {
+		return sum, fmt.Errorf("%w: the exclusions left nothing to build", archive.ErrNothing)
 	}
 	sum.Bytes = a.Bytes
 	anonymize(a, cfg.Redact)
@@ -129,7 +158,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	g.Go(func() error {
 		defer close(queue)
-		return Load(gctx, a, LoadOptions{Workers: workers, Redact: cfg.Redact}, func(l Loaded) error {
+		return Load(gctx, a, LoadOptions{Workers: workers, Redact: cfg.Redact, Omit: cfg.Omit}, func(l Loaded) error {
 			select {
 			case queue <- l:
 				return nil
@@ -178,6 +207,15 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	sort.Strings(b.unreadable)
 	sum.Unreadable = b.unreadable
 	sum.HighlightHits, sum.Highlighted, sum.Plain = hl.Stats()
+	sum.Redacting, sum.Redactions = cfg.Redact.Active(), b.redactions()
+	sort.SliceStable(b.problemList, func(i, j int) bool {
+		pi, pj := b.problemList[i], b.problemList[j]
+		if pi.File != pj.File {
+			return pi.File < pj.File
+		}
+		return pi.Line < pj.Line
+	})
+	sum.ProblemList = b.problemList
 	sum.Elapsed = time.Since(start)
 	return sum, nil
 }
@@ -188,6 +226,18 @@ func anonymize(a *archive.Archive, red *redact.Redactor) {
 	for _, p := range a.Projects {
 		p.Path = red.Path(p.Path)
 		p.Name = red.Path(p.Name)
+	}
+}
+
+// anonymizeSources anonymises the source file paths a page shows, once
+// the redaction counts have been tied to the real ones.
+func anonymizeSources(s *session.Session, red *redact.Redactor) {
+	s.Path = red.Path(s.Path)
+	for i := range s.Problems {
+		s.Problems[i].File = red.Path(s.Problems[i].File)
+	}
+	for _, a := range s.Agents {
+		anonymizeSources(a, red)
 	}
 }
 
@@ -331,6 +381,7 @@ type siteBuilder struct {
 	mu                               sync.Mutex
 	sessions, agents, orphans, pages int
 	problems                         int
+	problemList                      []session.Problem
 	unreadable                       []string
 	written                          int64
 	planMu                           sync.Mutex
@@ -343,6 +394,72 @@ type siteBuilder struct {
 	index                            *search.Writer
 	docs                             chan []search.Doc
 	indexDone                        chan error
+	// owners maps each source file to the session page showing it, for
+	// the redaction counts per session.
+	owners map[string]*SessionRedactions
+}
+
+// own records which session shows the files of s (its sub-agents' too).
+func (b *siteBuilder) own(s *session.Session, project, page string) {
+	if !b.cfg.Redact.Active() {
+		return
+	}
+	o := &SessionRedactions{Project: project, Session: s.ID, Title: s.Title, Page: page}
+	b.count(func() {
+		if b.owners == nil {
+			b.owners = map[string]*SessionRedactions{}
+		}
+		b.owners[s.Path] = o
+		for _, a := range s.Agents {
+			if b.owners[a.Path] == nil {
+				b.owners[a.Path] = o
+			}
+		}
+	})
+}
+
+// redactions turns the redactor's counts by file into counts by session.
+func (b *siteBuilder) redactions() []SessionRedactions {
+	if !b.cfg.Redact.Active() {
+		return nil
+	}
+	_, byFile := b.cfg.Redact.Counts()
+	var out []SessionRedactions
+	by := map[*SessionRedactions]*SessionRedactions{}
+	files := make([]string, 0, len(byFile))
+	for f := range byFile {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		o := b.owners[f]
+		if o == nil { // a file no page shows (it failed to parse): itself
+			o = &SessionRedactions{Session: filepath.Base(f)}
+			b.owners[f] = o
+		}
+		r := by[o]
+		if r == nil {
+			c := *o
+			c.ByRule = map[string]int{}
+			r = &c
+			by[o] = r
+		}
+		r.Files = append(r.Files, f)
+		for rule, n := range byFile[f] {
+			r.ByRule[rule] += n
+			r.Total += n
+		}
+	}
+	for _, r := range by {
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Total != out[j].Total {
+			return out[i].Total > out[j].Total
+		}
+		return out[i].Page+out[i].Session < out[j].Page+out[j].Session
+	})
+	return out
 }
 
 // addDocs hands a page's search documents to the indexer goroutine, so
@@ -456,6 +573,8 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 	project := l.Project.Path
 	if s.Agent != nil && s.Agent.Orphan {
 		page := link.Agent(pp.slug, "orphans", s.Agent.AgentID)
+		b.own(s, project, page)
+		anonymizeSources(s, b.cfg.Redact)
 		body := b.rb.Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }})
 		if err := b.writePage(page, "agent", s.Title, pp, nil, body); err != nil {
 			return err
@@ -466,11 +585,17 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		pp.mu.Lock()
 		pp.orphans = append(pp.orphans, render.Nav{Title: s.Title, URL: link.Rel(link.Project(pp.slug), page), Time: render.MkTime(s.Start)})
 		pp.mu.Unlock()
-		b.count(func() { b.orphans++; b.problems += len(s.Problems) })
+		b.count(func() {
+			b.orphans++
+			b.problems += len(s.Problems)
+			b.problemList = append(b.problemList, s.Problems...)
+		})
 		return nil
 	}
 	sp := b.plan.byFile[l.File]
 	page := sp.page
+	b.own(s, project, page)
+	anonymizeSources(s, b.cfg.Redact)
 	agentPage := func(a *session.Session) string {
 		if a.Agent == nil || a.Agent.Warmup {
 			return ""
@@ -514,10 +639,14 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		if err := b.writePage(ap, "agent", a.Title, pp, crumb, ab); err != nil {
 			return err
 		}
-		b.count(func() { b.agents++; b.problems += len(a.Problems) })
+		b.count(func() {
+			b.agents++
+			b.problems += len(a.Problems)
+			b.problemList = append(b.problemList, a.Problems...)
+		})
 	}
 	pp.mu.Lock()
-	pp.rows[s.Path] = render.Row(s, link.Rel(link.Project(pp.slug), page))
+	pp.rows[l.File.Path] = render.Row(s, link.Rel(link.Project(pp.slug), page))
 	if s.End.After(pp.last) {
 		pp.last = s.End
 	}
@@ -535,7 +664,11 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 	pp.tokens += t.Input + t.Output + t.CacheRead + t.CacheWrite
 	pp.tools += s.Stats.ToolCalls
 	pp.mu.Unlock()
-	b.count(func() { b.sessions++; b.problems += len(s.Problems) })
+	b.count(func() {
+		b.sessions++
+		b.problems += len(s.Problems)
+		b.problemList = append(b.problemList, s.Problems...)
+	})
 	return nil
 }
 

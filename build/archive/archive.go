@@ -81,6 +81,8 @@ type AgentFile struct {
 	Folder   string
 	Size     int64
 	FirstCWD string
+	// FirstTime is the first timestamp in the file's first lines.
+	FirstTime time.Time
 	// ParentID is the parent session id the layout or the records name.
 	ParentID string
 	// LinkedBy says how the parent was found: subagents-dir, sessionId.
@@ -204,7 +206,7 @@ func Discover(ctx context.Context, paths []string) (*Archive, error) {
 	}
 	for _, ag := range agents {
 		pk := peek(ag.Path)
-		ag.FirstCWD = pk.cwd
+		ag.FirstCWD, ag.FirstTime = pk.cwd, pk.time
 		if ag.ParentID == "" {
 			ag.ParentID = pk.sessionID
 		}

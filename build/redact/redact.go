@@ -47,12 +47,12 @@ type Redactor struct {
 
 	mu     sync.Mutex
 	byRule map[string]int
-	byFile map[string]int
+	byFile map[string]map[string]int
 }
 
 // New makes a Redactor.
 func New(opts Options) (*Redactor, error) {
-	r := &Redactor{opts: opts, byRule: map[string]int{}, byFile: map[string]int{}}
+	r := &Redactor{opts: opts, byRule: map[string]int{}, byFile: map[string]map[string]int{}}
 	if opts.Secrets {
 		det, err := detect.NewDetectorDefaultConfig()
 		if err != nil {
@@ -114,16 +114,23 @@ func (r *Redactor) Active() bool {
 	return r != nil && (r.det != nil || len(r.opts.Patterns) > 0 || len(r.opts.Literals) > 0 || r.anon != nil)
 }
 
-// Counts returns the redactions so far, by rule and by file.
-func (r *Redactor) Counts() (byRule, byFile map[string]int) {
+// Counts returns the redactions so far, by rule and, per file, by rule.
+func (r *Redactor) Counts() (byRule map[string]int, byFile map[string]map[string]int) {
+	byRule, byFile = map[string]int{}, map[string]map[string]int{}
+	if r == nil {
+		return byRule, byFile
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	byRule, byFile = make(map[string]int, len(r.byRule)), make(map[string]int, len(r.byFile))
 	for k, v := range r.byRule {
 		byRule[k] = v
 	}
-	for k, v := range r.byFile {
-		byFile[k] = v
+	for f, rules := range r.byFile {
+		m := make(map[string]int, len(rules))
+		for k, v := range rules {
+			m[k] = v
+		}
+		byFile[f] = m
 	}
 	return byRule, byFile
 }
@@ -133,9 +140,14 @@ func (r *Redactor) count(file string, rules map[string]int) {
 		return
 	}
 	r.mu.Lock()
+	fr := r.byFile[file]
+	if fr == nil {
+		fr = map[string]int{}
+		r.byFile[file] = fr
+	}
 	for k, v := range rules {
 		r.byRule[k] += v
-		r.byFile[file] += v
+		fr[k] += v
 	}
 	r.mu.Unlock()
 }

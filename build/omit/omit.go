@@ -1,0 +1,265 @@
+// Package omit leaves parts of a transcript out of a site: the model's
+// thinking, or what tools returned (the calls stay). It rewrites each raw
+// JSONL line before it is parsed, so what it drops reaches no page, export
+// or search document, wherever the line carries it: a message's content,
+// the structured toolUseResult, streamed progress output, or a sub-agent
+// message embedded in a progress record.
+package omit
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Options says what to leave out.
+type Options struct {
+	// Thinking drops thinking and redacted_thinking blocks.
+	Thinking bool
+	// ToolOutput replaces every tool_result's content with Placeholder and
+	// drops toolUseResult and streamed output; the calls are kept.
+	ToolOutput bool
+}
+
+// Placeholder stands for a tool's output left out.
+const Placeholder = "[output left out of this site: --no-tool-output]"
+
+// Active tells whether o changes anything.
+func (o Options) Active() bool { return o.Thinking || o.ToolOutput }
+
+// Line rewrites one raw JSONL line; a line that is not JSON, or holds
+// nothing to leave out, comes back as it was.
+func (o Options) Line(_ string, line []byte) []byte {
+	if !o.Active() || !o.mayHold(line) {
+		return line
+	}
+	out, changed, ok := o.value(jsontext.Value(line))
+	if !ok || !changed {
+		return line
+	}
+	return out
+}
+
+// mayHold is a cheap test that the line may hold something to drop.
+func (o Options) mayHold(line []byte) bool {
+	if o.Thinking && bytes.Contains(line, []byte(`thinking"`)) {
+		return true
+	}
+	if o.ToolOutput && (bytes.Contains(line, []byte(`"tool_result"`)) || bytes.Contains(line, []byte(`"toolUseResult"`)) ||
+		bytes.Contains(line, []byte(`_progress"`))) {
+		return true
+	}
+	return false
+}
+
+type member struct {
+	name string
+	val  jsontext.Value
+}
+
+// value rewrites a JSON value; ok is false when it is not valid JSON.
+func (o Options) value(v jsontext.Value) (out jsontext.Value, changed, ok bool) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return v, false, false
+	}
+	switch v[0] {
+	case '{':
+		return o.object(v)
+	case '[':
+		return o.array(v)
+	}
+	return v, false, v.IsValid()
+}
+
+func (o Options) object(v jsontext.Value) (jsontext.Value, bool, bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	if _, err := dec.ReadToken(); err != nil {
+		return v, false, false
+	}
+	var members []member
+	typ := ""
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return v, false, false
+		}
+		name := tok.String()
+		val, err := dec.ReadValue()
+		if err != nil {
+			return v, false, false
+		}
+		val = val.Clone()
+		if name == "type" && val.Kind() == '"' {
+			if b, err := jsontext.AppendUnquote(nil, val); err == nil {
+				typ = string(b)
+			}
+		}
+		members = append(members, member{name, val})
+	}
+	changed := false
+	kept := members[:0]
+	for _, m := range members {
+		if o.ToolOutput {
+			switch {
+			case m.name == "toolUseResult":
+				// Only what links a sub-agent stays.
+				m.val = keepFacts(m.val)
+				changed = true
+				if m.val == nil {
+					continue
+				}
+			case typ == "tool_result" && m.name == "content":
+				m.val, _ = jsontext.AppendQuote(nil, Placeholder)
+				changed = true
+			case strings.HasSuffix(typ, "_progress") && typ != "agent_progress" &&
+				(m.name == "output" || m.name == "fullOutput" || m.name == "stdout" || m.name == "stderr"):
+				changed = true
+				continue
+			}
+		}
+		if k := m.val.Kind(); k == '{' || k == '[' {
+			nv, c, ok := o.value(m.val)
+			if !ok {
+				return v, false, false
+			}
+			if c {
+				m.val, changed = nv, true
+			}
+		}
+		kept = append(kept, m)
+	}
+	if !changed {
+		return v, false, true
+	}
+	var buf bytes.Buffer
+	enc := jsontext.NewEncoder(&buf, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	enc.WriteToken(jsontext.BeginObject)
+	for _, m := range kept {
+		if err := enc.WriteToken(jsontext.String(m.name)); err != nil {
+			return v, false, false
+		}
+		if err := enc.WriteValue(m.val); err != nil {
+			return v, false, false
+		}
+	}
+	if err := enc.WriteToken(jsontext.EndObject); err != nil {
+		return v, false, false
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), true, true
+}
+
+func (o Options) array(v jsontext.Value) (jsontext.Value, bool, bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	if _, err := dec.ReadToken(); err != nil {
+		return v, false, false
+	}
+	var elems []jsontext.Value
+	changed := false
+	for dec.PeekKind() != ']' {
+		val, err := dec.ReadValue()
+		if err != nil {
+			return v, false, false
+		}
+		val = val.Clone()
+		if k := val.Kind(); k == '{' || k == '[' {
+			if o.Thinking && k == '{' && isThinking(val) {
+				changed = true
+				continue
+			}
+			nv, c, ok := o.value(val)
+			if !ok {
+				return v, false, false
+			}
+			if c {
+				val, changed = nv, true
+			}
+		}
+		elems = append(elems, val)
+	}
+	if !changed {
+		return v, false, true
+	}
+	var buf bytes.Buffer
+	enc := jsontext.NewEncoder(&buf, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	enc.WriteToken(jsontext.BeginArray)
+	for _, e := range elems {
+		if err := enc.WriteValue(e); err != nil {
+			return v, false, false
+		}
+	}
+	if err := enc.WriteToken(jsontext.EndArray); err != nil {
+		return v, false, false
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), true, true
+}
+
+// isThinking tells whether an object is a thinking block.
+func isThinking(v jsontext.Value) bool {
+	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	if _, err := dec.ReadToken(); err != nil {
+		return false
+	}
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return false
+		}
+		if tok.String() != "type" {
+			if err := dec.SkipValue(); err != nil {
+				return false
+			}
+			continue
+		}
+		t, err := dec.ReadToken()
+		if err != nil {
+			return false
+		}
+		return t.Kind() == '"' && (t.String() == "thinking" || t.String() == "redacted_thinking")
+	}
+	return false
+}
+
+// facts are the toolUseResult members kept: the id that links a
+// sub-agent to its call. Anything more would make the pages read the
+// structured result (an empty terminal) instead of the placeholder.
+var facts = map[string]bool{"agentId": true}
+
+// keepFacts keeps an object's fact members that are not objects or arrays;
+// nil when none is left.
+func keepFacts(v jsontext.Value) jsontext.Value {
+	if v.Kind() != '{' {
+		return nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	if _, err := dec.ReadToken(); err != nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	enc := jsontext.NewEncoder(&buf)
+	enc.WriteToken(jsontext.BeginObject)
+	n := 0
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil
+		}
+		name := tok.String()
+		val, err := dec.ReadValue()
+		if err != nil {
+			return nil
+		}
+		if k := val.Kind(); !facts[name] || k == '{' || k == '[' {
+			continue
+		}
+		if enc.WriteToken(jsontext.String(name)) != nil || enc.WriteValue(val) != nil {
+			return nil
+		}
+		n++
+	}
+	if n == 0 || enc.WriteToken(jsontext.EndObject) != nil {
+		return nil
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}

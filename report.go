@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"ccsite/build"
+	"ccsite/build/session"
+)
+
+// buildReport is what --report writes: everything the summary counts, in
+// full. Redactions are counts, never the values.
+type buildReport struct {
+	Version    string              `json:"version"`
+	Inputs     []string            `json:"inputs"`
+	Projects   int                 `json:"projects"`
+	Sessions   int                 `json:"sessions"`
+	Agents     int                 `json:"subAgentPages"`
+	Orphans    int                 `json:"orphanAgents"`
+	Pages      int                 `json:"pages"`
+	InputBytes int64               `json:"inputBytes"`
+	ElapsedMs  int64               `json:"elapsedMs"`
+	Problems   []session.Problem   `json:"problems"`
+	Unreadable []string            `json:"unreadable"`
+	Excluded   build.ExcludeStats  `json:"excluded"`
+	Redactions *reportRedactionSet `json:"redactions,omitempty"`
+}
+
+type reportRedactionSet struct {
+	Total    int                       `json:"total"`
+	ByRule   map[string]int            `json:"byRule"`
+	Sessions []build.SessionRedactions `json:"sessions"`
+}
+
+func writeReport(path string, inputs []string, sum build.SiteSummary) error {
+	r := buildReport{Version: version(), Inputs: inputs, Projects: sum.Projects, Sessions: sum.Sessions,
+		Agents: sum.Agents, Orphans: sum.Orphans, Pages: sum.Pages, InputBytes: sum.Bytes,
+		ElapsedMs: sum.Elapsed.Milliseconds(), Problems: sum.ProblemList, Unreadable: sum.Unreadable, Excluded: sum.Excluded}
+	if r.Problems == nil {
+		r.Problems = []session.Problem{}
+	}
+	if r.Unreadable == nil {
+		r.Unreadable = []string{}
+	}
+	if sum.Redacting {
+		set := &reportRedactionSet{ByRule: map[string]int{}, Sessions: sum.Redactions}
+		if set.Sessions == nil {
+			set.Sessions = []build.SessionRedactions{}
+		}
+		for _, s := range sum.Redactions {
+			set.Total += s.Total
+			for k, v := range s.ByRule {
+				set.ByRule[k] += v
+			}
+		}
+		r.Redactions = set
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
