@@ -288,6 +288,10 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	reportRedactions("build", red, stderr)
 	reportSessions(stderr, sum.Redactions)
+	if err := recordBuild(*out, args); err != nil {
+		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
+		return exitFail
+	}
 	if *report != "" {
 		if err := writeReport(*report, paths, sum); err != nil {
 			fmt.Fprintf(stderr, "ccsite build: report: %v\n", err)

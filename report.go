@@ -69,3 +69,33 @@ func writeReport(path string, inputs []string, sum build.SiteSummary) error {
 	}
 	return os.Rename(tmp, path)
 }
+
+// BuildRecord is SITE/.ccsite/build.json: how the site was last built, so
+// `ccsite serve --watch` can build it again the same way.
+type BuildRecord struct {
+	// Dir is the working folder the build ran in; Args its arguments
+	// after "build", as given.
+	Dir  string   `json:"dir"`
+	Args []string `json:"args"`
+}
+
+// recordBuild writes the site's build record.
+func recordBuild(out string, args []string) error {
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(BuildRecord{Dir: dir, Args: append([]string{}, args...)}, "", "  ")
+	if err != nil {
+		return err
+	}
+	p := filepath.Join(out, ".ccsite", "build.json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, p)
+}
