@@ -231,6 +231,8 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	rf := addRedactFlags(fs)
 	ef := addExcludeFlags(fs)
 	report := fs.String("report", "", "write every problem, exclusion and redaction count to `FILE.json`")
+	force := fs.Bool("force", false, "rebuild every page, even those whose input has not changed")
+	quiet := fs.Bool("quiet", false, "print only warnings and errors: no progress, no summary")
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -265,7 +267,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	defer cleanup()
 	sum, err := build.BuildSite(ctx, build.SiteConfig{Paths: paths, Out: *out, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
-		Exclude: excl, Omit: rf.omit()})
+		Exclude: excl, Omit: rf.omit(), Force: *force})
 	for _, g := range sum.Excluded.Unmatched {
 		fmt.Fprintf(stderr, "ccsite build: warning: the exclusion %q matched nothing\n", g)
 	}
@@ -276,7 +278,11 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	for _, u := range sum.Unreadable {
 		fmt.Fprintf(stderr, "ccsite build: could not read %s\n", u)
 	}
-	fmt.Fprintf(stderr, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages (%.1f MB) from %.1f MB in %s → %s\n",
+	info := stderr
+	if *quiet {
+		info = io.Discard
+	}
+	fmt.Fprintf(info, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages (%.1f MB) from %.1f MB in %s → %s\n",
 		sum.Projects, sum.Sessions, sum.Agents, sum.Orphans, sum.Problems, sum.Pages, float64(sum.Written)/(1<<20),
 		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), filepath.Join(*out, "index.html"))
 	if x := sum.Excluded; x.Projects+x.Sessions+x.Agents > 0 {
@@ -284,10 +290,14 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		if x.Undated > 0 {
 			undated = fmt.Sprintf(" (%d with no date)", x.Undated)
 		}
-		fmt.Fprintf(stderr, "ccsite build: left out %d project(s), %d session(s)%s, %d sub-agent file(s)\n", x.Projects, x.Sessions, undated, x.Agents)
+		fmt.Fprintf(info, "ccsite build: left out %d project(s), %d session(s)%s, %d sub-agent file(s)\n", x.Projects, x.Sessions, undated, x.Agents)
 	}
-	reportRedactions("build", red, stderr)
-	reportSessions(stderr, sum.Redactions)
+	reportRedactions("build", red, info)
+	reportSessions(info, sum.Redactions)
+	if st := sum.Search; st.TextBytes > 0 {
+		fmt.Fprintf(info, "ccsite build: search: %d documents, %.1f MB of text; static index %d files, %.1f MB (%.2fx the text)\n",
+			sum.Docs, float64(st.TextBytes)/(1<<20), st.Files, float64(st.Bytes)/(1<<20), float64(st.Bytes)/float64(st.TextBytes))
+	}
 	if err := recordBuild(*out, args); err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitFail
@@ -297,10 +307,6 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 			fmt.Fprintf(stderr, "ccsite build: report: %v\n", err)
 			return exitFail
 		}
-	}
-	if st := sum.Search; st.TextBytes > 0 {
-		fmt.Fprintf(stderr, "ccsite build: search: %d documents, %.1f MB of text; static index %d files, %.1f MB (%.2fx the text)\n",
-			sum.Docs, float64(st.TextBytes)/(1<<20), st.Files, float64(st.Bytes)/(1<<20), float64(st.Bytes)/float64(st.TextBytes))
 	}
 	return exitOK
 }

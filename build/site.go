@@ -54,6 +54,8 @@ type SiteConfig struct {
 	// or tool output.
 	Exclude Exclude
 	Omit    omit.Options
+	// Force rebuilds every page, whatever the previous build left.
+	Force bool
 }
 
 // SessionRedactions counts what was redacted in one session (its
