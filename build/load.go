@@ -21,8 +21,28 @@ type Loaded struct {
 	Project *archive.Project
 	File    *archive.SessionFile // nil for an orphan agent
 	Session *session.Session
+	// Agent is the file of an orphan agent.
+	Agent *archive.AgentFile
+	// Claimed are the orphan agent files the session's calls claimed.
+	Claimed []*archive.AgentFile
 	// Err is set when the file could not be read at all.
 	Err error
+	// Cached is set (and Session nil) when the previous build's output
+	// for it still holds: it was not parsed.
+	Cached *Cached
+}
+
+// Cached is what Load needs of a previous build's output to trust it: the
+// agent ids the session's calls named, in order, and the agent files it
+// claimed with them.
+type Cached struct {
+	Refs []string
+	// Claimed are the claimed files' pathKeys.
+	Claimed []string
+	// Still tells whether the claimed files are unchanged since.
+	Still func(claimed []*archive.AgentFile) bool
+	// Unit is the caller's own record of the output.
+	Unit any
 }
 
 // LoadOptions tune Load.
@@ -34,6 +54,11 @@ type LoadOptions struct {
 	Redact *redact.Redactor
 	// Omit leaves thinking or tool output out, before redaction.
 	Omit omit.Options
+	// Cache, when set, is asked before each session or orphan agent is
+	// parsed (l has Project and File, or Agent): a non-nil answer skips
+	// the parse and hands fn l with Cached set instead, unless the agent
+	// files the session would claim are no longer those it claimed.
+	Cache func(l Loaded) *Cached
 }
 
 // Load parses every session of the archive with its sub-agents, in
@@ -59,13 +84,33 @@ func Load(ctx context.Context, a *archive.Archive, opts LoadOptions, fn func(Loa
 	claims := newClaims(a.Orphans)
 	err := ordered(ctx, len(jobs), workers, func(i int) Loaded {
 		j := jobs[i]
+		if opts.Cache != nil {
+			if c := opts.Cache(Loaded{Project: j.project, File: j.file}); c != nil {
+				return Loaded{Project: j.project, File: j.file, Cached: c}
+			}
+		}
 		s, err := loadSession(j.file, opts)
 		return Loaded{Project: j.project, File: j.file, Session: s, Err: err}
 	}, func(l Loaded) error {
 		// Claiming runs here, in archive order, so which session gets an
 		// agent file two of them name never depends on scheduling.
+		if c := l.Cached; c != nil {
+			var got []*archive.AgentFile
+			for _, id := range c.Refs {
+				if ag := claims.claim(id, l.File.Folder); ag != nil {
+					got = append(got, ag)
+				}
+			}
+			if sameFiles(got, c.Claimed) && (c.Still == nil || c.Still(got)) {
+				return fn(l)
+			}
+			// Not what it claimed before: give them back and parse.
+			claims.release(got)
+			s, err := loadSession(l.File, opts)
+			l = Loaded{Project: l.Project, File: l.File, Session: s, Err: err}
+		}
 		if l.Session != nil {
-			claimAgents(l.Session, l.File, claims, opts)
+			l.Claimed = claimAgents(l.Session, l.File, claims, opts)
 		}
 		return fn(l)
 	})
@@ -81,12 +126,42 @@ func Load(ctx context.Context, a *archive.Archive, opts LoadOptions, fn func(Loa
 	}
 	return ordered(ctx, len(orphans), workers, func(i int) Loaded {
 		ag := orphans[i]
+		l := Loaded{Project: orphanProject(a, ag), Agent: ag}
+		if opts.Cache != nil {
+			if c := opts.Cache(l); c != nil {
+				l.Cached = c
+				return l
+			}
+		}
 		s, err := loadAgent(ag, opts)
 		if s != nil {
 			s.Agent.Orphan = true
 		}
-		return Loaded{Project: orphanProject(a, ag), Session: s, Err: err}
+		l.Session, l.Err = s, err
+		return l
 	}, fn)
+}
+
+// AgentRefIDs lists the agent ids a session's claims try, in order: what
+// a Cached must hold as Refs.
+func AgentRefIDs(s *session.Session) []string {
+	ids := make([]string, len(s.AgentRefs))
+	for i, r := range s.AgentRefs {
+		ids[i] = r.AgentID
+	}
+	return ids
+}
+
+func sameFiles(got []*archive.AgentFile, paths []string) bool {
+	if len(got) != len(paths) {
+		return false
+	}
+	for i, ag := range got {
+		if pathKey(ag.Path) != paths[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // ordered runs work(i) for i in [0,n) on workers goroutines and calls emit
@@ -172,10 +247,11 @@ func loadSession(sf *archive.SessionFile, opts LoadOptions) (*session.Session, e
 
 // claimAgents attaches the agent files this session's calls name that no
 // other link placed.
-func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims, opts LoadOptions) {
+func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims, opts LoadOptions) (claimed []*archive.AgentFile) {
 	n := len(s.Agents)
 	for _, ref := range s.AgentRefs {
 		if ag := claims.claim(ref.AgentID, sf.Folder); ag != nil {
+			claimed = append(claimed, ag)
 			a, err := loadAgent(ag, opts)
 			if err != nil {
 				s.Problems = append(s.Problems, session.Problem{File: ag.Path, Kind: "agent", Reason: err.Error()})
@@ -204,6 +280,7 @@ func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims, op
 	if len(s.Agents) > n {
 		sortAgents(s)
 	}
+	return claimed
 }
 
 // sortAgents orders sub-agents by first appearance: by the position of the
@@ -290,6 +367,15 @@ func (c *claims) claim(agentID, folder string) *archive.AgentFile {
 		}
 	}
 	return nil
+}
+
+// release gives claimed files back.
+func (c *claims) release(files []*archive.AgentFile) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, ag := range files {
+		delete(c.done, ag)
+	}
 }
 
 func (c *claims) taken(ag *archive.AgentFile) bool {

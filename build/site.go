@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"ccsite/build/archive"
@@ -85,6 +86,15 @@ type SiteSummary struct {
 	Search search.StaticStats
 	// Unreadable lists the files that could not be read, with why.
 	Unreadable []string
+	// Rendered counts the pages written by this build, Kept the sessions
+	// and orphan agents whose pages the last build wrote and this one kept;
+	// Pages counts all the site's pages.
+	Rendered, Kept int
+	// Recovered is set when the last build had been interrupted: this one
+	// started over.
+	Recovered bool
+	// Phases are the build's steps and their times.
+	Phases []Phase
 	// ProblemList holds every problem, by file and line.
 	ProblemList []session.Problem
 	// Excluded says what the exclusions left out.
@@ -93,6 +103,13 @@ type SiteSummary struct {
 	// counts per session, most first.
 	Redacting  bool
 	Redactions []SessionRedactions
+}
+
+// Phase is a step of a build and its time.
+type Phase struct {
+	Name string        `json:"name"`
+	Took time.Duration `json:"-"`
+	Ms   int64         `json:"ms"`
 }
 
 // marker marks a folder as a ccsite output, so a build never writes over a
@@ -108,6 +125,12 @@ var ErrNotSite = errors.New("output folder is not empty and was not written by c
 func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	start := time.Now()
 	var sum SiteSummary
+	last := start
+	phase := func(name string) {
+		now := time.Now()
+		sum.Phases = append(sum.Phases, Phase{Name: name, Took: now.Sub(last)})
+		last = now
+	}
 	cfg.Out = filepath.Clean(cfg.Out)
 	th, err := theme.Open(cfg.Theme, cfg.ThemeDir)
 	if err != nil {
@@ -127,24 +150,66 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	sum.Bytes = a.Bytes
 	anonymize(a, cfg.Redact)
+	phase("discover")
+	options, err := optionsID(cfg, th)
+	if err != nil {
+		return sum, err
+	}
 	previous, err := prepareOut(cfg.Out)
 	if err != nil {
 		return sum, err
 	}
+	jr, left, err := openJournal(cfg.Out)
+	if err != nil {
+		return sum, err
+	}
+	defer jr.close()
+	tool := toolID()
+	var prev *buildState
+	switch {
+	case left != nil:
+		// The last build was interrupted: start over, and remove what it
+		// wrote that this one does not.
+		sum.Recovered = true
+		previous = append(previous, left...)
+	case !cfg.Force:
+		prev = readState(cfg.Out, tool, options)
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var prevSources map[string]source
+	if prev != nil {
+		prevSources = prev.Sources
+	}
+	fp := fingerprint(a, prevSources, workers)
+	phase("fingerprint")
 	hl := markup.NewHighlighter()
-	b := &siteBuilder{cfg: cfg, ts: ts, theme: th, plan: planSite(a), media: map[string]bool{}, files: map[string]bool{}}
-	if !cfg.NoSearch {
-		b.index, err = search.Create(filepath.Join(cfg.Out, filepath.FromSlash(search.Dir)))
+	b := &siteBuilder{cfg: cfg, ts: ts, theme: th, plan: planSite(a), media: map[string]bool{}, files: map[string]bool{},
+		jr: jr, keys: keyer{options: tool + " " + options, fp: fp},
+		next: &buildState{Format: stateFormat, Tool: tool, Options: options, Sources: keyed(fp), Units: map[string]*unit{}}}
+	if cfg.NoSearch {
+		search.Remove(filepath.Join(cfg.Out, filepath.FromSlash(search.Dir)))
+	} else {
+		b.index, err = search.OpenWriter(filepath.Join(cfg.Out, filepath.FromSlash(search.Dir)), prev == nil)
 		if err != nil {
 			return sum, err
+		}
+		if b.index.Fresh() {
+			prev = nil // the kept pages' documents are not in a new index
 		}
 		b.startIndexer()
 		defer b.abortIndex()
 	}
+	b.prev = prev
+	if prev != nil {
+		b.visited = map[string]bool{}
+	}
 	b.rb = &render.Builder{MD: markup.New(hl), Media: b.writeMedia}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	lopts := LoadOptions{Workers: workers, Redact: cfg.Redact, Omit: cfg.Omit}
+	if prev != nil {
+		lopts.Cache = b.cached
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	queue := make(chan Loaded, workers)
@@ -160,7 +225,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	g.Go(func() error {
 		defer close(queue)
-		return Load(gctx, a, LoadOptions{Workers: workers, Redact: cfg.Redact, Omit: cfg.Omit}, func(l Loaded) error {
+		return Load(gctx, a, lopts, func(l Loaded) error {
 			select {
 			case queue <- l:
 				return nil
@@ -175,13 +240,29 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	if b.mediaErr != nil {
 		return sum, b.mediaErr
 	}
+	phase("pages")
 	if b.index != nil {
+		// The documents of sessions gone since the last build go too.
+		if prev != nil {
+			var gone []string
+			for _, page := range sortedKeys(prev.Units) {
+				if !b.visited[page] {
+					gone = append(gone, prev.Units[page].Docs...)
+				}
+			}
+			if len(gone) > 0 {
+				b.searchChanged.Store(true)
+				b.docs <- indexOp{del: gone}
+			}
+		}
 		if sum.Docs, err = b.closeIndex(); err != nil {
 			return sum, err
 		}
-		if sum.Search, err = b.index.WriteStatic(b.writeOut); err != nil {
-			return sum, fmt.Errorf("static search index: %w", err)
+		phase("search index")
+		if err := b.writeStatic(&sum); err != nil {
+			return sum, err
 		}
+		phase("static search")
 	}
 	if err := b.writeLists(a); err != nil {
 		return sum, err
@@ -203,22 +284,40 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	if err := b.writeMarker(); err != nil {
 		return sum, err
 	}
+	sum.Redacting, sum.Redactions = cfg.Redact.Active(), b.redactions()
+	if err := writeState(cfg.Out, b.next); err != nil {
+		return sum, err
+	}
+	if err := jr.done(); err != nil {
+		return sum, err
+	}
+	phase("lists")
 	sum.Projects = len(b.plan.projects)
 	sum.Sessions, sum.Agents, sum.Orphans = b.sessions, b.agents, b.orphans
-	sum.Pages, sum.Problems, sum.Written = b.pages, b.problems, b.written
+	sum.Rendered, sum.Problems, sum.Written = b.pages, b.problems, b.written
+	sum.Kept = len(b.next.Units) - b.rendered
+	for _, u := range b.next.Units {
+		sum.Pages += u.Pages
+	}
+	sum.Pages += b.listPages
 	sort.Strings(b.unreadable)
 	sum.Unreadable = b.unreadable
 	sum.HighlightHits, sum.Highlighted, sum.Plain = hl.Stats()
-	sum.Redacting, sum.Redactions = cfg.Redact.Active(), b.redactions()
 	sort.SliceStable(b.problemList, func(i, j int) bool {
 		pi, pj := b.problemList[i], b.problemList[j]
 		if pi.File != pj.File {
 			return pi.File < pj.File
 		}
-		return pi.Line < pj.Line
+		if pi.Line != pj.Line {
+			return pi.Line < pj.Line
+		}
+		return pi.Kind+pi.Reason < pj.Kind+pj.Reason
 	})
 	sum.ProblemList = b.problemList
 	sum.Elapsed = time.Since(start)
+	for i := range sum.Phases {
+		sum.Phases[i].Ms = sum.Phases[i].Took.Milliseconds()
+	}
 	return sum, nil
 }
 
@@ -394,66 +493,83 @@ type siteBuilder struct {
 	writtenMu                        sync.Mutex
 	files                            map[string]bool
 	index                            *search.Writer
-	docs                             chan []search.Doc
+	docs                             chan indexOp
 	indexDone                        chan error
-	// owners maps each source file to the session page showing it, for
-	// the redaction counts per session.
-	owners map[string]*SessionRedactions
+	searchChanged                    atomic.Bool
+	// prev is the last build's manifest when its pages can be kept; next
+	// the one this build writes.
+	prev, next *buildState
+	nextMu     sync.Mutex
+	keys       keyer
+	jr         *journal
+	visited    map[string]bool // pages of prev's units this build reached
+	rendered   int             // units rendered (not kept) this build
+	listPages  int             // project pages, index, search page
+	// owners maps each source file to the unit showing it, for the
+	// redaction counts per session.
+	owners map[string]*unit
 }
 
-// own records which session shows the files of s (its sub-agents' too).
-func (b *siteBuilder) own(s *session.Session, project, page string) {
+// own records which unit shows the files of s (its sub-agents' too), for
+// the redaction counts per session.
+func (b *siteBuilder) own(u *unit, s *session.Session) {
 	if !b.cfg.Redact.Active() {
 		return
 	}
-	o := &SessionRedactions{Project: project, Session: s.ID, Title: s.Title, Page: page}
+	u.Owns = append(u.Owns, s.Path)
+	for _, a := range s.Agents {
+		u.Owns = append(u.Owns, a.Path)
+	}
 	b.count(func() {
 		if b.owners == nil {
-			b.owners = map[string]*SessionRedactions{}
+			b.owners = map[string]*unit{}
 		}
-		b.owners[s.Path] = o
+		b.owners[s.Path] = u
 		for _, a := range s.Agents {
 			if b.owners[a.Path] == nil {
-				b.owners[a.Path] = o
+				b.owners[a.Path] = u
 			}
 		}
 	})
 }
 
-// redactions turns the redactor's counts by file into counts by session.
+// redactions turns the redactor's counts by file into counts by session,
+// with those of the units kept from the last build.
 func (b *siteBuilder) redactions() []SessionRedactions {
 	if !b.cfg.Redact.Active() {
 		return nil
 	}
 	_, byFile := b.cfg.Redact.Counts()
 	var out []SessionRedactions
-	by := map[*SessionRedactions]*SessionRedactions{}
-	files := make([]string, 0, len(byFile))
-	for f := range byFile {
-		files = append(files, f)
+	for f, rules := range byFile {
+		u := b.owners[f]
+		if u == nil { // a file no page shows (it failed to parse): itself
+			r := SessionRedactions{Session: filepath.Base(f), Files: []string{b.cfg.Redact.Path(f)}, ByRule: rules}
+			for _, n := range rules {
+				r.Total += n
+			}
+			out = append(out, r)
+			continue
+		}
+		if u.Redacted == nil {
+			u.Redacted = map[string]map[string]int{}
+		}
+		u.Redacted[b.cfg.Redact.Path(f)] = rules
 	}
-	sort.Strings(files)
-	for _, f := range files {
-		o := b.owners[f]
-		if o == nil { // a file no page shows (it failed to parse): itself
-			o = &SessionRedactions{Session: filepath.Base(f)}
-			b.owners[f] = o
+	for page, u := range b.next.Units {
+		if len(u.Redacted) == 0 {
+			continue
 		}
-		r := by[o]
-		if r == nil {
-			c := *o
-			c.ByRule = map[string]int{}
-			r = &c
-			by[o] = r
+		r := SessionRedactions{Project: u.Project, Session: u.Session, Title: u.Title, Page: page, ByRule: map[string]int{}}
+		for f, rules := range u.Redacted {
+			r.Files = append(r.Files, f)
+			for rule, n := range rules {
+				r.ByRule[rule] += n
+				r.Total += n
+			}
 		}
-		r.Files = append(r.Files, f)
-		for rule, n := range byFile[f] {
-			r.ByRule[rule] += n
-			r.Total += n
-		}
-	}
-	for _, r := range by {
-		out = append(out, *r)
+		sort.Strings(r.Files)
+		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Total != out[j].Total {
@@ -464,16 +580,41 @@ func (b *siteBuilder) redactions() []SessionRedactions {
 	return out
 }
 
+// indexOp is work for the indexer: documents to delete, then to add.
+type indexOp struct {
+	del  []string
+	docs []search.Doc
+}
+
 // addDocs hands a page's search documents to the indexer goroutine, so
-// rendering never waits for the index to write a batch.
-func (b *siteBuilder) addDocs(s *session.Session, page, project string) error {
+// rendering never waits for the index to write a batch, and records their
+// ids in the unit.
+func (b *siteBuilder) addDocs(u *unit, s *session.Session, page, project string) error {
 	if b.docs == nil {
 		return nil
 	}
 	if docs := search.Docs(s, page, project); len(docs) > 0 {
-		b.docs <- docs
+		u.mu.Lock()
+		for _, d := range docs {
+			u.Docs = append(u.Docs, d.ID)
+		}
+		u.mu.Unlock()
+		b.searchChanged.Store(true)
+		b.docs <- indexOp{docs: docs}
 	}
 	return nil
+}
+
+// dropDocs deletes the search documents of the previous build's unit at
+// page, when there was one.
+func (b *siteBuilder) dropDocs(page string) {
+	if b.docs == nil || b.prev == nil {
+		return
+	}
+	if old := b.prev.Units[page]; old != nil && len(old.Docs) > 0 {
+		b.searchChanged.Store(true)
+		b.docs <- indexOp{del: old.Docs}
+	}
 }
 
 // abortIndex stops the indexer when a build fails before closeIndex.
@@ -489,17 +630,77 @@ func (b *siteBuilder) abortIndex() {
 
 // startIndexer indexes what addDocs sends until closeIndex.
 func (b *siteBuilder) startIndexer() {
-	b.docs = make(chan []search.Doc, 64)
+	b.docs = make(chan indexOp, 64)
 	b.indexDone = make(chan error, 1)
 	go func() {
 		var err error
-		for docs := range b.docs {
-			if err == nil {
-				err = b.index.Add(docs)
+		for op := range b.docs {
+			if err == nil && len(op.del) > 0 {
+				err = b.index.Delete(op.del)
+			}
+			if err == nil && len(op.docs) > 0 {
+				_, err = b.index.Add(op.docs)
 			}
 		}
 		b.indexDone <- err
 	}()
+}
+
+// writeStatic writes the static search index, or keeps the last build's
+// when no document changed.
+func (b *siteBuilder) writeStatic(sum *SiteSummary) error {
+	if p := b.prev; p != nil && !b.searchChanged.Load() && len(p.Static) > 0 {
+		keep := true
+		for _, f := range p.Static {
+			if _, err := os.Stat(filepath.Join(b.cfg.Out, filepath.FromSlash(f))); err != nil {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			b.writtenMu.Lock()
+			for _, f := range p.Static {
+				b.files[filepath.Join(b.cfg.Out, filepath.FromSlash(f))] = true
+			}
+			b.writtenMu.Unlock()
+			b.next.Static, b.next.Search, b.next.Docs = p.Static, p.Search, p.Docs
+			sum.Search, sum.Docs = p.Search, p.Docs
+			return nil
+		}
+	}
+	var files []string
+	st, err := b.index.WriteStatic(func(path string, data []byte) error {
+		files = append(files, path)
+		// A shard's name holds its content's hash: one already there is
+		// this one.
+		if path != search.ManifestPath && path != search.APIPath {
+			full := filepath.Join(b.cfg.Out, filepath.FromSlash(path))
+			if fi, err := os.Stat(full); err == nil && fi.Size() == int64(len(data)) {
+				b.writtenMu.Lock()
+				b.files[full] = true
+				b.writtenMu.Unlock()
+				return nil
+			}
+		}
+		return b.writeOut(path, data)
+	})
+	if err != nil {
+		return fmt.Errorf("static search index: %w", err)
+	}
+	sort.Strings(files)
+	sum.Search = st
+	b.next.Static, b.next.Search, b.next.Docs = files, st, sum.Docs
+	return nil
+}
+
+// sortedKeys lists a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // closeIndex finishes the search index and records its files as the
@@ -515,16 +716,23 @@ func (b *siteBuilder) closeIndex() (int, error) {
 	if err != nil {
 		return n, fmt.Errorf("search index: %w", err)
 	}
-	dir := filepath.Join(b.cfg.Out, filepath.FromSlash(search.Dir))
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b.writtenMu.Lock()
-			b.files[filepath.Clean(p)] = true
-			b.writtenMu.Unlock()
+	// The index's own files are not listed in the marker: bleve names its
+	// segments as it goes, and the marker must not differ between a full
+	// and an updated build.
+	return n, nil
+}
+
+// unitBuilder is b.rb with its media recorded in u.
+func (b *siteBuilder) unitBuilder(u *unit) *render.Builder {
+	rb := *b.rb
+	rb.Media = func(ext string, data []byte) string {
+		p := b.writeMedia(ext, data)
+		if p != "" {
+			u.addFile(p)
 		}
-		return err
-	})
-	return n, err
+		return p
+	}
+	return &rb
 }
 
 // writeMedia stores an image once under media/, named by its content hash.
@@ -557,13 +765,19 @@ func navTo(from string, sp *sessionPlan, label string) *render.Nav {
 }
 
 // renderSession writes a session's page and its sub-agents' pages, or an
-// orphan agent's page.
+// orphan agent's page; or keeps those the last build wrote.
 func (b *siteBuilder) renderSession(l Loaded) error {
+	if l.Cached != nil {
+		b.adopt(l)
+		return nil
+	}
 	if l.Err != nil || l.Session == nil {
 		// A file that could not be read at all: reported, the rest goes on.
 		path := ""
 		if l.File != nil {
 			path = l.File.Path
+		} else if l.Agent != nil {
+			path = l.Agent.Path
 		}
 		b.count(func() { b.unreadable = append(b.unreadable, fmt.Sprintf("%s: %v", path, l.Err)) })
 		return nil
@@ -575,29 +789,36 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 	project := l.Project.Path
 	if s.Agent != nil && s.Agent.Orphan {
 		page := link.Agent(pp.slug, "orphans", s.Agent.AgentID)
-		b.own(s, project, page)
+		u := &unit{Session: s.ID, Title: s.Title, Project: project}
+		if l.Agent != nil {
+			u.Key = b.keys.orphan(pp, page, l.Agent)
+		}
+		b.own(u, s)
 		anonymizeSources(s, b.cfg.Redact)
-		body := b.rb.Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }})
-		if err := b.writePage(page, "agent", s.Title, pp, nil, body); err != nil {
+		b.dropDocs(page)
+		body := b.unitBuilder(u).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }})
+		if err := b.writePage(u, page, "agent", s.Title, pp, nil, body); err != nil {
 			return err
 		}
-		if err := b.addDocs(s, page, project); err != nil {
+		if err := b.addDocs(u, s, page, project); err != nil {
 			return err
 		}
-		pp.mu.Lock()
-		pp.orphans = append(pp.orphans, render.Nav{Title: s.Title, URL: link.Rel(link.Project(pp.slug), page), Time: render.MkTime(s.Start)})
-		pp.mu.Unlock()
-		b.count(func() {
-			b.orphans++
-			b.problems += len(s.Problems)
-			b.problemList = append(b.problemList, s.Problems...)
-		})
+		u.Orphan = &render.Nav{Title: s.Title, URL: link.Rel(link.Project(pp.slug), page), Time: render.MkTime(s.Start)}
+		u.Problems = append(u.Problems, s.Problems...)
+		b.finish(page, u, pp, l)
 		return nil
 	}
 	sp := b.plan.byFile[l.File]
 	page := sp.page
-	b.own(s, project, page)
+	u := &unit{Key: b.keys.session(pp, sp), Session: s.ID, Title: s.Title, Project: project,
+		Refs: AgentRefIDs(s), ClaimK: b.keys.claims(l.Claimed)}
+	for _, ag := range l.Claimed {
+		u.Claimed = append(u.Claimed, pathKey(ag.Path))
+	}
+	b.own(u, s)
 	anonymizeSources(s, b.cfg.Redact)
+	b.dropDocs(page)
+	rb := b.unitBuilder(u)
 	agentPage := func(a *session.Session) string {
 		if a.Agent == nil || a.Agent.Warmup {
 			return ""
@@ -609,20 +830,21 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		Markdown: link.Export(page, ".md")}
 	if b.cfg.JSON {
 		links.JSON = link.Export(page, ".json")
-		if err := b.writeExport(links.JSON, func(w io.Writer) error { return export.JSON(w, s) }); err != nil {
+		if err := b.writeExport(u, links.JSON, func(w io.Writer) error { return export.JSON(w, s) }); err != nil {
 			return err
 		}
 	}
-	if err := b.writeExport(links.Markdown, func(w io.Writer) error { return export.Markdown(w, s, project) }); err != nil {
+	if err := b.writeExport(u, links.Markdown, func(w io.Writer) error { return export.Markdown(w, s, project) }); err != nil {
 		return err
 	}
-	body := b.rb.Session(s, project, links)
-	if err := b.writePage(page, "session", s.Title, pp, nil, body); err != nil {
+	body := rb.Session(s, project, links)
+	if err := b.writePage(u, page, "session", s.Title, pp, nil, body); err != nil {
 		return err
 	}
-	if err := b.addDocs(s, page, project); err != nil {
+	if err := b.addDocs(u, s, page, project); err != nil {
 		return err
 	}
+	u.Problems = append(u.Problems, s.Problems...)
 	for _, a := range s.Agents {
 		ap := agentPage(a)
 		if ap == "" {
@@ -630,48 +852,132 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		}
 		al := render.Links{Page: ap, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" },
 			Parent: page, ParentTitle: s.Title, Markdown: link.Export(ap, ".md")}
-		if err := b.writeExport(al.Markdown, func(w io.Writer) error { return export.Markdown(w, a, project) }); err != nil {
+		if err := b.writeExport(u, al.Markdown, func(w io.Writer) error { return export.Markdown(w, a, project) }); err != nil {
 			return err
 		}
-		ab := b.rb.Session(a, project, al)
-		if err := b.addDocs(a, ap, project); err != nil {
+		ab := rb.Session(a, project, al)
+		if err := b.addDocs(u, a, ap, project); err != nil {
 			return err
 		}
 		crumb := []render.Crumb{{Label: s.Title, URL: link.Rel(ap, page)}}
-		if err := b.writePage(ap, "agent", a.Title, pp, crumb, ab); err != nil {
+		if err := b.writePage(u, ap, "agent", a.Title, pp, crumb, ab); err != nil {
 			return err
 		}
-		b.count(func() {
-			b.agents++
-			b.problems += len(a.Problems)
-			b.problemList = append(b.problemList, a.Problems...)
-		})
+		u.Agents++
+		u.Problems = append(u.Problems, a.Problems...)
 	}
-	pp.mu.Lock()
-	pp.rows[l.File.Path] = render.Row(s, link.Rel(link.Project(pp.slug), page))
-	if s.End.After(pp.last) {
-		pp.last = s.End
-	}
-	if !s.Start.IsZero() {
-		if pp.first.IsZero() || s.Start.Before(pp.first) {
-			pp.first = s.Start
-		}
-		if pp.days == nil {
-			pp.days = map[time.Time]int{}
-		}
-		y, m, d := s.Start.UTC().Date()
-		pp.days[time.Date(y, m, d, 0, 0, 0, 0, time.UTC)]++
-	}
+	u.Row = render.Row(s, link.Rel(link.Project(pp.slug), page))
+	u.Start, u.End = s.Start, s.End
 	t := s.Stats.Tokens
-	pp.tokens += t.Input + t.Output + t.CacheRead + t.CacheWrite
-	pp.tools += s.Stats.ToolCalls
+	u.Tokens = t.Input + t.Output + t.CacheRead + t.CacheWrite
+	u.Tools = s.Stats.ToolCalls
+	b.finish(page, u, pp, l)
+	return nil
+}
+
+// adopt keeps a unit the last build wrote: its files stay, its rows and
+// counts go to the lists and summary, its documents stay in the index.
+func (b *siteBuilder) adopt(l Loaded) {
+	u := l.Cached.Unit.(*unit)
+	b.planMu.Lock()
+	pp := b.plan.projectOf(l.Project)
+	b.planMu.Unlock()
+	b.writtenMu.Lock()
+	for _, f := range u.Files {
+		b.files[filepath.Join(b.cfg.Out, filepath.FromSlash(f))] = true
+	}
+	b.writtenMu.Unlock()
+	b.mediaMu.Lock()
+	for _, f := range u.Files {
+		if strings.HasPrefix(f, "media/") {
+			b.media[f] = true
+		}
+	}
+	b.mediaMu.Unlock()
+	b.finish(b.pageOf(l, pp), u, pp, l)
+}
+
+// pageOf is the page of a session or orphan agent.
+func (b *siteBuilder) pageOf(l Loaded, pp *projectPlan) string {
+	if l.File != nil {
+		return b.plan.byFile[l.File].page
+	}
+	return link.Agent(pp.slug, "orphans", l.Agent.ID)
+}
+
+// finish adds a unit to the project's list, the summary and the manifest.
+func (b *siteBuilder) finish(page string, u *unit, pp *projectPlan, l Loaded) {
+	pp.mu.Lock()
+	if u.Orphan != nil {
+		pp.orphans = append(pp.orphans, *u.Orphan)
+	} else {
+		pp.rows[l.File.Path] = u.Row
+		if u.End.After(pp.last) {
+			pp.last = u.End
+		}
+		if !u.Start.IsZero() {
+			if pp.first.IsZero() || u.Start.Before(pp.first) {
+				pp.first = u.Start
+			}
+			if pp.days == nil {
+				pp.days = map[time.Time]int{}
+			}
+			y, m, d := u.Start.UTC().Date()
+			pp.days[time.Date(y, m, d, 0, 0, 0, 0, time.UTC)]++
+		}
+		pp.tokens += u.Tokens
+		pp.tools += u.Tools
+	}
 	pp.mu.Unlock()
 	b.count(func() {
-		b.sessions++
-		b.problems += len(s.Problems)
-		b.problemList = append(b.problemList, s.Problems...)
+		if u.Orphan != nil {
+			b.orphans++
+		} else {
+			b.sessions++
+			b.agents += u.Agents
+		}
+		b.problems += len(u.Problems)
+		b.problemList = append(b.problemList, u.Problems...)
+		if l.Cached == nil {
+			b.rendered++
+		}
 	})
-	return nil
+	b.nextMu.Lock()
+	b.next.Units[page] = u
+	if b.visited != nil {
+		b.visited[page] = true
+	}
+	b.nextMu.Unlock()
+}
+
+// cached tells Load which sessions and orphan agents the last build's
+// pages still hold: same key (sources, options, neighbours), all files
+// there.
+func (b *siteBuilder) cached(l Loaded) *Cached {
+	b.planMu.Lock()
+	pp := b.plan.projectOf(l.Project)
+	b.planMu.Unlock()
+	page := b.pageOf(l, pp)
+	u := b.prev.Units[page]
+	if u == nil {
+		return nil
+	}
+	var key string
+	if l.File != nil {
+		key = b.keys.session(pp, b.plan.byFile[l.File])
+	} else {
+		key = b.keys.orphan(pp, page, l.Agent)
+	}
+	if key != u.Key {
+		return nil
+	}
+	for _, f := range u.Files {
+		if _, err := os.Stat(filepath.Join(b.cfg.Out, filepath.FromSlash(f))); err != nil {
+			return nil
+		}
+	}
+	return &Cached{Refs: u.Refs, Claimed: u.Claimed, Unit: u,
+		Still: func(got []*archive.AgentFile) bool { return b.keys.claims(got) == u.ClaimK }}
 }
 
 func (b *siteBuilder) count(f func()) {
@@ -680,19 +986,24 @@ func (b *siteBuilder) count(f func()) {
 	b.mu.Unlock()
 }
 
-func (b *siteBuilder) writePage(page, kind, title string, pp *projectPlan, extra []render.Crumb, body any) error {
+func (b *siteBuilder) writePage(u *unit, page, kind, title string, pp *projectPlan, extra []render.Crumb, body any) error {
 	crumbs := []render.Crumb{{Label: pp.p.Name, URL: link.Rel(page, link.Project(pp.slug))}}
 	crumbs = append(crumbs, extra...)
 	crumbs = append(crumbs, render.Crumb{Label: title})
+	u.addFile(page)
+	u.mu.Lock()
+	u.Pages++
+	u.mu.Unlock()
 	return b.write(page, &render.Page{Path: page, Title: title, Kind: kind, Crumbs: crumbs, Body: body})
 }
 
 // writeExport writes one of a session's other forms.
-func (b *siteBuilder) writeExport(path string, fn func(io.Writer) error) error {
+func (b *siteBuilder) writeExport(u *unit, path string, fn func(io.Writer) error) error {
 	var buf bytes.Buffer
 	if err := fn(&buf); err != nil {
 		return fmt.Errorf("export %s: %w", path, err)
 	}
+	u.addFile(path)
 	return b.writeOut(path, buf.Bytes())
 }
 
@@ -700,6 +1011,9 @@ func (b *siteBuilder) writeExport(path string, fn func(io.Writer) error) error {
 // records it as this build's.
 func (b *siteBuilder) writeOut(path string, data []byte) error {
 	full := filepath.Join(b.cfg.Out, filepath.FromSlash(path))
+	if err := b.jr.add(path); err != nil {
+		return err
+	}
 	if err := writeFile(full, data); err != nil {
 		return err
 	}
@@ -735,6 +1049,9 @@ func (b *siteBuilder) prune(previous []string) error {
 	for _, rel := range previous {
 		if strings.Contains(rel, "..") || filepath.IsAbs(rel) {
 			continue // a marker edited by hand: never leave the site
+		}
+		if strings.HasPrefix(rel, ".ccsite/") {
+			continue // the build's own state, kept by its owners
 		}
 		full := filepath.Join(b.cfg.Out, filepath.FromSlash(rel))
 		if b.wrote(full) {
@@ -836,6 +1153,7 @@ func (b *siteBuilder) writeLists(a *archive.Archive) error {
 		if err := b.write(page, p); err != nil {
 			return err
 		}
+		b.listPages++
 		idx.Projects = append(idx.Projects, render.ProjectRow{Name: pp.p.Name, Path: pp.p.Path, URL: page,
 			Sessions: len(pv.Sessions), Last: render.MkTime(pp.last), Tokens: pp.tokens, ToolCalls: pp.tools})
 		idx.Sessions += len(pv.Sessions)
@@ -845,7 +1163,9 @@ func (b *siteBuilder) writeLists(a *archive.Archive) error {
 			Crumbs: []render.Crumb{{Label: "Search"}}}); err != nil {
 			return err
 		}
+		b.listPages++
 	}
+	b.listPages++
 	return b.write(link.Index(), &render.Page{Path: link.Index(), Title: "All projects", Kind: "index", Body: idx})
 }
 

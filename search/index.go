@@ -4,10 +4,15 @@
 package search
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -103,21 +108,49 @@ func Mapping() (mapping.IndexMapping, error) {
 	return m, nil
 }
 
-// Writer adds documents to a new index, in batches.
+// Writer adds documents to an index, in batches, and deletes them.
 type Writer struct {
 	dir   string
 	idx   bleve.Index
 	batch *bleve.Batch
-	metas []meta
-	seen  map[string]bool
-	text  int64
+	// metas are every document's metas (text length included), by id:
+	// kept beside the index, so an update knows the documents it did not
+	// add.
+	metas map[string]meta
+	added map[string]bool
+	fresh bool // made anew
+	dirty bool // changed since opened
 }
+
+// Fresh tells whether the index was made anew (not updated).
+func (w *Writer) Fresh() bool { return w.fresh }
+
+// metaPath is the file holding the metas, beside the index folder.
+func metaPath(dir string) string { return filepath.Clean(dir) + "-metas.gob" }
 
 // Create makes a new, empty index in dir (removing one that was there).
 func Create(dir string) (*Writer, error) {
+	return OpenWriter(dir, true)
+}
+
+// Remove deletes the index in dir, if any.
+func Remove(dir string) error {
+	os.Remove(metaPath(dir))
+	return os.RemoveAll(dir)
+}
+
+// OpenWriter opens the index in dir to update it, or makes a new one when
+// fresh is set or no usable index is there.
+func OpenWriter(dir string, fresh bool) (*Writer, error) {
+	if !fresh {
+		if w, err := openExisting(dir); err == nil {
+			return w, nil
+		}
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
+	os.Remove(metaPath(dir))
 	m, err := Mapping()
 	if err != nil {
 		return nil, err
@@ -128,28 +161,75 @@ func Create(dir string) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create search index: %w", err)
 	}
-	return &Writer{dir: dir, idx: idx, batch: idx.NewBatch(), seen: map[string]bool{}}, nil
+	return &Writer{dir: dir, idx: idx, batch: idx.NewBatch(), metas: map[string]meta{}, added: map[string]bool{}, fresh: true, dirty: true}, nil
 }
 
-// Add queues docs, writing a batch every few thousand. A document whose
-// id was added before is left out: bleve would replace the first, and the
-// static index must hold what bleve holds.
-func (w *Writer) Add(docs []Doc) error {
-	for i := range docs {
-		if w.seen[docs[i].ID] {
+// openExisting opens an index and its metas, checking they agree.
+func openExisting(dir string) (*Writer, error) {
+	f, err := os.Open(metaPath(dir))
+	if err != nil {
+		return nil, err
+	}
+	var list []storedMeta
+	err = gob.NewDecoder(bufio.NewReader(f)).Decode(&list)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := bleve.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	n, err := idx.DocCount()
+	if err != nil || int(n) != len(list) {
+		idx.Close()
+		return nil, fmt.Errorf("search index and metas disagree")
+	}
+	w := &Writer{dir: dir, idx: idx, batch: idx.NewBatch(), metas: make(map[string]meta, len(list)), added: map[string]bool{}}
+	for _, sm := range list {
+		w.metas[sm.ID] = sm.meta()
+	}
+	return w, nil
+}
+
+// Delete removes documents by id (ids not in the index are ignored).
+func (w *Writer) Delete(ids []string) error {
+	for _, id := range ids {
+		if _, ok := w.metas[id]; !ok {
 			continue
 		}
-		w.seen[docs[i].ID] = true
-		if err := w.batch.Index(docs[i].ID, &docs[i]); err != nil {
-			return err
-		}
-		w.metas = append(w.metas, newMeta(&docs[i]))
-		w.text += int64(len(docs[i].Text))
+		delete(w.metas, id)
+		w.batch.Delete(id)
+		w.dirty = true
 	}
 	if w.batch.Size() >= 4000 {
 		return w.flush()
 	}
 	return nil
+}
+
+// Add queues docs, writing a batch every few thousand. A document whose
+// id was added before in this writer's life is left out: bleve would
+// replace the first, and the static index must hold what bleve holds. It
+// returns the ids it added.
+func (w *Writer) Add(docs []Doc) ([]string, error) {
+	var ids []string
+	for i := range docs {
+		if w.added[docs[i].ID] {
+			continue
+		}
+		w.added[docs[i].ID] = true
+		if err := w.batch.Index(docs[i].ID, &docs[i]); err != nil {
+			return ids, err
+		}
+		w.metas[docs[i].ID] = newMeta(&docs[i])
+		ids = append(ids, docs[i].ID)
+		w.dirty = true
+	}
+	if w.batch.Size() >= 4000 {
+		return ids, w.flush()
+	}
+	return ids, nil
 }
 
 func (w *Writer) flush() error {
@@ -161,19 +241,69 @@ func (w *Writer) flush() error {
 	return err
 }
 
-// Close writes what is queued, merges the index into one segment and
-// closes it; it returns the number of documents. One segment makes the
-// index's statistics (bleve's BM25 average length counts each segment's
-// terms) the same from one build to the next.
+// Close writes what is queued, merges the index into one segment, saves
+// the metas and closes it; it returns the number of documents. One segment
+// makes the index's statistics (bleve's BM25 average length counts each
+// segment's terms) the same from one build to the next, and the same
+// whether the index was made anew or updated.
 func (w *Writer) Close() (int, error) {
-	err := w.flush()
-	if err == nil {
-		err = w.merge()
+	if !w.dirty {
+		return len(w.metas), w.idx.Close()
 	}
+	// The metas go first: if the build stops before the index is closed,
+	// they disagree with it and the next build starts the index anew.
+	os.Remove(metaPath(w.dir))
+	err := w.flush()
+	// Closed, every segment is on disk; opened again, the index merges
+	// them all into one (a merge while the last batches are still in
+	// memory leaves those out).
 	if cerr := w.idx.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		w.idx, err = bleve.Open(w.dir)
+		if err == nil {
+			err = w.merge()
+			if cerr := w.idx.Close(); err == nil {
+				err = cerr
+			}
+		}
+	}
+	if err == nil {
+		err = w.saveMetas()
+	}
 	return len(w.metas), err
+}
+
+// storedMeta is a meta as saved beside the index.
+type storedMeta struct {
+	ID, Project, Title, Role, Tool, Model string
+	Time                                  time.Time
+	Excerpt                               string
+	Text                                  int64
+}
+
+func (sm storedMeta) meta() meta {
+	return meta{id: sm.ID, project: sm.Project, title: sm.Title, role: sm.Role, tool: sm.Tool, model: sm.Model,
+		time: sm.Time, excerpt: sm.Excerpt, text: sm.Text}
+}
+
+func (w *Writer) saveMetas() error {
+	list := make([]storedMeta, 0, len(w.metas))
+	for _, m := range w.metas {
+		list = append(list, storedMeta{ID: m.id, Project: m.project, Title: m.title, Role: m.role, Tool: m.tool,
+			Model: m.model, Time: m.time, Excerpt: m.excerpt, Text: m.text})
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(list); err != nil {
+		return err
+	}
+	p := metaPath(w.dir)
+	if err := os.WriteFile(p+".tmp", buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(p+".tmp", p)
 }
 
 func (w *Writer) merge() error {
@@ -185,15 +315,44 @@ func (w *Writer) merge() error {
 	if !ok {
 		return fmt.Errorf("search index: not a scorch index")
 	}
-	return s.ForceMerge(context.Background(), &mergeplan.SingleSegmentMergePlanOptions)
+	// ForceMerge returns once the merged segment is in the index's root;
+	// wait until that root holds only it and is persisted, so Close keeps
+	// it.
+	deadline := time.Now().Add(2 * time.Minute)
+	for i := 0; ; i++ {
+		if i%50 == 0 {
+			if err := s.ForceMerge(context.Background(), &mergeplan.SingleSegmentMergePlanOptions); err != nil {
+				return err
+			}
+		}
+		st := s.StatsMap()
+		root, _ := st["CurRootEpoch"].(uint64)
+		persisted, _ := st["LastPersistedEpoch"].(uint64)
+		if st["TotFileSegmentsAtRoot"] == uint64(1) && st["TotMemorySegmentsAtRoot"] == uint64(0) && persisted >= root {
+			return nil
+		}
+		if n, _ := w.idx.DocCount(); n == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("search index: segments not merged after 2 minutes")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // WriteStatic writes the static index (see StaticDir) derived from the
 // closed index, calling write with each file's site path and content.
 func (w *Writer) WriteStatic(write func(path string, data []byte) error) (StaticStats, error) {
-	st, err := writeStatic(w.dir, w.metas, write)
-	st.TextBytes = w.text
-	w.metas, w.seen = nil, nil
+	metas := make([]meta, 0, len(w.metas))
+	for _, m := range w.metas {
+		metas = append(metas, m)
+	}
+	st, err := writeStatic(w.dir, metas, write)
+	for _, m := range metas {
+		st.TextBytes += m.text
+	}
+	w.metas, w.added = nil, nil
 	return st, err
 }
 

@@ -48,6 +48,9 @@ const StaticDir = "search"
 // host's 404 out of the console.
 const APIPath = StaticDir + "/api.js"
 
+// ManifestPath is the static index's manifest, the one name without a hash.
+const ManifestPath = StaticDir + "/index.js"
+
 // APIScript is the content of APIPath for a site served with its API.
 func APIScript() string { return apiScript(true) }
 
@@ -69,11 +72,12 @@ type meta struct {
 	id, project, title, role, tool, model string
 	time                                  time.Time
 	excerpt                               string
+	text                                  int64 // bytes of text
 }
 
 func newMeta(d *Doc) meta {
 	return meta{id: d.ID, project: d.Project, title: d.Title, role: d.Role, tool: d.Tool, model: d.Model,
-		time: d.Time, excerpt: excerpt(d.Text, excerptBytes)}
+		time: d.Time, excerpt: excerpt(d.Text, excerptBytes), text: int64(len(d.Text))}
 }
 
 // excerpt is the start of text, white space folded, cut at about n bytes.
@@ -462,7 +466,7 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 	}
 	manifest := append([]byte("ccsiteSearch.manifest("), body...)
 	manifest = append(manifest, ");\n"...)
-	if err := write(StaticDir+"/index.js", manifest); err != nil {
+	if err := write(ManifestPath, manifest); err != nil {
 		return st, err
 	}
 	st.Files++

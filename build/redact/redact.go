@@ -12,6 +12,8 @@ package redact
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -365,4 +367,22 @@ func maskKeys(s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// Fingerprint names what the Redactor does (rules on or off, the user's
+// patterns and strings, anonymising), so a build can tell whether pages
+// made with another Redactor differ. It never holds a literal itself.
+func (r *Redactor) Fingerprint() string {
+	if !r.Active() {
+		return "off"
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "secrets=%v anon=%v home=%q user=%q\n", r.det != nil, r.anon != nil, r.opts.Home, r.opts.User)
+	for _, p := range r.opts.Patterns {
+		fmt.Fprintf(h, "re %q\n", p.String())
+	}
+	for _, l := range r.opts.Literals {
+		fmt.Fprintf(h, "lit %q\n", l)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }

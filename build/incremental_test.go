@@ -1,0 +1,271 @@
+package build
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ccsite/build/omit"
+)
+
+// copyTree copies a folder of transcripts, so a test may change it.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel(src, p))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// siteFiles reads every file of a site but the build's own state (.ccsite:
+// bleve's segments, the manifest), which is not published.
+func siteFiles(t *testing.T, out string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".ccsite" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			files[rel(out, p)] = string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// sameSite fails when two sites differ in any file or byte.
+func sameSite(t *testing.T, label, got, want string) {
+	t.Helper()
+	a, b := siteFiles(t, got), siteFiles(t, want)
+	for name, content := range b {
+		g, ok := a[name]
+		switch {
+		case !ok:
+			t.Errorf("%s: %s is missing from the updated site", label, name)
+		case g != content:
+			t.Errorf("%s: %s differs from a full build", label, name)
+
+		}
+	}
+	for name := range a {
+		if _, ok := b[name]; !ok {
+			t.Errorf("%s: %s is in the updated site only", label, name)
+		}
+	}
+}
+
+// appendLine adds a user message after the file's last record.
+func appendLine(t *testing.T, path, text string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r map[string]any
+		if json.Unmarshal([]byte(l), &r) == nil && r["uuid"] != nil {
+			last = r
+		}
+	}
+	rec := map[string]any{"type": "user", "uuid": "fefefefe-0000-4000-8000-" + strings.Repeat("0", 12-len(text)%12) + strings.Repeat("1", len(text)%12),
+		"parentUuid": last["uuid"], "sessionId": last["sessionId"], "cwd": last["cwd"], "version": last["version"],
+		"timestamp": "2026-06-01T12:00:00Z", "message": map[string]any{"role": "user", "content": text}}
+	if last["isSidechain"] == true {
+		rec["isSidechain"], rec["agentId"] = true, last["agentId"]
+	}
+	line, _ := json.Marshal(rec)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIncrementalMatchesFull changes the archive and the options step by
+// step; after each, an update of the previous site must equal a full build
+// byte for byte, and redo only what changed.
+func TestIncrementalMatchesFull(t *testing.T) {
+	in := t.TempDir()
+	copyTree(t, "../demo/projects", in)
+	site := filepath.Join(t.TempDir(), "site")
+	cfg := SiteConfig{Paths: []string{in}, Out: site}
+	first, err := BuildSite(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	units := first.Sessions + first.Orphans
+	webapp := filepath.Join(in, "-home-demo-webapp")
+	steps := []struct {
+		name   string
+		change func()
+		opts   *omit.Options
+		// redone is how many sessions and orphans must be rendered again;
+		// -1: all of them.
+		redone int
+	}{
+		{"nothing changed", nil, nil, 0},
+		{"a message appended", func() {
+			appendLine(t, filepath.Join(webapp, "2f17df70-2c36-56b8-95ef-251e65ace575.jsonl"), "appended quokka question")
+		}, nil, 1},
+		{"a line edited", func() {
+			p := filepath.Join(in, "-home-demo-infra", "134729e3-3267-5cea-8949-1cb65584dcaf.jsonl")
+			data, _ := os.ReadFile(p)
+			lines := strings.Split(string(data), "\n")
+			for i, l := range lines {
+				if strings.Contains(l, `"type":"assistant"`) && strings.Contains(l, `"text":"`) {
+					lines[i] = strings.Replace(l, `"text":"`, `"text":"(edited, wombat) `, 1)
+					break
+				}
+			}
+			os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644)
+		}, nil, 1},
+		{"a sub-agent's file appended", func() {
+			appendLine(t, filepath.Join(webapp, "8f6c56cd-7dc9-5b10-8aee-686bfe5862c2", "subagents", "agent-a7c31de.jsonl"), "agent numbat note")
+		}, nil, 1},
+		{"a new session in a new project", func() {
+			dir := filepath.Join(in, "-home-demo-garden")
+			os.MkdirAll(dir, 0o755)
+			line := `{"type":"user","uuid":"abababab-0000-4000-8000-000000000001","sessionId":"abababab-0000-4000-8000-0000000000aa","cwd":"/home/demo/garden","version":"2.1.0","timestamp":"2026-06-02T09:00:00Z","message":{"role":"user","content":"plant the axolotl beds"}}` + "\n"
+			os.WriteFile(filepath.Join(dir, "abababab-0000-4000-8000-0000000000aa.jsonl"), []byte(line), 0o644)
+		}, nil, 1},
+		{"a session deleted", func() {
+			os.Remove(filepath.Join(in, "-home-demo-infra", "9343d76c-99a6-5728-8c41-0a4f0c694e77.jsonl"))
+		}, nil, -2}, // its neighbour's previous/next links change
+		{"an agent file deleted", func() {
+			os.Remove(filepath.Join(webapp, "agent-c0ffee12.jsonl"))
+		}, nil, -2},
+		{"thinking left out", nil, &omit.Options{Thinking: true}, -1},
+		{"thinking back", nil, &omit.Options{}, -1},
+	}
+	for _, st := range steps {
+		if st.change != nil {
+			st.change()
+		}
+		if st.opts != nil {
+			cfg.Omit = *st.opts
+		}
+		sum, err := BuildSite(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		full := filepath.Join(t.TempDir(), "full")
+		fcfg := cfg
+		fcfg.Out = full
+		want, err := BuildSite(context.Background(), fcfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameSite(t, st.name, site, full)
+		units = want.Sessions + want.Orphans
+		redone := units - sum.Kept
+		switch {
+		case st.redone >= 0 && redone != st.redone:
+			t.Errorf("%s: %d sessions rendered again, want %d", st.name, redone, st.redone)
+		case st.redone == -1 && sum.Kept != 0:
+			t.Errorf("%s: %d sessions kept after the options changed", st.name, sum.Kept)
+		case st.redone == -2 && (redone == 0 || sum.Kept == 0):
+			t.Errorf("%s: %d rendered again, %d kept", st.name, redone, sum.Kept)
+		}
+		if sum.Pages != want.Pages || sum.Sessions != want.Sessions || sum.Problems != want.Problems || sum.Docs != want.Docs {
+			t.Errorf("%s: summary %d pages %d sessions %d problems %d docs, full build %d %d %d %d", st.name,
+				sum.Pages, sum.Sessions, sum.Problems, sum.Docs, want.Pages, want.Sessions, want.Problems, want.Docs)
+		}
+	}
+	// --force redoes everything, to the same site.
+	cfg.Force = true
+	sum, err := BuildSite(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Kept != 0 {
+		t.Errorf("--force kept %d sessions", sum.Kept)
+	}
+}
+
+// TestInterruptedBuild stops builds at several points; the next build
+// reports it, starts over, removes what the stopped one left, and gives
+// the full result.
+func TestInterruptedBuild(t *testing.T) {
+	in := t.TempDir()
+	copyTree(t, "../demo/projects", in)
+	site := filepath.Join(t.TempDir(), "site")
+	cfg := SiteConfig{Paths: []string{in}, Out: site}
+	if _, err := BuildSite(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	stopped := 0
+	for i, delay := range []time.Duration{0, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond} {
+		appendLine(t, filepath.Join(in, "-home-demo-webapp", "2f17df70-2c36-56b8-95ef-251e65ace575.jsonl"), "round "+string(rune('a'+i)))
+		ctx, cancel := context.WithTimeout(context.Background(), delay)
+		_, err := BuildSite(ctx, cfg)
+		cancel()
+		if err != nil {
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("stopped build: %v", err)
+			}
+			stopped++
+		}
+		// A file the stopped build wrote that no build writes.
+		if err != nil {
+			jr, _, _ := openJournal(site)
+			jr.add("stray/left.html")
+			jr.close()
+			os.MkdirAll(filepath.Join(site, "stray"), 0o755)
+			os.WriteFile(filepath.Join(site, "stray", "left.html"), []byte("half"), 0o644)
+		}
+		sum, err2 := BuildSite(context.Background(), cfg)
+		if err2 != nil {
+			t.Fatal(err2)
+		}
+		if (err != nil) != sum.Recovered {
+			t.Errorf("delay %s: stopped %v, next build recovered %v", delay, err != nil, sum.Recovered)
+		}
+		if _, err := os.Stat(filepath.Join(site, "stray", "left.html")); err == nil {
+			t.Errorf("delay %s: a file the stopped build left is still there", delay)
+		}
+		full := filepath.Join(t.TempDir(), "full")
+		fcfg := cfg
+		fcfg.Out = full
+		if _, err := BuildSite(context.Background(), fcfg); err != nil {
+			t.Fatal(err)
+		}
+		sameSite(t, "after a stop at "+delay.String(), site, full)
+	}
+	if stopped == 0 {
+		t.Error("no build was stopped: the test tested nothing")
+	}
+}

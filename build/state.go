@@ -1,0 +1,376 @@
+package build
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"ccsite/build/archive"
+	"ccsite/build/render"
+	"ccsite/build/session"
+	"ccsite/search"
+	"ccsite/theme"
+)
+
+// The build's own files in the output folder.
+const (
+	// stateFile is the manifest of the last complete build: every source
+	// file's size, mtime and hash, the tool and options, and what each
+	// page unit wrote and needs, so the next build redoes only what
+	// changed.
+	stateFile = ".ccsite/state.json"
+	// journalFile lists, before each is written, the files a running
+	// build writes. It is removed when the build completes: found at the
+	// start of a build, it says the last one was interrupted, so this one
+	// starts over and removes what that one left.
+	journalFile = ".ccsite/journal"
+	// stateFormat changes when the state's meaning does.
+	stateFormat = 1
+)
+
+// buildState is the manifest.
+type buildState struct {
+	Format  int    `json:"format"`
+	Tool    string `json:"tool"`
+	Options string `json:"options"`
+	// Sources are keyed by pathKey: the manifest is in the site, and
+	// holds no path a page would not show.
+	Sources map[string]source `json:"sources"`
+	// Units are the pages of each session (its sub-agents' included) or
+	// orphan agent, by the page's path.
+	Units map[string]*unit `json:"units"`
+	// Static lists the static search index's files and Search its stats.
+	Static []string           `json:"static,omitempty"`
+	Search search.StaticStats `json:"search"`
+	Docs   int                `json:"docs"`
+}
+
+// source is a source file as the last build read it.
+type source struct {
+	Size  int64  `json:"size"`
+	MTime int64  `json:"mtime"` // Unix nanoseconds
+	Hash  string `json:"hash"`  // SHA-256, hex, of the content
+}
+
+// unit is what one session (or orphan agent) gave the site: enough to
+// write the project pages, index, search index and summary without
+// parsing it again.
+type unit struct {
+	Key     string            `json:"key"`
+	Session string            `json:"session"`
+	Title   string            `json:"title"`
+	Project string            `json:"project"`
+	Refs    []string          `json:"refs,omitempty"`
+	Claimed []string          `json:"claimed,omitempty"`
+	ClaimK  string            `json:"claimKey,omitempty"`
+	Files   []string          `json:"files"`
+	Docs    []string          `json:"docs,omitempty"`
+	Row     render.SessionRow `json:"row"`
+	Orphan  *render.Nav       `json:"orphan,omitempty"`
+	Start   time.Time         `json:"start,omitzero"`
+	End     time.Time         `json:"end,omitzero"`
+	Tokens  int64             `json:"tokens,omitzero"`
+	Tools   int               `json:"tools,omitzero"`
+	Agents  int               `json:"agents,omitzero"`
+	Pages   int               `json:"pages"`
+	// Problems are the session's and its sub-agents'.
+	Problems []session.Problem `json:"problems,omitempty"`
+	// Owns lists the source files whose redactions count for this
+	// session; Redacted holds those counts, by file (as pages show its
+	// path) and rule.
+	Owns     []string                  `json:"-"`
+	Redacted map[string]map[string]int `json:"redacted,omitempty"`
+	mu       sync.Mutex
+}
+
+func (u *unit) addFile(p string) {
+	u.mu.Lock()
+	u.Files = append(u.Files, p)
+	u.mu.Unlock()
+}
+
+// readState reads the last build's manifest; nil when there is none or it
+// was written by another tool or for other options.
+func readState(out, tool, options string) *buildState {
+	data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(stateFile)))
+	if err != nil {
+		return nil
+	}
+	var st buildState
+	if json.Unmarshal(data, &st) != nil || st.Format != stateFormat || st.Tool != tool || st.Options != options {
+		return nil
+	}
+	if st.Units == nil {
+		st.Units = map[string]*unit{}
+	}
+	return &st
+}
+
+// writeState writes the manifest, sorted (json sorts map keys), through a
+// temporary file.
+func writeState(out string, st *buildState) error {
+	for _, u := range st.Units {
+		sort.Strings(u.Files)
+		u.Files = dedupe(u.Files)
+	}
+	data, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(out, filepath.FromSlash(stateFile)), data)
+}
+
+func dedupe(s []string) []string {
+	out := s[:0]
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// toolID names the running binary: its version, revision and file, so a
+// new build of ccsite redoes every page.
+func toolID() string {
+	h := sha256.New()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		fmt.Fprintln(h, bi.GoVersion, bi.Main.Path, bi.Main.Version)
+		for _, s := range bi.Settings {
+			fmt.Fprintln(h, s.Key, s.Value)
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			fmt.Fprintln(h, exe, st.Size(), st.ModTime().UnixNano())
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// optionsID hashes every option that changes what a page holds: the
+// theme's files, base URL, exports, search, redaction and omissions.
+func optionsID(cfg SiteConfig, th *theme.Theme) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "base=%q json=%v nosearch=%v omit=%+v\n", cfg.BaseURL, cfg.JSON, cfg.NoSearch, cfg.Omit)
+	fmt.Fprintf(h, "redact=%s\n", cfg.Redact.Fingerprint())
+	files, err := th.Templates()
+	if err != nil {
+		return "", err
+	}
+	for _, f := range files {
+		fmt.Fprintf(h, "t %s %d\n", f.Name, len(f.Data))
+		h.Write(f.Data)
+	}
+	for _, name := range th.Assets() {
+		data, err := th.Asset(name)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "a %s %d\n", name, len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// pathKey stands for a source file's path in the manifest.
+func pathKey(p string) string {
+	sum := sha256.Sum256([]byte(p))
+	return hex.EncodeToString(sum[:12])
+}
+
+// keyed returns fingerprints keyed by pathKey.
+func keyed(fp map[string]source) map[string]source {
+	out := make(map[string]source, len(fp))
+	for p, s := range fp {
+		out[pathKey(p)] = s
+	}
+	return out
+}
+
+// fingerprint stats every source file and hashes those whose size or
+// mtime differ from prev (all of them when prev is nil), in parallel.
+func fingerprint(a *archive.Archive, prev map[string]source, workers int) map[string]source {
+	var paths []string
+	for _, p := range a.Projects {
+		for _, s := range p.Sessions {
+			paths = append(paths, s.Path)
+			for _, ag := range s.Agents {
+				paths = append(paths, ag.Path)
+			}
+		}
+	}
+	for _, ag := range a.Orphans {
+		paths = append(paths, ag.Path)
+	}
+	out := make(map[string]source, len(paths))
+	var mu sync.Mutex
+	jobs := make(chan string)
+	var wg sync.WaitGroup
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range jobs {
+				src := source{}
+				if st, err := os.Stat(p); err == nil {
+					src.Size, src.MTime = st.Size(), st.ModTime().UnixNano()
+					if old, ok := prev[pathKey(p)]; ok && old.Size == src.Size && old.MTime == src.MTime && old.Hash != "" {
+						src.Hash = old.Hash
+					} else {
+						src.Hash = hashFile(p)
+					}
+				}
+				mu.Lock()
+				out[p] = src
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, p := range paths {
+		jobs <- p
+	}
+	close(jobs)
+	wg.Wait()
+	return out
+}
+
+func hashFile(p string) string {
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, bufio.NewReaderSize(f, 1<<20)); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// keyer builds unit keys.
+type keyer struct {
+	options string
+	fp      map[string]source
+}
+
+func (k keyer) agent(w io.Writer, ag *archive.AgentFile) {
+	fmt.Fprintf(w, "agent %q %q %q %q %q %s\n", ag.Path, ag.ID, ag.Layout, ag.LinkedBy, ag.ParentID, k.fp[ag.Path].Hash)
+	if ag.Meta != nil {
+		fmt.Fprintf(w, "meta %q %q %q\n", ag.Meta.AgentType, ag.Meta.Description, ag.Meta.WorktreePath)
+	}
+}
+
+func (k keyer) project(w io.Writer, pp *projectPlan, page string) {
+	fmt.Fprintf(w, "%s\npage %q slug %q project %q %q\n", k.options, page, pp.slug, pp.p.Path, pp.p.Name)
+}
+
+// session is the key of a session's unit: everything its pages are made
+// from but the agent files its calls claim (see claims).
+func (k keyer) session(pp *projectPlan, sp *sessionPlan) string {
+	h := sha256.New()
+	k.project(h, pp, sp.page)
+	f := sp.file
+	fmt.Fprintf(h, "session %q %q %q %s\n", f.Path, f.ID, f.SessionID, k.fp[f.Path].Hash)
+	for _, ag := range f.Agents {
+		k.agent(h, ag)
+	}
+	for _, n := range []*sessionPlan{sp.prev, sp.next} {
+		if n != nil {
+			fmt.Fprintf(h, "nav %q %d\n", n.page, n.file.FirstTime.UnixNano())
+		} else {
+			fmt.Fprintln(h, "nav -")
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+func (k keyer) orphan(pp *projectPlan, page string, ag *archive.AgentFile) string {
+	h := sha256.New()
+	k.project(h, pp, page)
+	k.agent(h, ag)
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+func (k keyer) claims(files []*archive.AgentFile) string {
+	if len(files) == 0 {
+		return ""
+	}
+	h := sha256.New()
+	for _, ag := range files {
+		k.agent(h, ag)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// journal records the files a build is about to write.
+type journal struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+// openJournal starts the journal; it returns what an interrupted build's
+// journal listed (nil when the last build completed).
+func openJournal(out string) (*journal, []string, error) {
+	p := filepath.Join(out, filepath.FromSlash(journalFile))
+	var left []string
+	if data, err := os.ReadFile(p); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if l != "" {
+				left = append(left, l)
+			}
+		}
+		if left == nil {
+			left = []string{}
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &journal{f: f}, left, nil
+}
+
+// add records a file (a slash path from the site root) before it is
+// written: one write, so a kill loses at most the line being written.
+func (j *journal) add(rel string) error {
+	if j == nil {
+		return nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	_, err := j.f.WriteString(rel + "\n")
+	return err
+}
+
+// done removes the journal: the build completed.
+func (j *journal) done() error {
+	if j == nil {
+		return nil
+	}
+	j.f.Close()
+	return os.Remove(j.f.Name())
+}
+
+func (j *journal) close() {
+	if j != nil {
+		j.f.Close()
+	}
+}
