@@ -57,6 +57,24 @@ type SiteConfig struct {
 	Omit    omit.Options
 	// Force rebuilds every page, whatever the previous build left.
 	Force bool
+	// Progress, when set, is kept up to date while the build runs.
+	Progress *Progress
+	// CacheDir, when set, keeps highlighted code between builds (see
+	// DefaultCacheDir).
+	CacheDir string
+}
+
+// Progress is how far a build is: sessions and orphan agents done (kept
+// or rendered) of all, and their bytes. Read it with Load.
+type Progress struct {
+	done, total, bytes, totalBytes atomic.Int64
+	phase                          atomic.Value
+}
+
+// Load returns the counts so far and the current phase.
+func (p *Progress) Load() (done, total, bytes, totalBytes int64, phase string) {
+	ph, _ := p.phase.Load().(string)
+	return p.done.Load(), p.total.Load(), p.bytes.Load(), p.totalBytes.Load(), ph
 }
 
 // SessionRedactions counts what was redacted in one session (its
@@ -95,6 +113,8 @@ type SiteSummary struct {
 	Recovered bool
 	// Phases are the build's steps and their times.
 	Phases []Phase
+	// CacheErr says why the highlight cache could not be used or saved.
+	CacheErr error
 	// ProblemList holds every problem, by file and line.
 	ProblemList []session.Problem
 	// Excluded says what the exclusions left out.
@@ -126,7 +146,12 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	start := time.Now()
 	var sum SiteSummary
 	last := start
+	progress := cfg.Progress
+	if progress == nil {
+		progress = &Progress{}
+	}
 	phase := func(name string) {
+		progress.phase.Store(name)
 		now := time.Now()
 		sum.Phases = append(sum.Phases, Phase{Name: name, Took: now.Sub(last)})
 		last = now
@@ -185,8 +210,30 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	fp := fingerprint(a, prevSources, workers)
 	phase("fingerprint")
+	var units, total int64
+	for _, p := range a.Projects {
+		units += int64(len(p.Sessions))
+	}
+	for _, s := range fp {
+		total += s.Size
+	}
+	progress.total.Store(units + int64(len(a.Orphans)))
+	progress.totalBytes.Store(total)
 	hl := markup.NewHighlighter()
-	b := &siteBuilder{cfg: cfg, ts: ts, theme: th, plan: planSite(a), media: map[string]bool{}, files: map[string]bool{},
+	var dc *diskCache
+	if cfg.CacheDir != "" {
+		if dc, err = openDiskCache(cfg.CacheDir, tool); err == nil {
+			hl.Store = dc
+			defer func() {
+				if dc != nil {
+					dc.Close()
+				}
+			}()
+		} else {
+			sum.CacheErr = err
+		}
+	}
+	b := &siteBuilder{cfg: cfg, progress: progress, ts: ts, theme: th, plan: planSite(a), media: map[string]bool{}, files: map[string]bool{},
 		jr: jr, keys: keyer{options: tool + " " + options, fp: fp},
 		next: &buildState{Format: stateFormat, Tool: tool, Options: options, Sources: keyed(fp), Units: map[string]*unit{}}}
 	if cfg.NoSearch {
@@ -314,6 +361,10 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		return pi.Kind+pi.Reason < pj.Kind+pj.Reason
 	})
 	sum.ProblemList = b.problemList
+	if dc != nil {
+		sum.CacheErr = dc.Close()
+		dc = nil
+	}
 	sum.Elapsed = time.Since(start)
 	for i := range sum.Phases {
 		sum.Phases[i].Ms = sum.Phases[i].Took.Milliseconds()
@@ -473,11 +524,12 @@ func (pl *sitePlan) projectOf(p *archive.Project) *projectPlan {
 }
 
 type siteBuilder struct {
-	cfg   SiteConfig
-	ts    *render.Templates
-	theme *theme.Theme
-	rb    *render.Builder
-	plan  *sitePlan
+	cfg      SiteConfig
+	progress *Progress
+	ts       *render.Templates
+	theme    *theme.Theme
+	rb       *render.Builder
+	plan     *sitePlan
 
 	mu                               sync.Mutex
 	sessions, agents, orphans, pages int
@@ -780,6 +832,7 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 			path = l.Agent.Path
 		}
 		b.count(func() { b.unreadable = append(b.unreadable, fmt.Sprintf("%s: %v", path, l.Err)) })
+		b.progress.done.Add(1)
 		return nil
 	}
 	s := l.Session
@@ -942,6 +995,16 @@ func (b *siteBuilder) finish(page string, u *unit, pp *projectPlan, l Loaded) {
 			b.rendered++
 		}
 	})
+	b.progress.done.Add(1)
+	if l.File != nil {
+		n := l.File.Size
+		for _, ag := range l.File.Agents {
+			n += ag.Size
+		}
+		b.progress.bytes.Add(n)
+	} else if l.Agent != nil {
+		b.progress.bytes.Add(l.Agent.Size)
+	}
 	b.nextMu.Lock()
 	b.next.Units[page] = u
 	if b.visited != nil {

@@ -24,7 +24,7 @@ const (
 	DefaultMaxBytes = 128 << 10
 	DefaultMaxLines = 3000
 	// cacheBytes bounds the HTML kept in the in-memory cache.
-	cacheBytes = 256 << 20
+	cacheBytes = 128 << 20
 )
 
 // Highlighter turns code into HTML with chroma's CSS classes, so light and
@@ -32,12 +32,21 @@ const (
 // are cached by content hash. Safe for concurrent use.
 type Highlighter struct {
 	MaxBytes, MaxLines int
+	// Store, when set, keeps highlighted blocks between runs: asked on a
+	// miss of the memory cache, given each block highlighted.
+	Store Store
 
 	mu    sync.Mutex
 	cache map[[32]byte]string
 	size  int
 
 	hits, misses, plain atomic.Int64
+}
+
+// Store is a lasting cache of highlighted blocks, by content hash.
+type Store interface {
+	Get(key [32]byte) (string, bool)
+	Put(key [32]byte, html string)
 }
 
 // NewHighlighter returns a Highlighter with the default limits.
@@ -95,6 +104,13 @@ func (h *Highlighter) Code(lang, filename, code string, start int) string {
 		h.hits.Add(1)
 		return out
 	}
+	if h.Store != nil {
+		if out, ok := h.Store.Get(key); ok {
+			h.hits.Add(1)
+			h.remember(key, out)
+			return out
+		}
+	}
 	lexer := pickLexer(lang, filename)
 	if lexer == nil || len(code) > h.MaxBytes || strings.Count(code, "\n") >= h.MaxLines {
 		h.plain.Add(1)
@@ -102,6 +118,15 @@ func (h *Highlighter) Code(lang, filename, code string, start int) string {
 	}
 	h.misses.Add(1)
 	out = highlight(lexer, code, start)
+	h.remember(key, out)
+	if h.Store != nil {
+		h.Store.Put(key, out)
+	}
+	return out
+}
+
+// remember keeps a block in the memory cache, emptied when full.
+func (h *Highlighter) remember(key [32]byte, out string) {
 	h.mu.Lock()
 	if h.size+len(out) > cacheBytes {
 		h.cache, h.size = map[[32]byte]string{}, 0
@@ -109,7 +134,6 @@ func (h *Highlighter) Code(lang, filename, code string, start int) string {
 	h.cache[key] = out
 	h.size += len(out)
 	h.mu.Unlock()
-	return out
 }
 
 func cacheKey(lang, filename, code string, start int) [32]byte {

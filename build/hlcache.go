@@ -1,0 +1,147 @@
+package build
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// DefaultCacheDir is where the CLI keeps the highlight cache:
+// $CCSITE_CACHE_DIR, else the user's cache folder's ccsite/.
+func DefaultCacheDir(getenv func(string) string) string {
+	if d := getenv("CCSITE_CACHE_DIR"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "ccsite")
+	}
+	return ""
+}
+
+// hlCacheLimit bounds the cache file: past it, the cache starts empty.
+const hlCacheLimit = 2 << 30
+
+var hlBucket = []byte("highlight")
+
+// diskCache keeps highlighted code blocks between builds in a bbolt file,
+// keyed by the block's hash salted with the tool's identity (a new ccsite
+// or chroma highlights anew). Writes are batched on one goroutine.
+type diskCache struct {
+	db   *bolt.DB
+	salt string
+	puts chan kv
+	done chan struct{}
+	// err is the first write error: the cache is only a cache, so it is
+	// reported, not fatal.
+	mu  sync.Mutex
+	err error
+}
+
+type kv struct {
+	k [32]byte
+	v string
+}
+
+// openDiskCache opens (or makes) the cache in dir. Another build holding it
+// makes this one go without (after a second).
+func openDiskCache(dir, salt string) (*diskCache, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	p := filepath.Join(dir, "highlight.db")
+	if st, err := os.Stat(p); err == nil && st.Size() > hlCacheLimit {
+		os.Remove(p)
+	}
+	db, err := bolt.Open(p, 0o644, &bolt.Options{Timeout: time.Second, NoSync: true, NoFreelistSync: true})
+	if err != nil {
+		return nil, fmt.Errorf("highlight cache %s: %w", p, err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(hlBucket)
+		return err
+	}); err != nil {
+		db.Close()
+		return nil, err
+	}
+	c := &diskCache{db: db, salt: salt, puts: make(chan kv, 1024), done: make(chan struct{})}
+	go c.writer()
+	return c, nil
+}
+
+func (c *diskCache) key(k [32]byte) []byte {
+	h := sha256.New()
+	h.Write([]byte(c.salt))
+	h.Write(k[:])
+	return h.Sum(nil)[:20]
+}
+
+// Get looks a block up.
+func (c *diskCache) Get(k [32]byte) (string, bool) {
+	var out string
+	found := false
+	c.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(hlBucket).Get(c.key(k)); v != nil {
+			out, found = string(v), true
+		}
+		return nil
+	})
+	return out, found
+}
+
+// Put queues a block to store.
+func (c *diskCache) Put(k [32]byte, html string) {
+	c.puts <- kv{k, html}
+}
+
+func (c *diskCache) writer() {
+	defer close(c.done)
+	var batch []kv
+	flush := func() {
+		if len(batch) == 0 {
+			return
+		}
+		err := c.db.Update(func(tx *bolt.Tx) error {
+			b := tx.Bucket(hlBucket)
+			for _, e := range batch {
+				if err := b.Put(c.key(e.k), []byte(e.v)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			c.mu.Lock()
+			if c.err == nil {
+				c.err = err
+			}
+			c.mu.Unlock()
+		}
+		batch = batch[:0]
+	}
+	for e := range c.puts {
+		batch = append(batch, e)
+		if len(batch) >= 512 {
+			flush()
+		}
+	}
+	flush()
+}
+
+// Close writes what is queued and closes the file.
+func (c *diskCache) Close() error {
+	close(c.puts)
+	<-c.done
+	err := c.db.Sync()
+	if cerr := c.db.Close(); err == nil {
+		err = cerr
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return errors.Join(c.err, err)
+}
