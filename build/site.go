@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -638,35 +639,56 @@ type indexOp struct {
 	docs []search.Doc
 }
 
-// addDocs hands a page's search documents to the indexer goroutine, so
-// rendering never waits for the index to write a batch, and records their
-// ids in the unit.
+// addDocs collects a page's search documents in the unit; sendDocs hands
+// them to the indexer.
 func (b *siteBuilder) addDocs(u *unit, s *session.Session, page, project string) error {
 	if b.docs == nil {
 		return nil
 	}
-	if docs := search.Docs(s, page, project); len(docs) > 0 {
-		u.mu.Lock()
-		for _, d := range docs {
-			u.Docs = append(u.Docs, d.ID)
-		}
-		u.mu.Unlock()
-		b.searchChanged.Store(true)
-		b.docs <- indexOp{docs: docs}
-	}
+	u.docs = append(u.docs, search.Docs(s, page, project)...)
 	return nil
 }
 
-// dropDocs deletes the search documents of the previous build's unit at
-// page, when there was one.
-func (b *siteBuilder) dropDocs(page string) {
-	if b.docs == nil || b.prev == nil {
+// sendDocs hands a unit's documents to the indexer goroutine (so rendering
+// never waits for the index to write a batch), after deleting those of the
+// last build's unit at page; or, when the documents are the same as that
+// unit's, does nothing at all.
+func (b *siteBuilder) sendDocs(u *unit, page string) {
+	if b.docs == nil {
 		return
 	}
-	if old := b.prev.Units[page]; old != nil && len(old.Docs) > 0 {
-		b.searchChanged.Store(true)
-		b.docs <- indexOp{del: old.Docs}
+	u.DocsHash = docsHash(u.docs)
+	var old *unit
+	if b.prev != nil {
+		old = b.prev.Units[page]
 	}
+	if old != nil && old.DocsHash == u.DocsHash {
+		u.Docs, u.docs = old.Docs, nil
+		return
+	}
+	u.Docs = make([]string, len(u.docs))
+	for i, d := range u.docs {
+		u.Docs[i] = d.ID
+	}
+	op := indexOp{docs: u.docs}
+	if old != nil {
+		op.del = old.Docs
+	}
+	u.docs = nil
+	if len(op.del) > 0 || len(op.docs) > 0 {
+		b.searchChanged.Store(true)
+		b.docs <- op
+	}
+}
+
+// docsHash hashes documents, every field the index holds.
+func docsHash(docs []search.Doc) string {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for i := range docs {
+		enc.Encode(&docs[i])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // abortIndex stops the indexer when a build fails before closeIndex.
@@ -848,7 +870,6 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		}
 		b.own(u, s)
 		anonymizeSources(s, b.cfg.Redact)
-		b.dropDocs(page)
 		body := b.unitBuilder(u).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }})
 		if err := b.writePage(u, page, "agent", s.Title, pp, nil, body); err != nil {
 			return err
@@ -858,6 +879,7 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		}
 		u.Orphan = &render.Nav{Title: s.Title, URL: link.Rel(link.Project(pp.slug), page), Time: render.MkTime(s.Start)}
 		u.Problems = append(u.Problems, s.Problems...)
+		b.sendDocs(u, page)
 		b.finish(page, u, pp, l)
 		return nil
 	}
@@ -870,7 +892,6 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 	}
 	b.own(u, s)
 	anonymizeSources(s, b.cfg.Redact)
-	b.dropDocs(page)
 	rb := b.unitBuilder(u)
 	agentPage := func(a *session.Session) string {
 		if a.Agent == nil || a.Agent.Warmup {
@@ -924,6 +945,7 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 	t := s.Stats.Tokens
 	u.Tokens = t.Input + t.Output + t.CacheRead + t.CacheWrite
 	u.Tools = s.Stats.ToolCalls
+	b.sendDocs(u, page)
 	b.finish(page, u, pp, l)
 	return nil
 }

@@ -67,23 +67,27 @@ type source struct {
 // write the project pages, index, search index and summary without
 // parsing it again.
 type unit struct {
-	Key     string            `json:"key"`
-	Session string            `json:"session"`
-	Title   string            `json:"title"`
-	Project string            `json:"project"`
-	Refs    []string          `json:"refs,omitempty"`
-	Claimed []string          `json:"claimed,omitempty"`
-	ClaimK  string            `json:"claimKey,omitempty"`
-	Files   []string          `json:"files"`
-	Docs    []string          `json:"docs,omitempty"`
-	Row     render.SessionRow `json:"row"`
-	Orphan  *render.Nav       `json:"orphan,omitempty"`
-	Start   time.Time         `json:"start,omitzero"`
-	End     time.Time         `json:"end,omitzero"`
-	Tokens  int64             `json:"tokens,omitzero"`
-	Tools   int               `json:"tools,omitzero"`
-	Agents  int               `json:"agents,omitzero"`
-	Pages   int               `json:"pages"`
+	Key     string   `json:"key"`
+	Session string   `json:"session"`
+	Title   string   `json:"title"`
+	Project string   `json:"project"`
+	Refs    []string `json:"refs,omitempty"`
+	Claimed []string `json:"claimed,omitempty"`
+	ClaimK  string   `json:"claimKey,omitempty"`
+	Files   []string `json:"files"`
+	Docs    []string `json:"docs,omitempty"`
+	// DocsHash hashes the documents, so identical ones are not indexed
+	// again; docs holds them while the unit is built.
+	DocsHash string `json:"docsHash,omitempty"`
+	docs     []search.Doc
+	Row      render.SessionRow `json:"row"`
+	Orphan   *render.Nav       `json:"orphan,omitempty"`
+	Start    time.Time         `json:"start,omitzero"`
+	End      time.Time         `json:"end,omitzero"`
+	Tokens   int64             `json:"tokens,omitzero"`
+	Tools    int               `json:"tools,omitzero"`
+	Agents   int               `json:"agents,omitzero"`
+	Pages    int               `json:"pages"`
 	// Problems are the session's and its sub-agents'.
 	Problems []session.Problem `json:"problems,omitempty"`
 	// Owns lists the source files whose redactions count for this

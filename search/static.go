@@ -320,6 +320,11 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 			ps = append(ps, p)
 		}
 		tfr.Close()
+		if len(ps) == 0 {
+			// Only in deleted documents: an updated index's merge keeps
+			// such terms in its dictionary; a new index has none.
+			continue
+		}
 		slices.SortFunc(ps, func(a, b posting) int { return int(a.doc) - int(b.doc) })
 		var enc []byte
 		prev := -1
@@ -437,7 +442,7 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 	man := map[string]any{
 		"v":        1,
 		"n":        len(metas),
-		"avgdl":    avgdl,
+		"avgdl":    liveAvgdl(st.Terms, len(metas), avgdl),
 		"k1":       1.2,
 		"b":        0.75,
 		"day0":     day0,
@@ -507,6 +512,18 @@ func internalKey(id index.IndexInternalID) uint64 {
 // day is t's day number (UTC) since 1970, as the date filters compare.
 func day(t time.Time) int64 {
 	return int64(math.Floor(float64(t.Unix()) / 86400))
+}
+
+// liveAvgdl is bleve's average field length, ceil(terms / documents),
+// counting only the terms some document holds: the same for an index made
+// anew (where it equals bleve's own, which counts its dictionary) and for
+// one updated in place (whose dictionary keeps the terms of deleted
+// documents, so bleve's own is then a little larger).
+func liveAvgdl(terms, docs int, bleves float64) float64 {
+	if docs == 0 {
+		return bleves
+	}
+	return math.Ceil(float64(terms) / float64(docs))
 }
 
 // table lists the distinct values of f over metas, sorted, and each
