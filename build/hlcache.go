@@ -27,7 +27,10 @@ func DefaultCacheDir(getenv func(string) string) string {
 // hlCacheLimit bounds the cache file: past it, the cache starts empty.
 const hlCacheLimit = 2 << 30
 
-var hlBucket = []byte("highlight")
+var (
+	hlBucket    = []byte("highlight")
+	cleanBucket = []byte("clean")
+)
 
 // diskCache keeps highlighted code blocks between builds in a bbolt file,
 // keyed by the block's hash salted with the tool's identity (a new ccsite
@@ -44,8 +47,40 @@ type diskCache struct {
 }
 
 type kv struct {
-	k [32]byte
-	v string
+	k     [32]byte
+	v     string
+	clean bool // a clean line's mark, in cleanBucket
+}
+
+// cleanLines is the cache's set of lines redaction found clean, keyed
+// also by the redactor's fingerprint.
+type cleanLines struct {
+	c    *diskCache
+	salt string
+}
+
+func (l cleanLines) key(k [32]byte) []byte {
+	h := sha256.New()
+	h.Write([]byte(l.c.salt + "\x00" + l.salt))
+	h.Write(k[:])
+	return h.Sum(nil)[:20]
+}
+
+// Clean tells whether the line was found clean before.
+func (l cleanLines) Clean(k [32]byte) bool {
+	found := false
+	l.c.db.View(func(tx *bolt.Tx) error {
+		found = tx.Bucket(cleanBucket).Get(l.key(k)) != nil
+		return nil
+	})
+	return found
+}
+
+// MarkClean records a clean line.
+func (l cleanLines) MarkClean(k [32]byte) {
+	var key [32]byte
+	copy(key[:], l.key(k))
+	l.c.puts <- kv{k: key, clean: true}
 }
 
 // openDiskCache opens (or makes) the cache in dir. Another build holding it
@@ -63,7 +98,10 @@ func openDiskCache(dir, salt string) (*diskCache, error) {
 		return nil, fmt.Errorf("highlight cache %s: %w", p, err)
 	}
 	if err := db.Update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(hlBucket)
+		if _, err := tx.CreateBucketIfNotExists(hlBucket); err != nil {
+			return err
+		}
+		_, err := tx.CreateBucketIfNotExists(cleanBucket)
 		return err
 	}); err != nil {
 		db.Close()
@@ -96,7 +134,7 @@ func (c *diskCache) Get(k [32]byte) (string, bool) {
 
 // Put queues a block to store.
 func (c *diskCache) Put(k [32]byte, html string) {
-	c.puts <- kv{k, html}
+	c.puts <- kv{k: k, v: html}
 }
 
 func (c *diskCache) writer() {
@@ -107,9 +145,15 @@ func (c *diskCache) writer() {
 			return
 		}
 		err := c.db.Update(func(tx *bolt.Tx) error {
-			b := tx.Bucket(hlBucket)
+			b, cl := tx.Bucket(hlBucket), tx.Bucket(cleanBucket)
 			for _, e := range batch {
-				if err := b.Put(c.key(e.k), []byte(e.v)); err != nil {
+				var err error
+				if e.clean {
+					err = cl.Put(e.k[:20], []byte{1})
+				} else {
+					err = b.Put(c.key(e.k), []byte(e.v))
+				}
+				if err != nil {
 					return err
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ccsite/build/omit"
+	"ccsite/build/redact"
 )
 
 // copyTree copies a folder of transcripts, so a test may change it.
@@ -267,5 +268,55 @@ func TestInterruptedBuild(t *testing.T) {
 	}
 	if stopped == 0 {
 		t.Error("no build was stopped: the test tested nothing")
+	}
+}
+
+// TestCacheBetweenBuilds: a --force build with the cache of a previous one
+// highlights nothing again and skips the lines it knows clean, yet gives
+// the same site and finds the same secrets.
+func TestCacheBetweenBuilds(t *testing.T) {
+	sec := fakeSecrets()
+	in, _ := secretArchive(t, sec)
+	copyTree(t, "../demo/projects", in)
+	cache := t.TempDir()
+	build := func(out string) SiteSummary {
+		red, err := redact.New(redact.Options{Secrets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, CacheDir: cache, Force: true, Redact: red})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.CacheErr != nil {
+			t.Fatal(sum.CacheErr)
+		}
+		return sum
+	}
+	one, two := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "two")
+	first := build(one)
+	second := build(two)
+	if first.Highlighted == 0 {
+		t.Fatal("the first build highlighted nothing: the test tests nothing")
+	}
+	if second.Highlighted != 0 || second.HighlightHits < first.Highlighted {
+		t.Errorf("second build: %d highlighted, %d from the cache; the first highlighted %d",
+			second.Highlighted, second.HighlightHits, first.Highlighted)
+	}
+	total := func(s SiteSummary) (n int) {
+		for _, r := range s.Redactions {
+			n += r.Total
+		}
+		return n
+	}
+	if total(first) == 0 || total(first) != total(second) {
+		t.Errorf("redactions: %d then %d", total(first), total(second))
+	}
+	sameSite(t, "built with the cache", two, one)
+	all := readAll(t, two)
+	for name, v := range sec {
+		if name != "literal" && name != "userregx" && strings.Contains(all, v) { // those two are the user's own
+			t.Errorf("the %s secret is in the site built with the cache", name)
+		}
 	}
 }

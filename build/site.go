@@ -225,6 +225,10 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	if cfg.CacheDir != "" {
 		if dc, err = openDiskCache(cfg.CacheDir, tool); err == nil {
 			hl.Store = dc
+			if cfg.Redact.Active() {
+				cfg.Redact.Remember(cleanLines{c: dc, salt: cfg.Redact.Fingerprint()})
+				defer cfg.Redact.Remember(nil)
+			}
 			defer func() {
 				if dc != nil {
 					dc.Close()

@@ -47,6 +47,8 @@ type Redactor struct {
 	det  *detect.Detector
 	anon *strings.Replacer
 
+	known KnownClean
+
 	mu     sync.Mutex
 	byRule map[string]int
 	byFile map[string]map[string]int
@@ -91,6 +93,22 @@ func New(opts Options) (*Redactor, error) {
 		}
 	}
 	return r, nil
+}
+
+// KnownClean remembers lines found clean, by hash, so the next build need
+// not scan them again. Its keys must be salted with the Redactor's
+// Fingerprint and the rules' version.
+type KnownClean interface {
+	Clean(key [32]byte) bool
+	MarkClean(key [32]byte)
+}
+
+// Remember makes r skip lines kc knows clean and tell it those it finds
+// clean; nil stops that.
+func (r *Redactor) Remember(kc KnownClean) {
+	if r != nil {
+		r.known = kc
+	}
 }
 
 // ReadLiterals reads a file of literal strings, one per line (blank lines
@@ -161,9 +179,19 @@ func (r *Redactor) Line(file string, line []byte) []byte {
 	if !r.Active() {
 		return line
 	}
+	var key [32]byte
+	if r.known != nil {
+		key = sha256.Sum256(line)
+		if r.known.Clean(key) {
+			return line
+		}
+	}
 	s := string(line)
 	out, rules := r.text(s, true)
 	if out == s {
+		if r.known != nil {
+			r.known.MarkClean(key)
+		}
 		return line
 	}
 	if json.Valid(line) && !json.Valid([]byte(out)) {
