@@ -19,8 +19,12 @@ type buildReport struct {
 	Agents     int                 `json:"subAgentPages"`
 	Orphans    int                 `json:"orphanAgents"`
 	Pages      int                 `json:"pages"`
+	Rendered   int                 `json:"pagesWritten"`
+	Kept       int                 `json:"sessionsKept"`
+	Recovered  bool                `json:"recoveredFromInterruptedBuild"`
 	InputBytes int64               `json:"inputBytes"`
 	ElapsedMs  int64               `json:"elapsedMs"`
+	Phases     []build.Phase       `json:"phases"`
 	Problems   []session.Problem   `json:"problems"`
 	Unreadable []string            `json:"unreadable"`
 	Excluded   build.ExcludeStats  `json:"excluded"`
@@ -36,7 +40,7 @@ type reportRedactionSet struct {
 func writeReport(path string, inputs []string, sum build.SiteSummary) error {
 	r := buildReport{Version: version(), Inputs: inputs, Projects: sum.Projects, Sessions: sum.Sessions,
 		Agents: sum.Agents, Orphans: sum.Orphans, Pages: sum.Pages, InputBytes: sum.Bytes,
-		ElapsedMs: sum.Elapsed.Milliseconds(), Problems: sum.ProblemList, Unreadable: sum.Unreadable, Excluded: sum.Excluded}
+		ElapsedMs: sum.Elapsed.Milliseconds(), Phases: sum.Phases, Rendered: sum.Rendered, Kept: sum.Kept, Recovered: sum.Recovered, Problems: sum.ProblemList, Unreadable: sum.Unreadable, Excluded: sum.Excluded}
 	if r.Problems == nil {
 		r.Problems = []session.Problem{}
 	}

@@ -123,7 +123,8 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	in := t.TempDir()
 	copyTree(t, "../demo/projects", in)
 	site := filepath.Join(t.TempDir(), "site")
-	cfg := SiteConfig{Paths: []string{in}, Out: site}
+	// A base URL (sitemap.xml lists every page) and the JSON exports.
+	cfg := SiteConfig{Paths: []string{in}, Out: site, BaseURL: "https://example.org/s/", JSON: true}
 	first, err := BuildSite(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -966,6 +966,15 @@ func (b *siteBuilder) adopt(l Loaded) {
 		b.files[filepath.Join(b.cfg.Out, filepath.FromSlash(f))] = true
 	}
 	b.writtenMu.Unlock()
+	if b.cfg.BaseURL != "" {
+		b.count(func() {
+			for _, f := range u.Files {
+				if strings.HasSuffix(f, ".html") {
+					b.urls = append(b.urls, f)
+				}
+			}
+		})
+	}
 	b.mediaMu.Lock()
 	for _, f := range u.Files {
 		if strings.HasPrefix(f, "media/") {
@@ -1099,17 +1108,35 @@ func (b *siteBuilder) writeExport(u *unit, path string, fn func(io.Writer) error
 // writeOut writes a file of the site (a slash path from its root) and
 // records it as this build's.
 func (b *siteBuilder) writeOut(path string, data []byte) error {
+	_, err := b.writeOutNew(path, data)
+	return err
+}
+
+// writeOutNew is writeOut telling whether it wrote: updating a site, a
+// file already holding data is left alone (its time too, for rsync and
+// static hosts).
+func (b *siteBuilder) writeOutNew(path string, data []byte) (bool, error) {
 	full := filepath.Join(b.cfg.Out, filepath.FromSlash(path))
-	if err := b.jr.add(path); err != nil {
-		return err
-	}
-	if err := writeFile(full, data); err != nil {
-		return err
-	}
 	b.writtenMu.Lock()
 	b.files[filepath.Clean(full)] = true
 	b.writtenMu.Unlock()
-	return nil
+	if b.prev != nil && sameContent(full, data) {
+		return false, nil
+	}
+	if err := b.jr.add(path); err != nil {
+		return false, err
+	}
+	return true, writeFile(full, data)
+}
+
+// sameContent tells whether the file at path holds data.
+func sameContent(path string, data []byte) bool {
+	st, err := os.Stat(path)
+	if err != nil || st.Size() != int64(len(data)) || !st.Mode().IsRegular() {
+		return false
+	}
+	old, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(old, data)
 }
 
 func (b *siteBuilder) write(page string, p *render.Page) error {
@@ -1124,10 +1151,13 @@ func (b *siteBuilder) write(page string, p *render.Page) error {
 	if err := b.ts.Page(&buf, p); err != nil {
 		return fmt.Errorf("render %s: %w", page, err)
 	}
-	if err := b.writeOut(page, buf.Bytes()); err != nil {
+	wrote, err := b.writeOutNew(page, buf.Bytes())
+	if err != nil {
 		return err
 	}
-	b.count(func() { b.pages++; b.written += int64(buf.Len()) })
+	if wrote {
+		b.count(func() { b.pages++; b.written += int64(buf.Len()) })
+	}
 	return nil
 }
 

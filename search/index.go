@@ -315,27 +315,34 @@ func (w *Writer) merge() error {
 	if !ok {
 		return fmt.Errorf("search index: not a scorch index")
 	}
+	// bleve's single-segment plan may score a roster of one segment best
+	// and merge nothing (small segments); this one always merges them all.
+	opts := mergeplan.SingleSegmentMergePlanOptions
+	opts.SegmentsPerMergeTask = 1 << 20
+	opts.ScoreSegments = func(segments []mergeplan.Segment, _ *mergeplan.MergePlanOptions) float64 {
+		return 1 / float64(len(segments))
+	}
 	// ForceMerge returns once the merged segment is in the index's root;
 	// wait until that root holds only it and is persisted, so Close keeps
 	// it.
 	deadline := time.Now().Add(2 * time.Minute)
 	for i := 0; ; i++ {
-		if i%50 == 0 {
-			if err := s.ForceMerge(context.Background(), &mergeplan.SingleSegmentMergePlanOptions); err != nil {
-				return err
-			}
-		}
 		st := s.StatsMap()
 		root, _ := st["CurRootEpoch"].(uint64)
 		persisted, _ := st["LastPersistedEpoch"].(uint64)
-		if st["TotFileSegmentsAtRoot"] == uint64(1) && st["TotMemorySegmentsAtRoot"] == uint64(0) && persisted >= root {
-			return nil
-		}
-		if n, _ := w.idx.DocCount(); n == 0 {
+		files, _ := st["TotFileSegmentsAtRoot"].(uint64)
+		mem, _ := st["TotMemorySegmentsAtRoot"].(uint64)
+		if files <= 1 && mem == 0 && persisted >= root {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("search index: segments not merged after 2 minutes")
+			return fmt.Errorf("search index: segments not merged after 2 minutes (%d on disk, %d in memory)", files, mem)
+		}
+		if files > 1 && mem == 0 {
+			if err := s.ForceMerge(context.Background(), &opts); err != nil {
+				return err
+			}
+			continue
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
