@@ -44,10 +44,14 @@ type Options struct {
 // and by file. It is safe for concurrent use.
 type Redactor struct {
 	opts Options
-	det  *detect.Detector
 	anon *strings.Replacer
 
 	known KnownClean
+	// det is gitleaks' detector, ready when detReady is closed (nil and
+	// detErr set if it could not be made).
+	det      *detect.Detector
+	detReady chan struct{}
+	detErr   error
 
 	mu     sync.Mutex
 	byRule map[string]int
@@ -58,12 +62,20 @@ type Redactor struct {
 func New(opts Options) (*Redactor, error) {
 	r := &Redactor{opts: opts, byRule: map[string]int{}, byFile: map[string]map[string]int{}}
 	if opts.Secrets {
-		det, err := detect.NewDetectorDefaultConfig()
-		if err != nil {
-			return nil, fmt.Errorf("secret rules: %w", err)
-		}
-		det.MaxDecodeDepth = 0
-		r.det = det
+		// Compiling the rules takes a few hundred milliseconds: it runs
+		// while the build discovers and fingerprints, and a build that
+		// scans nothing (nothing changed) never waits for it.
+		r.detReady = make(chan struct{})
+		go func() {
+			defer close(r.detReady)
+			det, err := detect.NewDetectorDefaultConfig()
+			if err != nil {
+				r.detErr = fmt.Errorf("secret rules: %w", err)
+				return
+			}
+			det.MaxDecodeDepth = 0
+			r.det = det
+		}()
 	}
 	var lits []string
 	for _, l := range opts.Literals {
@@ -103,6 +115,15 @@ type KnownClean interface {
 	MarkClean(key [32]byte)
 }
 
+// Err reports a failure to make the secret rules (once they are made).
+func (r *Redactor) Err() error {
+	if r == nil || r.detReady == nil {
+		return nil
+	}
+	<-r.detReady
+	return r.detErr
+}
+
 // Remember makes r skip lines kc knows clean and tell it those it finds
 // clean; nil stops that.
 func (r *Redactor) Remember(kc KnownClean) {
@@ -131,7 +152,7 @@ func ReadLiterals(path string) ([]string, error) {
 
 // Active tells whether the Redactor changes anything at all.
 func (r *Redactor) Active() bool {
-	return r != nil && (r.det != nil || len(r.opts.Patterns) > 0 || len(r.opts.Literals) > 0 || r.anon != nil)
+	return r != nil && (r.opts.Secrets || len(r.opts.Patterns) > 0 || len(r.opts.Literals) > 0 || r.anon != nil)
 }
 
 // Counts returns the redactions so far, by rule and, per file, by rule.
@@ -348,6 +369,14 @@ func (r *Redactor) text(s string, isJSON bool) (string, map[string]int) {
 			return "[REDACTED:user-regex]"
 		})
 	}
+	if r.opts.Secrets {
+		<-r.detReady
+		if r.det == nil {
+			// The rules are built in: this cannot happen but by a broken
+			// build of ccsite, and going on would publish secrets.
+			panic(fmt.Sprintf("ccsite: %v", r.detErr))
+		}
+	}
 	if r.det != nil {
 		// gitleaks has no rule for a password in a URL's user info.
 		var n int
@@ -449,7 +478,7 @@ func (r *Redactor) Fingerprint() string {
 		return "off"
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "secrets=%v anon=%v home=%q user=%q\n", r.det != nil, r.anon != nil, r.opts.Home, r.opts.User)
+	fmt.Fprintf(h, "secrets=%v anon=%v home=%q user=%q\n", r.opts.Secrets, r.anon != nil, r.opts.Home, r.opts.User)
 	for _, p := range r.opts.Patterns {
 		fmt.Fprintf(h, "re %q\n", p.String())
 	}
