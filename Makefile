@@ -36,9 +36,11 @@ fuzz:
 golden:
 	CCSITE_UPDATE=1 $(GO) test -count=1 $(GOLDEN)
 
-# COPIES=N (default 10, ~1 GB), DIR=tree folder, SHARED=path to shared/.
+# Cold, warm (--force), no-op and incremental builds against the targets, on
+# a ~1 GB tree (COPIES=10) and the corpus tree; knobs: DIR=tree (only that
+# tree), SMALL=1, RUNS, COLD_RUNS, WARM_RUNS, GOBENCH=1 (see scripts/bench.sh).
 bench:
-	GO=$(GO) bash scripts/bench.sh
+	GO=$(GO) TAGS=$(TAGS) bash scripts/bench.sh
 
 vet:
 	$(GO) vet ./...

@@ -254,18 +254,31 @@ func (w *Writer) Close() (int, error) {
 	// they disagree with it and the next build starts the index anew.
 	os.Remove(metaPath(w.dir))
 	err := w.flush()
-	// Closed, every segment is on disk; opened again, the index merges
-	// them all into one (a merge while the last batches are still in
-	// memory leaves those out).
-	if cerr := w.idx.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		w.idx, err = bleve.Open(w.dir)
+	if !w.fresh {
+		// An update adds a segment; they are merged only when there are
+		// many (the static index does not depend on how many there are,
+		// and merging rewrites the whole index).
 		if err == nil {
-			err = w.merge()
-			if cerr := w.idx.Close(); err == nil {
-				err = cerr
+			err = w.merge(maxSegments)
+		}
+		if cerr := w.idx.Close(); err == nil {
+			err = cerr
+		}
+	} else {
+		// Closed, every segment is on disk; opened again, the index
+		// merges them all into one (a merge while the last batches are
+		// still in memory leaves those out), so a new index is always
+		// one segment: bleve's scores then match the static index's.
+		if cerr := w.idx.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			w.idx, err = bleve.Open(w.dir)
+			if err == nil {
+				err = w.merge(1)
+				if cerr := w.idx.Close(); err == nil {
+					err = cerr
+				}
 			}
 		}
 	}
@@ -274,6 +287,9 @@ func (w *Writer) Close() (int, error) {
 	}
 	return len(w.metas), err
 }
+
+// maxSegments is how many segments an updated index may keep.
+const maxSegments = 8
 
 // storedMeta is a meta as saved beside the index.
 type storedMeta struct {
@@ -306,7 +322,7 @@ func (w *Writer) saveMetas() error {
 	return os.Rename(p+".tmp", p)
 }
 
-func (w *Writer) merge() error {
+func (w *Writer) merge(most uint64) error {
 	adv, err := w.idx.Advanced()
 	if err != nil {
 		return err
@@ -332,13 +348,13 @@ func (w *Writer) merge() error {
 		persisted, _ := st["LastPersistedEpoch"].(uint64)
 		files, _ := st["TotFileSegmentsAtRoot"].(uint64)
 		mem, _ := st["TotMemorySegmentsAtRoot"].(uint64)
-		if files <= 1 && mem == 0 && persisted >= root {
+		if files <= most && mem == 0 && persisted >= root {
 			return nil
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("search index: segments not merged after 2 minutes (%d on disk, %d in memory)", files, mem)
 		}
-		if files > 1 && mem == 0 {
+		if files > most && mem == 0 {
 			if err := s.ForceMerge(context.Background(), &opts); err != nil {
 				return err
 			}
