@@ -753,12 +753,25 @@ func (b *siteBuilder) writeStatic(sum *SiteSummary) error {
 		// this one.
 		if path != search.ManifestPath && path != search.APIPath {
 			full := filepath.Join(b.cfg.Out, filepath.FromSlash(path))
+			b.writtenMu.Lock()
+			b.files[full] = true
+			b.writtenMu.Unlock()
 			if fi, err := os.Stat(full); err == nil && fi.Size() == int64(len(data)) {
-				b.writtenMu.Lock()
-				b.files[full] = true
-				b.writtenMu.Unlock()
 				return nil
 			}
+			// Written in place: no page names it until the manifest, which
+			// goes last, and a half-written one has the wrong size, so the
+			// next build writes it again.
+			if err := b.jr.add(path); err != nil {
+				return err
+			}
+			if err := os.WriteFile(full, data, 0o644); err == nil || !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(full, data, 0o644)
 		}
 		return b.writeOut(path, data)
 	})
