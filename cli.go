@@ -25,7 +25,6 @@ import (
 	"ccsite/build/redact"
 	"ccsite/demo"
 	"ccsite/search"
-	"ccsite/serve"
 	"ccsite/theme"
 )
 
@@ -40,9 +39,11 @@ const usage = `ccsite turns Claude Code session transcripts into a static websit
 
 Usage:
   ccsite build [-o DIR] [--theme NAME] [--theme-dir DIR] [--base-url URL] [--json] [--workers N]
-               [--no-search] [--report FILE.json] [SAFETY...] [EXCLUSIONS...] [PATH...]
+               [--no-search] [--force] [--quiet] [--no-cache] [--report FILE.json]
+               [SAFETY...] [EXCLUSIONS...] [PATH...]
         Write the site: a page per session and sub-agent (and its Markdown),
-        per project, and an index (default DIR: ./site).
+        per project, and an index (default DIR: ./site). A build into a
+        previous site redoes only what changed (--force: everything).
         EXCLUSIONS: --exclude-project GLOB, --exclude-session ID, --since DATE,
         --until DATE (each repeatable but the dates).
   ccsite share [-o FILE.html] [--theme NAME] [--theme-dir DIR] [SAFETY...] SESSION.jsonl
@@ -53,8 +54,8 @@ Usage:
         folder with --theme-dir (any file there overrides the default of the
         same path; a template file may redefine single {{define}} blocks).
   ccsite theme list
-  ccsite serve [--addr 127.0.0.1:8080] [SITE]
-        Serve a built site (default ./site) and its search API (/api/search).
+  ccsite serve [--addr 127.0.0.1:8080] [--watch] [--interval 1s] [SITE]
+        Serve a built site (default ./site) and its search API; --watch rebuilds on change.
   ccsite search [--site DIR] [--json] [--project P] [--tool T] [--role R] [-n N] QUERY
         Search a built site's index: all words must match, "quoted phrases",
         and filters (also inline: project:P tool:T role:R after:DATE before:DATE).
@@ -73,8 +74,10 @@ $CLAUDE_CONFIG_DIR/projects (comma-separated list allowed), else
 ~/.claude/projects and ~/.config/claude/projects; when those hold no
 transcript, the built-in demo archive.
 
-Exit status: 0 when input was read (problems in it are reported, not fatal),
-1 when nothing could be read, 2 for a usage error.
+Exit status: 0 when the site was built or the input read (problems in it
+are reported, not fatal), 1 when it could not be (nothing to read, an
+output folder that is not a site, a write error, an interrupted build), 2
+for a usage error.
 `
 
 // run is the whole program; main only wires the process to it.
@@ -233,6 +236,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	report := fs.String("report", "", "write every problem, exclusion and redaction count to `FILE.json`")
 	force := fs.Bool("force", false, "rebuild every page, even those whose input has not changed")
 	quiet := fs.Bool("quiet", false, "print only warnings and errors: no progress, no summary")
+	noCache := fs.Bool("no-cache", false, "do not keep highlighted code between builds ($CCSITE_CACHE_DIR, else the user cache folder)")
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -265,9 +269,23 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		return exitFail
 	}
 	defer cleanup()
-	sum, err := build.BuildSite(ctx, build.SiteConfig{Paths: paths, Out: *out, Workers: *workers,
+	cfg := build.SiteConfig{Paths: paths, Out: *out, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
-		Exclude: excl, Omit: rf.omit(), Force: *force})
+		Exclude: excl, Omit: rf.omit(), Force: *force}
+	if !*noCache {
+		cfg.CacheDir = build.DefaultCacheDir(getenv)
+	}
+	var stopBar, barDone chan struct{}
+	if !*quiet && isTerminal(stderr) {
+		cfg.Progress = &build.Progress{}
+		stopBar, barDone = make(chan struct{}), make(chan struct{})
+		go showProgress(stderr, cfg.Progress, stopBar, barDone)
+	}
+	sum, err := build.BuildSite(ctx, cfg)
+	if stopBar != nil {
+		close(stopBar)
+		<-barDone
+	}
 	for _, g := range sum.Excluded.Unmatched {
 		fmt.Fprintf(stderr, "ccsite build: warning: the exclusion %q matched nothing\n", g)
 	}
@@ -282,9 +300,21 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	if *quiet {
 		info = io.Discard
 	}
-	fmt.Fprintf(info, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages (%.1f MB) from %.1f MB in %s → %s\n",
-		sum.Projects, sum.Sessions, sum.Agents, sum.Orphans, sum.Problems, sum.Pages, float64(sum.Written)/(1<<20),
+	if sum.CacheErr != nil {
+		fmt.Fprintf(stderr, "ccsite build: warning: highlight cache: %v\n", sum.CacheErr)
+	}
+	if sum.Recovered {
+		fmt.Fprintf(stderr, "ccsite build: the last build was interrupted; this one rebuilt everything\n")
+	}
+	fmt.Fprintf(info, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages from %.1f MB in %s → %s\n",
+		sum.Projects, sum.Sessions, sum.Agents, sum.Orphans, sum.Problems, sum.Pages,
 		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), filepath.Join(*out, "index.html"))
+	var phases []string
+	for _, p := range sum.Phases {
+		phases = append(phases, fmt.Sprintf("%s %s", p.Name, p.Took.Round(time.Millisecond)))
+	}
+	fmt.Fprintf(info, "ccsite build: %d pages written (%.1f MB), %d sessions kept from the last build; %s\n",
+		sum.Rendered, float64(sum.Written)/(1<<20), sum.Kept, strings.Join(phases, ", "))
 	if x := sum.Excluded; x.Projects+x.Sessions+x.Agents > 0 {
 		undated := ""
 		if x.Undated > 0 {
@@ -292,15 +322,15 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		}
 		fmt.Fprintf(info, "ccsite build: left out %d project(s), %d session(s)%s, %d sub-agent file(s)\n", x.Projects, x.Sessions, undated, x.Agents)
 	}
-	reportRedactions("build", red, info)
+	reportSiteRedactions(info, sum)
 	reportSessions(info, sum.Redactions)
 	if st := sum.Search; st.TextBytes > 0 {
 		fmt.Fprintf(info, "ccsite build: search: %d documents, %.1f MB of text; static index %d files, %.1f MB (%.2fx the text)\n",
 			sum.Docs, float64(st.TextBytes)/(1<<20), st.Files, float64(st.Bytes)/(1<<20), float64(st.Bytes)/float64(st.TextBytes))
 	}
-	if err := recordBuild(*out, args); err != nil {
-		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
-		return exitFail
+	if err := recordBuild(*out, args, getenv); err != nil {
+		// Only serve --watch needs it.
+		fmt.Fprintf(stderr, "ccsite build: warning: build record: %v\n", err)
 	}
 	if *report != "" {
 		if err := writeReport(*report, paths, sum); err != nil {
@@ -448,34 +478,6 @@ func plainSnippet(s string) string {
 	return html.UnescapeString(s)
 }
 
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
-	rest, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	if err != nil || len(rest) > 1 {
-		if err == nil {
-			fmt.Fprintln(stderr, "ccsite serve: name at most one site folder")
-		}
-		return exitUsage
-	}
-	dir := "site"
-	if len(rest) == 1 {
-		dir = rest[0]
-	}
-	err = serve.Run(ctx, dir, *addr, func(a string) {
-		fmt.Fprintf(stderr, "ccsite serve: %s on http://%s/ (search API: /api/search?q=…); Ctrl-C stops\n", dir, a)
-	})
-	if err != nil {
-		fmt.Fprintf(stderr, "ccsite serve: %v\n", err)
-		return exitFail
-	}
-	return exitOK
-}
-
 // themeFlags adds --theme and --theme-dir to a command's flags.
 func themeFlags(fs *flag.FlagSet) (name, dir *string) {
 	name = fs.String("theme", "", "built-in theme `NAME` ("+strings.Join(theme.Names(), ", ")+")")
@@ -603,6 +605,27 @@ func reportRedactions(cmd string, red *redact.Redactor, stderr io.Writer) {
 		return
 	}
 	fmt.Fprintf(stderr, "ccsite %s: redacted %d secret(s) in %d file(s): %s\n", cmd, total, len(byFile), ruleList(byRule))
+}
+
+// reportSiteRedactions prints a build's redaction counts by rule: those of
+// the pages it wrote and of those it kept.
+func reportSiteRedactions(w io.Writer, sum build.SiteSummary) {
+	if !sum.Redacting {
+		return
+	}
+	byRule, total, files := map[string]int{}, 0, 0
+	for _, r := range sum.Redactions {
+		files += len(r.Files)
+		for k, n := range r.ByRule {
+			byRule[k] += n
+			total += n
+		}
+	}
+	if total == 0 {
+		fmt.Fprintf(w, "ccsite build: redacted nothing\n")
+		return
+	}
+	fmt.Fprintf(w, "ccsite build: redacted %d secret(s) in %d file(s): %s\n", total, files, ruleList(byRule))
 }
 
 // reportSessions prints the sessions with the most redactions.

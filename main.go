@@ -6,14 +6,22 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"runtime/pprof"
 	"syscall"
 )
 
 func main() {
 	tuneGC(os.Getenv)
+	if p := os.Getenv("CCSITE_CPUPROFILE"); p != "" { // for measuring: go tool pprof ccsite FILE
+		if f, err := os.Create(p); err == nil {
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	stop()
+	pprof.StopCPUProfile()
 	os.Exit(code)
 }
 

@@ -41,6 +41,11 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("CCSITE_UPDATE") != "",
+		Setup: func(env *testscript.Env) error {
+			// The highlight cache in the script's own folder.
+			env.Setenv("CCSITE_CACHE_DIR", filepath.Join(env.WorkDir, ".cache"))
+			return nil
+		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"exits":         cmdExits,
 			"grepall":       cmdGrepAll,

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 
@@ -74,8 +77,10 @@ func writeReport(path string, inputs []string, sum build.SiteSummary) error {
 	return os.Rename(tmp, path)
 }
 
-// BuildRecord is SITE/.ccsite/build.json: how the site was last built, so
-// `ccsite serve --watch` can build it again the same way.
+// BuildRecord is how a site was last built, so `ccsite serve --watch` can
+// build it again the same way. It is kept in the cache folder, not in the
+// site: its arguments may hold the user's own secret patterns, and its
+// folder the user's name.
 type BuildRecord struct {
 	// Dir is the working folder the build ran in; Args its arguments
 	// after "build", as given.
@@ -83,9 +88,28 @@ type BuildRecord struct {
 	Args []string `json:"args"`
 }
 
+// recordPath is where the build record of the site in out is kept:
+// <cache>/sites/<hash of the site's absolute path>.json.
+func recordPath(out string, getenv func(string) string) (string, error) {
+	cache := build.DefaultCacheDir(getenv)
+	if cache == "" {
+		return "", errors.New("no cache folder for the build record (set CCSITE_CACHE_DIR)")
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(cache, "sites", hex.EncodeToString(sum[:12])+".json"), nil
+}
+
 // recordBuild writes the site's build record.
-func recordBuild(out string, args []string) error {
+func recordBuild(out string, args []string, getenv func(string) string) error {
 	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	p, err := recordPath(out, getenv)
 	if err != nil {
 		return err
 	}
@@ -93,7 +117,6 @@ func recordBuild(out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	p := filepath.Join(out, ".ccsite", "build.json")
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}

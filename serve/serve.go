@@ -1,5 +1,6 @@
 // Package serve serves a built site over HTTP, with /api/search answered by
-// the site's bleve index.
+// the site's bleve index and, when watching, pages that reload themselves
+// after each rebuild.
 package serve
 
 import (
@@ -12,35 +13,146 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"ccsite/search"
 )
 
-// Handler serves the site in dir and /api/search. idx may be nil (a site
-// built without an index): the API then answers 503.
-func Handler(dir string, idx *search.Index) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/search", func(w http.ResponseWriter, r *http.Request) { apiSearch(w, r, idx) })
-	if idx != nil {
-		mux.HandleFunc("GET /"+search.APIPath, func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-store")
-			w.Header().Set("X-Content-Type-Options", "nosniff")
-			_, _ = w.Write([]byte(search.APIScript()))
-		})
+// Site is a built site as it is served: its folder, its search index
+// (closed and opened again around each Rebuild) and, with live reload on,
+// the pages listening for the next build.
+type Site struct {
+	dir  string
+	live *live // nil without live reload
+
+	mu         sync.RWMutex
+	idx        *search.Index // nil while rebuilding, or when the site has no index
+	rebuilding bool
+}
+
+// errRebuilding answers searches while the index is closed for a rebuild.
+var errRebuilding = errors.New("the site is being rebuilt; search again in a moment")
+
+// Open opens the built site in dir and its search index, if it has one.
+// With live, served pages get a script that reloads them after each
+// successful Rebuild (the files on disk never do).
+func Open(dir string, live bool) (*Site, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, errors.New(dir + " is not a built site (run ccsite build first)")
 	}
-	files := http.FileServer(noDirs{http.Dir(dir)})
-	mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
-		// The search database and the build's marker are not the site's.
+	idx, err := search.Open(dir)
+	if err != nil && !errors.Is(err, search.ErrNoIndex) {
+		return nil, err
+	}
+	s := &Site{dir: dir, idx: idx}
+	if live {
+		s.live = newLive()
+	}
+	return s, nil
+}
+
+// Close ends the pages' event streams and closes the search index.
+func (s *Site) Close() error {
+	if s.live != nil {
+		s.live.stop()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.idx == nil {
+		return nil
+	}
+	err := s.idx.Close()
+	s.idx = nil
+	return err
+}
+
+// Rebuild runs build, which writes the site again, with the search index
+// closed: the build writes the index folder, which bleve locks. Pages are
+// served meanwhile; /api/search answers 503. When build succeeds, every
+// open page is told to reload; reloaded is how many were.
+func (s *Site) Rebuild(build func() error) (reloaded int, err error) {
+	s.mu.Lock() // waits for the searches under way
+	if s.idx != nil {
+		_ = s.idx.Close() // opened read-only: nothing to lose
+		s.idx = nil
+	}
+	s.rebuilding = true
+	s.mu.Unlock()
+	err = build()
+	idx, oerr := search.Open(s.dir)
+	if errors.Is(oerr, search.ErrNoIndex) {
+		oerr = nil
+	}
+	s.mu.Lock()
+	s.idx, s.rebuilding = idx, false
+	s.mu.Unlock()
+	if err = errors.Join(err, oerr); err != nil || s.live == nil {
+		return 0, err
+	}
+	return s.live.reload(), nil
+}
+
+// searchable reports whether the site has a search index (or will have
+// one again once the rebuild under way ends).
+func (s *Site) searchable() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.idx != nil || s.rebuilding
+}
+
+// search runs q on the index, holding it open until the search ends.
+func (s *Site) search(ctx context.Context, q search.Query) (search.Results, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	switch {
+	case s.idx != nil:
+		return s.idx.Search(ctx, q)
+	case s.rebuilding:
+		return search.Results{}, errRebuilding
+	}
+	return search.Results{}, search.ErrNoIndex
+}
+
+// Handler serves the site in dir and /api/search. idx may be nil (a site
+// built without an index): the API then answers 503. The caller keeps
+// idx and closes it.
+func Handler(dir string, idx *search.Index) http.Handler {
+	return (&Site{dir: dir, idx: idx}).Handler()
+}
+
+// Handler serves the site's files, /api/search and, with live reload on,
+// the pages' event stream and script.
+func (s *Site) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/search", s.apiSearch)
+	fileServer := http.FileServer(noDirs{http.Dir(s.dir)})
+	var files http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The search database and the build's records are not the site's.
 		clean := path.Clean("/" + r.URL.Path)
 		if strings.HasPrefix(clean, "/.ccsite") {
 			http.NotFound(w, r)
 			return
 		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
-		files.ServeHTTP(w, r)
+		fileServer.ServeHTTP(w, r)
 	})
+	if s.live != nil {
+		mux.HandleFunc("GET "+LivePath, s.live.serveEvents)
+		mux.HandleFunc("GET "+LiveScript, serveLiveScript)
+		files = s.live.inject(files)
+	}
+	mux.HandleFunc("GET /"+search.APIPath, func(w http.ResponseWriter, r *http.Request) {
+		if !s.searchable() {
+			files.ServeHTTP(w, r) // the build's copy, which says no API answers
+			return
+		}
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		_, _ = w.Write([]byte(search.APIScript()))
+	})
+	mux.Handle("GET /", files)
 	return mux
 }
 
@@ -82,12 +194,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // apiSearch answers GET /api/search?q=…&project=…&tool=…&role=…&n=…
 // &prefix=1 with search.Results as JSON; a bad query is a 400 with a
-// message, never a crash.
-func apiSearch(w http.ResponseWriter, r *http.Request, idx *search.Index) {
-	if idx == nil {
-		writeJSON(w, http.StatusServiceUnavailable, apiError{"this site has no search index; build it with ccsite build"})
-		return
-	}
+// message, never a crash; no index (none built, or one being rebuilt) a
+// 503.
+func (s *Site) apiSearch(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
 	q := search.Query{Text: v.Get("q"), Project: v.Get("project"), Tool: v.Get("tool"), Role: v.Get("role"),
 		Model: v.Get("model"), Prefix: v.Get("prefix") == "1", Size: 20}
@@ -105,8 +214,13 @@ func apiSearch(w http.ResponseWriter, r *http.Request, idx *search.Index) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 	defer cancel()
-	res, err := idx.Search(ctx, q)
+	res, err := s.search(ctx, q)
 	switch {
+	case errors.Is(err, search.ErrNoIndex):
+		writeJSON(w, http.StatusServiceUnavailable, apiError{"this site has no search index; build it with ccsite build"})
+	case errors.Is(err, errRebuilding):
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, apiError{err.Error()})
 	case errors.Is(err, search.ErrEmpty):
 		writeJSON(w, http.StatusBadRequest, apiError{err.Error()})
 	case err != nil:
@@ -122,17 +236,22 @@ func apiSearch(w http.ResponseWriter, r *http.Request, idx *search.Index) {
 // Run serves dir on addr until ctx ends. ready, when set, receives the
 // address actually listened on (useful with port 0).
 func Run(ctx context.Context, dir, addr string, ready func(addr string)) error {
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return errors.New(dir + " is not a built site (run ccsite build first)")
-	}
-	idx, err := search.Open(dir)
-	if err != nil && !errors.Is(err, search.ErrNoIndex) {
+	s, err := Open(dir, false)
+	if err != nil {
 		return err
 	}
-	if idx != nil {
-		defer idx.Close()
+	err = s.Serve(ctx, addr, ready)
+	return errors.Join(err, s.Close())
+}
+
+// Serve serves the site on addr until ctx ends; see Run. Open event
+// streams end when it stops.
+func (s *Site) Serve(ctx context.Context, addr string, ready func(addr string)) error {
+	srv := &http.Server{Addr: addr, Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	if s.live != nil {
+		// Shutdown waits for idle connections; a page's stream never is.
+		srv.RegisterOnShutdown(s.live.stop)
 	}
-	srv := &http.Server{Addr: addr, Handler: Handler(dir, idx), ReadHeaderTimeout: 10 * time.Second}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err

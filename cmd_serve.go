@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"ccsite/build/archive"
+	"ccsite/serve"
+)
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
+	watch := fs.Bool("watch", false, "build the site again when its transcripts change, and reload the open pages")
+	interval := fs.Duration("interval", time.Second, "with --watch, look for changes every `DURATION`")
+	rest, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil || len(rest) > 1 {
+		if err == nil {
+			fmt.Fprintln(stderr, "ccsite serve: name at most one site folder")
+		}
+		return exitUsage
+	}
+	if *interval <= 0 {
+		fmt.Fprintln(stderr, "ccsite serve: --interval must be more than 0")
+		return exitUsage
+	}
+	dir := "site"
+	if len(rest) == 1 {
+		dir = rest[0]
+	}
+	started := func(a string) {
+		fmt.Fprintf(stderr, "ccsite serve: %s on http://%s/ (search API: /api/search?q=…); Ctrl-C stops\n", dir, a)
+	}
+	if !*watch {
+		err = serve.Run(ctx, dir, *addr, started)
+	} else {
+		err = serveWatching(ctx, dir, *addr, *interval, stderr, started)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite serve: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+// serveWatching serves the site in dir and builds it again, as it was last
+// built, whenever its input changes; open pages then reload.
+func serveWatching(ctx context.Context, dir, addr string, interval time.Duration, stderr io.Writer, started func(string)) error {
+	rec, builtAt, err := readBuildRecord(dir)
+	if err != nil {
+		return err
+	}
+	roots, out, err := rec.inputs(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if err := sameDir(dir, out); err != nil {
+		return err
+	}
+	self, err := selfPath()
+	if err != nil {
+		return fmt.Errorf("--watch: find the ccsite program to build with: %w", err)
+	}
+	site, err := serve.Open(dir, true)
+	if err != nil {
+		return err
+	}
+	defer site.Close()
+	w := serve.NewWatcher(roots, interval, builtAt)
+	rebuild := func(ctx context.Context) {
+		start := time.Now()
+		fmt.Fprintln(stderr, "ccsite serve: transcripts changed; building the site again")
+		n, err := site.Rebuild(func() error { return rec.rebuild(ctx, self, stderr) })
+		switch {
+		case ctx.Err() != nil:
+		case err != nil:
+			fmt.Fprintf(stderr, "ccsite serve: the build failed (%v); pages not reloaded\n", err)
+		default:
+			fmt.Fprintf(stderr, "ccsite serve: built in %s; %d open page(s) reloading\n", time.Since(start).Round(time.Millisecond), n)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait() // before the site closes: a build may be running
+	}()
+	return site.Serve(ctx, addr, func(a string) {
+		started(a)
+		where := strings.Join(roots, ", ")
+		if where == "" {
+			where = "no folder (the build read the default folders, and none exists)"
+		}
+		fmt.Fprintf(stderr, "ccsite serve: watching %d input file(s) under %s; pages reload on change\n", w.Files(), where)
+		wg.Go(func() { w.Run(ctx, rebuild) })
+	})
+}
+
+// readBuildRecord reads the record ccsite build left for the site (in the
+// cache folder), and when it was written.
+func readBuildRecord(site string) (BuildRecord, time.Time, error) {
+	var rec BuildRecord
+	p, err := recordPath(site, os.Getenv)
+	if err != nil {
+		return rec, time.Time{}, fmt.Errorf("--watch: %w", err)
+	}
+	data, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return rec, time.Time{}, fmt.Errorf("--watch: %s has no build record (%s): build the site with ccsite build first", site, p)
+	}
+	if err != nil {
+		return rec, time.Time{}, fmt.Errorf("--watch: %w", err)
+	}
+	if err := json.Unmarshal(data, &rec); err != nil || rec.Dir == "" {
+		return rec, time.Time{}, fmt.Errorf("--watch: %s is not a build record (build the site again with ccsite build)", p)
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return rec, time.Time{}, fmt.Errorf("--watch: %w", err)
+	}
+	return rec, st.ModTime(), nil
+}
+
+// inputs parses the recorded build's arguments as build does: the paths it
+// read (the default folders when none was named) and the folder it wrote,
+// absolute.
+func (rec BuildRecord) inputs(getenv func(string) string) (roots []string, out string, err error) {
+	fs := buildFlags()
+	paths, err := parseInterleaved(fs, rec.Args)
+	if err != nil {
+		return nil, "", fmt.Errorf("--watch: the recorded build arguments %q: %w", rec.Args, err)
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(rec.Dir, p)
+	}
+	for _, p := range paths {
+		roots = append(roots, abs(p))
+	}
+	if len(roots) == 0 {
+		home, _ := os.UserHomeDir()
+		if h := getenv("HOME"); h != "" {
+			home = h
+		}
+		roots = archive.DefaultRoots(getenv, home)
+	}
+	return roots, abs(fs.Lookup("o").Value.String()), nil
+}
+
+// buildFlags has the flags of ccsite build (see runBuild), to tell its
+// paths from its flags' values; TestBuildFlags keeps the two in step.
+func buildFlags() *flag.FlagSet {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.String("o", "site", "")
+	fs.Int("workers", 0, "")
+	themeFlags(fs)
+	fs.String("base-url", "", "")
+	fs.Bool("json", false, "")
+	fs.Bool("no-search", false, "")
+	addRedactFlags(fs)
+	addExcludeFlags(fs)
+	fs.String("report", "", "")
+	fs.Bool("force", false, "")
+	fs.Bool("quiet", false, "")
+	fs.Bool("no-cache", false, "")
+	return fs
+}
+
+// sameDir checks that the site served is the one the recorded build
+// writes (not a copy of it).
+func sameDir(site, out string) error {
+	a, err := os.Stat(site)
+	if err != nil {
+		return err
+	}
+	b, err := os.Stat(out)
+	if err != nil || !os.SameFile(a, b) {
+		return fmt.Errorf("--watch: %s was built into %s; serve that folder", site, out)
+	}
+	return nil
+}
+
+// rebuild runs the recorded build again, in its folder, as a child
+// process of this same program: its --quiet output (warnings and errors)
+// goes to stderr. When ctx ends, the build is interrupted as by Ctrl-C.
+func (rec BuildRecord) rebuild(ctx context.Context, self string, stderr io.Writer) error {
+	// --quiet before the recorded arguments, which may end with "-- PATH".
+	cmd := exec.CommandContext(ctx, self, append([]string{"build", "--quiet"}, rec.Args...)...)
+	cmd.Dir = rec.Dir
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
+	return cmd.Run()
+}
+
+// selfPath is the program to run ccsite build with: this one. A bare name
+// is looked up on PATH as the shell did — a program that is several
+// commands by name (a test binary run as ccsite) stays the right one —
+// else the running executable.
+func selfPath() (string, error) {
+	if name := os.Args[0]; filepath.Base(name) == name {
+		if p, err := exec.LookPath(name); err == nil {
+			return filepath.Abs(p)
+		}
+	}
+	return os.Executable()
+}
