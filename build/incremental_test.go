@@ -270,6 +270,22 @@ func TestInterruptedBuild(t *testing.T) {
 	if stopped == 0 {
 		t.Error("no build was stopped: the test tested nothing")
 	}
+	// A first build stopped halfway leaves a folder the next build takes.
+	first := filepath.Join(t.TempDir(), "first")
+	for _, delay := range []time.Duration{time.Millisecond, 5 * time.Millisecond, 15 * time.Millisecond} {
+		os.RemoveAll(first)
+		ctx, cancel := context.WithTimeout(context.Background(), delay)
+		_, err := BuildSite(ctx, SiteConfig{Paths: []string{in}, Out: first})
+		cancel()
+		if _, err2 := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: first}); err2 != nil {
+			t.Fatalf("after a first build stopped at %s (%v): %v", delay, err, err2)
+		}
+		full := filepath.Join(t.TempDir(), "full")
+		if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: full}); err != nil {
+			t.Fatal(err)
+		}
+		sameSite(t, "after a first build stopped at "+delay.String(), first, full)
+	}
 }
 
 // TestCacheBetweenBuilds: a --force build with the cache of a previous one

@@ -137,6 +137,9 @@ type Phase struct {
 // folder of something else.
 const marker = ".ccsite-site"
 
+// markerHead starts the marker.
+const markerHead = "# Written by ccsite: the files of its last build, removed by the next one\n# when it no longer writes them. Other files here are left alone.\n"
+
 // ErrNotSite is returned when the output folder holds files but no marker.
 var ErrNotSite = errors.New("output folder is not empty and was not written by ccsite")
 
@@ -404,13 +407,16 @@ func anonymizeSources(s *session.Session, red *redact.Redactor) {
 func prepareOut(out string) ([]string, error) {
 	entries, err := os.ReadDir(out)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, os.MkdirAll(out, 0o755)
-	}
-	if err != nil {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, err
+		}
+	} else if err != nil {
 		return nil, err
 	}
 	if len(entries) == 0 {
-		return nil, nil
+		// Marked at once: a first build stopped halfway still leaves a
+		// folder the next build may write into (and repair).
+		return nil, writeFile(filepath.Join(out, marker), []byte(markerHead))
 	}
 	data, err := os.ReadFile(filepath.Join(out, marker))
 	if err != nil {
@@ -1220,7 +1226,7 @@ func (b *siteBuilder) writeMarker() error {
 	b.writtenMu.Unlock()
 	sort.Strings(files)
 	var buf bytes.Buffer
-	buf.WriteString("# Written by ccsite: the files of its last build, removed by the next one\n# when it no longer writes them. Other files here are left alone.\n")
+	buf.WriteString(markerHead)
 	for _, f := range files {
 		buf.WriteString(f + "\n")
 	}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestKilledBuild kills a real ccsite build of the corpus halfway
+// (SIGKILL: nothing runs after it), builds again, and compares the result
+// with a build that was never stopped, file by file.
+func TestKilledBuild(t *testing.T) {
+	corpus := os.Getenv("CCSITE_CORPUS")
+	if corpus == "" {
+		t.Skip("CCSITE_CORPUS not set")
+	}
+	if _, err := exec.LookPath("ccsite"); err != nil {
+		t.Skip("no ccsite on PATH:", err)
+	}
+	dir := t.TempDir()
+	env := append(os.Environ(), "HOME="+dir, "CCSITE_CACHE_DIR="+filepath.Join(dir, "cache"), "CLAUDE_CONFIG_DIR=")
+	ccsite := func(args ...string) *exec.Cmd {
+		cmd := exec.Command("ccsite", args...)
+		cmd.Dir, cmd.Env = dir, env
+		return cmd
+	}
+	site := filepath.Join(dir, "site")
+	cmd := ccsite("build", "--quiet", "-o", site, corpus)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Kill it once it has written a good part of the pages.
+	journal := filepath.Join(site, ".ccsite", "journal")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile(journal)
+		if bytes.Count(data, []byte("\n")) > 150 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the build wrote nothing in a minute")
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if _, err := os.Stat(journal); err != nil {
+		t.Fatalf("killed build left no journal: %v", err)
+	}
+	// A stray file the killed build was writing when it died.
+	os.WriteFile(filepath.Join(site, "half.html"), []byte("<html"), 0o644)
+	if f, err := os.OpenFile(journal, os.O_APPEND|os.O_WRONLY, 0); err == nil {
+		f.WriteString("half.html\n")
+		f.Close()
+	}
+	out, err := ccsite("build", "-o", site, corpus).CombinedOutput()
+	if err != nil {
+		t.Fatalf("build after the kill: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "the last build was interrupted; this one rebuilt everything") {
+		t.Errorf("the build after the kill did not say so:\n%s", out)
+	}
+	full := filepath.Join(dir, "full")
+	if out, err := ccsite("build", "--quiet", "-o", full, corpus).CombinedOutput(); err != nil {
+		t.Fatalf("full build: %v\n%s", err, out)
+	}
+	a, b := treeFiles(t, site), treeFiles(t, full)
+	for name, content := range b {
+		if a[name] != content {
+			t.Errorf("%s differs from (or is missing beside) a build never stopped", name)
+		}
+	}
+	for name := range a {
+		if _, ok := b[name]; !ok {
+			t.Errorf("%s is left over", name)
+		}
+	}
+}
+
+// treeFiles reads a site's files but the build's own state (.ccsite).
+func treeFiles(t *testing.T, root string) map[string]string {
+	files := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".ccsite" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			files[filepath.ToSlash(rel)] = string(data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
