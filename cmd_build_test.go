@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -104,4 +105,45 @@ func treeFiles(t *testing.T, root string) map[string]string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// TestBuildRecord: a build records how to build the site again, in the
+// cache folder (never in the site), without --quiet, which serve --watch
+// adds itself: records do not grow from one rebuild to the next.
+func TestBuildRecord(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	getenv := func(k string) string {
+		if k == "CCSITE_CACHE_DIR" {
+			return cache
+		}
+		return ""
+	}
+	site := filepath.Join(dir, "site")
+	for i := 0; i < 2; i++ {
+		var stderr bytes.Buffer
+		if code := run(t.Context(), []string{"build", "--quiet", "-o", site, "--redact", "hunter2", "demo/projects"}, io.Discard, &stderr, getenv); code != 0 {
+			t.Fatalf("build: %d %s", code, stderr.String())
+		}
+	}
+	p, err := recordPath(site, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(data); strings.Contains(got, "quiet") || !strings.Contains(got, `"hunter2"`) {
+		t.Errorf("record:\n%s", got)
+	}
+	// Nowhere in the site, its .ccsite state included.
+	filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if data, _ := os.ReadFile(p); bytes.Contains(data, []byte("hunter2")) {
+				t.Errorf("the user's pattern is in %s", p)
+			}
+		}
+		return nil
+	})
 }

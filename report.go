@@ -113,7 +113,18 @@ func recordBuild(out string, args []string, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	data, err := json.MarshalIndent(BuildRecord{Dir: dir, Args: append([]string{}, args...)}, "", "  ")
+	// --quiet changes no page, and serve --watch adds its own.
+	kept := []string{}
+	for i, a := range args {
+		if a == "--" {
+			kept = append(kept, args[i:]...)
+			break
+		}
+		if a != "--quiet" && a != "-quiet" && a != "--quiet=true" && a != "-quiet=true" {
+			kept = append(kept, a)
+		}
+	}
+	data, err := json.MarshalIndent(BuildRecord{Dir: dir, Args: kept}, "", "  ")
 	if err != nil {
 		return err
 	}
