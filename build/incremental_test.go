@@ -216,6 +216,13 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	if sum.Kept != 0 {
 		t.Errorf("--force kept %d sessions", sum.Kept)
 	}
+	full := filepath.Join(t.TempDir(), "full")
+	fcfg := cfg
+	fcfg.Out, fcfg.Force = full, false
+	if _, err := BuildSite(context.Background(), fcfg); err != nil {
+		t.Fatal(err)
+	}
+	sameSite(t, "--force", site, full)
 }
 
 // TestInterruptedBuild stops builds at several points; the next build

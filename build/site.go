@@ -201,7 +201,10 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		// wrote that this one does not.
 		sum.Recovered = true
 		previous = append(previous, left...)
-	case !cfg.Force:
+	default:
+		// With --force every page is made again; the last build's
+		// manifest still tells which search documents are unchanged and
+		// which files already hold what this build writes.
 		prev = readState(cfg.Out, tool, options)
 	}
 	workers := cfg.Workers
@@ -263,7 +266,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	b.rb = &render.Builder{MD: markup.New(hl), Media: b.writeMedia}
 	lopts := LoadOptions{Workers: workers, Redact: cfg.Redact, Omit: cfg.Omit}
-	if prev != nil {
+	if prev != nil && !cfg.Force {
 		lopts.Cache = b.cached
 	}
 	g, gctx := errgroup.WithContext(ctx)
