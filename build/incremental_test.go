@@ -344,3 +344,48 @@ func TestCacheBetweenBuilds(t *testing.T) {
 		}
 	}
 }
+
+// TestOrphansOfOneID: two orphan agent files with one agent id in one
+// project (copies in two folders) get a page each, and keep them from one
+// build to the next.
+func TestOrphansOfOneID(t *testing.T) {
+	in := t.TempDir()
+	for i, folder := range []string{"-home-kim-x", "-home-kim-x-copy"} {
+		line := `{"type":"user","uuid":"0000000` + string(rune('1'+i)) + `-0000-4000-8000-000000000001","isSidechain":true,"agentId":"abc123",` +
+			`"sessionId":"99999999-0000-4000-8000-00000000000` + string(rune('1'+i)) + `","cwd":"/home/kim/x","version":"2.0.30",` +
+			`"timestamp":"2026-03-01T10:00:00Z","message":{"role":"user","content":"orphan note ` + folder + `"}}` + "\n"
+		os.MkdirAll(filepath.Join(in, folder), 0o755)
+		if err := os.WriteFile(filepath.Join(in, folder, "agent-abc123.jsonl"), []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := filepath.Join(t.TempDir(), "site")
+	sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(site, "*", "orphans", "agent-abc123*.html"))
+	if sum.Orphans != 2 || len(pages) != 2 {
+		t.Fatalf("%d orphans, pages %v", sum.Orphans, pages)
+	}
+	seen := map[string]bool{}
+	for _, p := range pages {
+		data, _ := os.ReadFile(p)
+		for _, f := range []string{"-home-kim-x-copy", "-home-kim-x"} {
+			if strings.Contains(string(data), "orphan note "+f) {
+				seen[f] = true
+				break
+			}
+		}
+	}
+	if len(seen) != 2 {
+		t.Errorf("the two orphans' notes are not on two pages: %v", seen)
+	}
+	again, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Kept != 2 {
+		t.Errorf("the next build kept %d of the 2 orphans", again.Kept)
+	}
+}

@@ -436,9 +436,10 @@ func prepareOut(out string) ([]string, error) {
 
 // sitePlan fixes every page's path before anything is parsed.
 type sitePlan struct {
-	projects []*projectPlan
-	byFile   map[*archive.SessionFile]*sessionPlan
-	byProj   map[*archive.Project]*projectPlan
+	projects   []*projectPlan
+	orphanPage map[*archive.AgentFile]string
+	byFile     map[*archive.SessionFile]*sessionPlan
+	byProj     map[*archive.Project]*projectPlan
 }
 
 type projectPlan struct {
@@ -507,6 +508,21 @@ func planSite(a *archive.Archive) *sitePlan {
 		pp := &projectPlan{p: op, slug: slug, rows: map[string]render.SessionRow{}}
 		pl.projects = append(pl.projects, pp)
 		pl.byProj[op] = pp
+	}
+	// Each orphan agent's page, unique in its project: two agent files of
+	// one id (copies in two folders of a project) get two pages. Those a
+	// session claims later leave theirs unused, so no name depends on
+	// which are claimed.
+	pl.orphanPage = map[*archive.AgentFile]string{}
+	used := map[string]bool{}
+	for _, ag := range a.Orphans {
+		slug := pl.byPath(orphanProject(a, ag).Path).slug
+		page := link.Agent(slug, "orphans", ag.ID)
+		for n := 2; used[page]; n++ {
+			page = link.Agent(slug, "orphans", fmt.Sprintf("%s-%d", ag.ID, n))
+		}
+		used[page] = true
+		pl.orphanPage[ag] = page
 	}
 	return pl
 }
@@ -889,7 +905,7 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 	b.planMu.Unlock()
 	project := l.Project.Path
 	if s.Agent != nil && s.Agent.Orphan {
-		page := link.Agent(pp.slug, "orphans", s.Agent.AgentID)
+		page := b.plan.orphanPage[l.Agent]
 		u := &unit{Session: s.ID, Title: s.Title, Project: project}
 		if l.Agent != nil {
 			u.Key = b.keys.orphan(pp, page, l.Agent)
@@ -1012,7 +1028,7 @@ func (b *siteBuilder) pageOf(l Loaded, pp *projectPlan) string {
 	if l.File != nil {
 		return b.plan.byFile[l.File].page
 	}
-	return link.Agent(pp.slug, "orphans", l.Agent.ID)
+	return b.plan.orphanPage[l.Agent]
 }
 
 // finish adds a unit to the project's list, the summary and the manifest.
