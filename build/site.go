@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -299,6 +300,16 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		return sum, b.mediaErr
 	}
 	phase("pages")
+	// What rendering held (highlighted blocks, pages' buffers) goes back
+	// to the system before the index is merged and read through: the
+	// peak is then the index's, not the sum of both.
+	hl.Forget()
+	if os.Getenv("GOGC") == "" {
+		// The index's phases allocate little that lives: collect more
+		// often, so the heap leaves room for the index's mapped files.
+		defer debug.SetGCPercent(debug.SetGCPercent(100))
+	}
+	debug.FreeOSMemory()
 	if b.index != nil {
 		// The documents of sessions gone since the last build go too.
 		if prev != nil {

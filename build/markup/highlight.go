@@ -125,6 +125,13 @@ func (h *Highlighter) Code(lang, filename, code string, start int) string {
 	return out
 }
 
+// Forget empties the memory cache (the Store keeps what it has).
+func (h *Highlighter) Forget() {
+	h.mu.Lock()
+	h.cache, h.size = map[[32]byte]string{}, 0
+	h.mu.Unlock()
+}
+
 // remember keeps a block in the memory cache, emptied when full.
 func (h *Highlighter) remember(key [32]byte, out string) {
 	h.mu.Lock()
