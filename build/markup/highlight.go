@@ -21,8 +21,8 @@ import (
 // Highlighting limits: chroma runs at under 1 MB/s per core, so blocks
 // above these are shown plain (escaped, with line numbers).
 const (
-	DefaultMaxBytes = 128 << 10
-	DefaultMaxLines = 3000
+	DefaultMaxBytes = 32 << 10
+	DefaultMaxLines = 1000
 	// cacheBytes bounds the HTML kept in the in-memory cache.
 	cacheBytes = 128 << 20
 )
