@@ -9,9 +9,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -176,7 +178,9 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 	for i, m := range metas {
 		num[m.id] = uint32(i)
 	}
-	byInternal := make(map[uint64]uint32, len(metas))
+	// bleve's internal ids are document numbers: a slice maps them (the
+	// numbers of deleted documents stay unset).
+	byInternal := make(docNumbers, 0, len(metas))
 	all, err := r.DocIDReaderAll()
 	if err != nil {
 		return st, err
@@ -200,7 +204,7 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 			all.Close()
 			return st, fmt.Errorf("search index: document %q was not built", ext)
 		}
-		byInternal[internalKey(iid)] = d
+		byInternal.set(internalKey(iid), d)
 	}
 	all.Close()
 
@@ -265,8 +269,10 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		terms, posts, size = terms[:0], nil, 0
 		return nil
 	}
-	var ps []posting
-	var tfd index.TermFieldDoc
+	// The terms, in order; their postings are read and encoded by one
+	// worker per core (each on its own run of terms), then the shards are
+	// cut in order.
+	var termList []string
 	for {
 		e, err := dict.Next()
 		if err != nil {
@@ -276,87 +282,87 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		if e == nil {
 			break
 		}
-		tfr, err := r.TermFieldReader(context.Background(), []byte(e.Term), "text", true, true, true)
-		if err != nil {
-			dict.Close()
-			return st, err
-		}
-		ps = ps[:0]
-		for {
-			d, err := tfr.Next(tfd.Reset())
-			if err != nil {
-				tfr.Close()
-				dict.Close()
-				return st, err
-			}
-			if d == nil {
-				break
-			}
-			dn, ok := byInternal[internalKey(d.ID)]
-			if !ok {
-				tfr.Close()
-				dict.Close()
-				return st, fmt.Errorf("search index: term %q: unknown document", e.Term)
-			}
-			p := posting{doc: dn, freq: uint32(d.Freq)}
-			for _, v := range d.Vectors {
-				p.pos = append(p.pos, uint32(v.Pos))
-			}
-			slices.Sort(p.pos)
-			if len(p.pos) != int(d.Freq) {
-				tfr.Close()
-				dict.Close()
-				return st, fmt.Errorf("search index: term %q: %d positions for frequency %d", e.Term, len(p.pos), d.Freq)
-			}
-			if lens[dn] == 0 {
-				l, err := fieldLength(d.Norm)
-				if err != nil {
-					tfr.Close()
-					dict.Close()
-					return st, err
+		termList = append(termList, e.Term)
+	}
+	dict.Close()
+	encs := make([][]byte, len(termList))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(termList)/1000))
+	type partial struct {
+		positions, postings int
+		lens                []uint32
+		err                 error
+	}
+	parts := make([]partial, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*len(termList)/workers, (w+1)*len(termList)/workers
+		wg.Go(func() {
+			pt := &parts[w]
+			pt.lens = make([]uint32, len(metas))
+			var ps []posting
+			var tfd index.TermFieldDoc
+			for i := lo; i < hi && pt.err == nil; i++ {
+				ps = ps[:0]
+				ps, pt.err = readPostings(r, termList[i], byInternal, pt.lens, ps, &tfd)
+				if pt.err != nil || len(ps) == 0 {
+					// Only in deleted documents: an updated index's merge
+					// keeps such terms in its dictionary; a new index has
+					// none.
+					continue
 				}
-				lens[dn] = l
+				slices.SortFunc(ps, func(a, b posting) int { return int(a.doc) - int(b.doc) })
+				var enc []byte
+				prev := -1
+				for _, p := range ps {
+					gap := uint64(int(p.doc) - prev - 1)
+					prev = int(p.doc)
+					if p.freq == 1 {
+						enc = varint(enc, gap<<1)
+					} else {
+						enc = varint(enc, gap<<1|1)
+						enc = varint(enc, uint64(p.freq-2))
+					}
+					last := uint32(0)
+					for _, q := range p.pos {
+						enc = varint(enc, uint64(q-last))
+						last = q
+					}
+					pt.positions += len(p.pos)
+				}
+				pt.postings += len(ps)
+				encs[i] = enc
 			}
-			ps = append(ps, p)
+		})
+	}
+	wg.Wait()
+	for _, pt := range parts {
+		if pt.err != nil {
+			return st, pt.err
 		}
-		tfr.Close()
-		if len(ps) == 0 {
-			// Only in deleted documents: an updated index's merge keeps
-			// such terms in its dictionary; a new index has none.
+		st.Positions += pt.positions
+		st.Postings += pt.postings
+		for d, l := range pt.lens {
+			if l != 0 {
+				lens[d] = l
+			}
+		}
+	}
+	for i, t := range termList {
+		enc := encs[i]
+		if enc == nil {
 			continue
 		}
-		slices.SortFunc(ps, func(a, b posting) int { return int(a.doc) - int(b.doc) })
-		var enc []byte
-		prev := -1
-		for _, p := range ps {
-			gap := uint64(int(p.doc) - prev - 1)
-			prev = int(p.doc)
-			if p.freq == 1 {
-				enc = varint(enc, gap<<1)
-			} else {
-				enc = varint(enc, gap<<1|1)
-				enc = varint(enc, uint64(p.freq-2))
-			}
-			last := uint32(0)
-			for _, q := range p.pos {
-				enc = varint(enc, uint64(q-last))
-				last = q
-			}
-			st.Positions += len(p.pos)
-		}
 		st.Terms++
-		st.Postings += len(ps)
-		terms = append(terms, e.Term)
+		terms = append(terms, t)
 		posts = append(posts, enc)
-		size += len(enc) + len(e.Term) + 4
+		size += len(enc) + len(t) + 4
 		if size >= termShardBytes {
 			if err := flush(); err != nil {
-				dict.Close()
 				return st, err
 			}
 		}
 	}
-	dict.Close()
+	encs = nil
 	if err := flush(); err != nil {
 		return st, err
 	}
@@ -512,6 +518,64 @@ func internalKey(id index.IndexInternalID) uint64 {
 // day is t's day number (UTC) since 1970, as the date filters compare.
 func day(t time.Time) int64 {
 	return int64(math.Floor(float64(t.Unix()) / 86400))
+}
+
+// docNumbers maps bleve's internal document numbers to the static
+// index's; 0 means none (numbers are stored plus one).
+type docNumbers []uint32
+
+func (n *docNumbers) set(internal uint64, d uint32) {
+	for uint64(len(*n)) <= internal {
+		*n = append(*n, 0)
+	}
+	(*n)[internal] = d + 1
+}
+
+func (n docNumbers) get(internal uint64) (uint32, bool) {
+	if internal >= uint64(len(n)) || n[internal] == 0 {
+		return 0, false
+	}
+	return n[internal] - 1, true
+}
+
+// readPostings appends a term's postings (document numbers, frequencies,
+// positions) to ps, and records each document's field length in lens.
+func readPostings(r index.IndexReader, term string, byInternal docNumbers, lens []uint32,
+	ps []posting, tfd *index.TermFieldDoc) ([]posting, error) {
+	tfr, err := r.TermFieldReader(context.Background(), []byte(term), "text", true, true, true)
+	if err != nil {
+		return ps, err
+	}
+	defer tfr.Close()
+	for {
+		d, err := tfr.Next(tfd.Reset())
+		if err != nil {
+			return ps, err
+		}
+		if d == nil {
+			return ps, nil
+		}
+		dn, ok := byInternal.get(internalKey(d.ID))
+		if !ok {
+			return ps, fmt.Errorf("search index: term %q: unknown document", term)
+		}
+		p := posting{doc: dn, freq: uint32(d.Freq)}
+		for _, v := range d.Vectors {
+			p.pos = append(p.pos, uint32(v.Pos))
+		}
+		slices.Sort(p.pos)
+		if len(p.pos) != int(d.Freq) {
+			return ps, fmt.Errorf("search index: term %q: %d positions for frequency %d", term, len(p.pos), d.Freq)
+		}
+		if lens[dn] == 0 {
+			l, err := fieldLength(d.Norm)
+			if err != nil {
+				return ps, err
+			}
+			lens[dn] = l
+		}
+		ps = append(ps, p)
+	}
 }
 
 // liveAvgdl is bleve's average field length, ceil(terms / documents),
