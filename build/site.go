@@ -309,6 +309,9 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		// often, so the heap leaves room for the index's mapped files.
 		defer debug.SetGCPercent(debug.SetGCPercent(100))
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(min(debug.SetMemoryLimit(-1), 320<<20)))
+	}
 	debug.FreeOSMemory()
 	if b.index != nil {
 		// The documents of sessions gone since the last build go too.
