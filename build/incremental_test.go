@@ -207,6 +207,14 @@ func TestIncrementalMatchesFull(t *testing.T) {
 				sum.Pages, sum.Sessions, sum.Problems, sum.Docs, want.Pages, want.Sessions, want.Problems, want.Docs)
 		}
 	}
+	// One more message: its session's documents are replaced in the index.
+	appendLine(t, filepath.Join(webapp, "2f17df70-2c36-56b8-95ef-251e65ace575.jsonl"), "one more before force")
+	if _, err := BuildSite(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.ReadFile(filepath.Join(site, ".ccsite", "state.json")); !strings.Contains(string(st), `"indexUpdated":true`) {
+		t.Error("documents were deleted, yet the manifest does not say the index was updated")
+	}
 	// --force redoes everything, to the same site.
 	cfg.Force = true
 	sum, err := BuildSite(context.Background(), cfg)
@@ -215,6 +223,10 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	}
 	if sum.Kept != 0 {
 		t.Errorf("--force kept %d sessions", sum.Kept)
+	}
+	// Documents were deleted along the way: --force made the index anew.
+	if st, _ := os.ReadFile(filepath.Join(site, ".ccsite", "state.json")); strings.Contains(string(st), `"indexUpdated"`) {
+		t.Error("after --force the search index is still an updated one")
 	}
 	full := filepath.Join(t.TempDir(), "full")
 	fcfg := cfg

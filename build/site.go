@@ -207,6 +207,12 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		// manifest still tells which search documents are unchanged and
 		// which files already hold what this build writes.
 		prev = readState(cfg.Out, tool, options)
+		if prev != nil && cfg.Force && prev.IndexUpdated && !cfg.NoSearch {
+			// An index that had documents deleted ranks (in bleve, not
+			// in the static index) a little unlike a new one: --force
+			// gives exactly what a first build gives.
+			prev = nil
+		}
 	}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -324,6 +330,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 			}
 			if len(gone) > 0 {
 				b.searchChanged.Store(true)
+				b.deleted.Store(true)
 				b.docs <- indexOp{del: gone}
 			}
 		}
@@ -357,6 +364,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		return sum, err
 	}
 	sum.Redacting, sum.Redactions = cfg.Redact.Active(), b.redactions()
+	b.next.IndexUpdated = b.deleted.Load() || (prev != nil && prev.IndexUpdated)
 	if err := writeState(cfg.Out, b.next); err != nil {
 		return sum, err
 	}
@@ -592,6 +600,7 @@ type siteBuilder struct {
 	docs                             chan indexOp
 	indexDone                        chan error
 	searchChanged                    atomic.Bool
+	deleted                          atomic.Bool // documents deleted from the index
 	// prev is the last build's manifest when its pages can be kept; next
 	// the one this build writes.
 	prev, next *buildState
@@ -716,6 +725,7 @@ func (b *siteBuilder) sendDocs(u *unit, page string) {
 	op := indexOp{docs: u.docs}
 	if old != nil {
 		op.del = old.Docs
+		b.deleted.Store(true)
 	}
 	u.docs = nil
 	if len(op.del) > 0 || len(op.docs) > 0 {

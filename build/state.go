@@ -54,6 +54,10 @@ type buildState struct {
 	Static []string           `json:"static,omitempty"`
 	Search search.StaticStats `json:"search"`
 	Docs   int                `json:"docs"`
+	// IndexUpdated says documents were deleted from the search index
+	// since it was made: its dictionary then keeps their terms, so
+	// --force makes it anew.
+	IndexUpdated bool `json:"indexUpdated,omitempty"`
 }
 
 // source is a source file as the last build read it.
