@@ -63,7 +63,12 @@ func writeReport(path string, inputs []string, sum build.SiteSummary) error {
 		}
 		r.Redactions = set
 	}
-	data, err := json.MarshalIndent(r, "", "  ")
+	return writeJSONFile(path, r)
+}
+
+// writeJSONFile writes v as indented JSON through a temporary file.
+func writeJSONFile(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -124,16 +129,5 @@ func recordBuild(out string, args []string, getenv func(string) string) error {
 			kept = append(kept, a)
 		}
 	}
-	data, err := json.MarshalIndent(BuildRecord{Dir: dir, Args: kept}, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
+	return writeJSONFile(p, BuildRecord{Dir: dir, Args: kept})
 }

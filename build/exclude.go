@@ -116,19 +116,35 @@ func globRE(g string) (*regexp.Regexp, error) {
 	return regexp.Compile(b.String())
 }
 
-func matchAny(globs []string, used map[string]bool, names ...string) bool {
-	hit := false
-	for _, g := range globs {
-		re, err := globRE(g)
-		if err != nil {
-			continue // Validate reports it
+// globs are compiled globs, each with its source.
+type globs []struct {
+	src string
+	re  *regexp.Regexp
+}
+
+// compileGlobs compiles globs once (a bad one, which Validate reports, is
+// left out).
+func compileGlobs(src []string) globs {
+	var out globs
+	for _, g := range src {
+		if re, err := globRE(g); err == nil {
+			out = append(out, struct {
+				src string
+				re  *regexp.Regexp
+			}{g, re})
 		}
+	}
+	return out
+}
+
+// matchAny tells whether any glob matches any name, marking the globs
+// that do as used.
+func (gs globs) matchAny(used map[string]bool, names ...string) bool {
+	hit := false
+	for _, g := range gs {
 		for _, n := range names {
-			if n == "" {
-				continue
-			}
-			if re.MatchString(n) {
-				used[g] = true
+			if n != "" && g.re.MatchString(n) {
+				used[g.src] = true
 				hit = true
 				break
 			}
@@ -137,15 +153,15 @@ func matchAny(globs []string, used map[string]bool, names ...string) bool {
 	return hit
 }
 
-func (e Exclude) projectOut(p *archive.Project, used map[string]bool) bool {
-	if len(e.Projects) == 0 {
+func projectOut(projects globs, p *archive.Project, used map[string]bool) bool {
+	if len(projects) == 0 {
 		return false
 	}
 	names := []string{p.Path, filepath.ToSlash(p.Path), p.Name, link.ProjectSlug(p.Path)}
 	for _, f := range p.Folders {
 		names = append(names, filepath.Base(f))
 	}
-	return matchAny(e.Projects, used, names...)
+	return projects.matchAny(used, names...)
 }
 
 func (e Exclude) dated() bool { return !e.Since.IsZero() || !e.Until.IsZero() }
@@ -171,10 +187,11 @@ func (e Exclude) Apply(a *archive.Archive) ExcludeStats {
 		return st
 	}
 	used := map[string]bool{}
+	projectGlobs, sessions := compileGlobs(e.Projects), compileGlobs(e.Sessions)
 	goneIDs := map[string]bool{} // ids of sessions left out, for their orphans
 	var projects []*archive.Project
 	for _, p := range a.Projects {
-		if e.projectOut(p, used) {
+		if projectOut(projectGlobs, p, used) {
 			st.Projects++
 			for _, s := range p.Sessions {
 				st.Sessions++
@@ -185,7 +202,7 @@ func (e Exclude) Apply(a *archive.Archive) ExcludeStats {
 		}
 		var keep []*archive.SessionFile
 		for _, s := range p.Sessions {
-			out := matchAny(e.Sessions, used, s.ID, s.SessionID)
+			out := sessions.matchAny(used, s.ID, s.SessionID)
 			if !out && !e.inRange(s.FirstTime) {
 				out = true
 				if s.FirstTime.IsZero() {
@@ -210,8 +227,8 @@ func (e Exclude) Apply(a *archive.Archive) ExcludeStats {
 	delete(goneIDs, "")
 	var orphans []*archive.AgentFile
 	for _, ag := range a.Orphans {
-		out := goneIDs[ag.ParentID] || e.projectOut(orphanProject(a, ag), used) ||
-			(ag.ParentID != "" && matchAny(e.Sessions, used, ag.ParentID)) || !e.inRange(ag.FirstTime)
+		out := goneIDs[ag.ParentID] || projectOut(projectGlobs, orphanProject(a, ag), used) ||
+			(ag.ParentID != "" && sessions.matchAny(used, ag.ParentID)) || !e.inRange(ag.FirstTime)
 		if out {
 			st.Agents++
 			continue

@@ -55,13 +55,17 @@ type kv struct {
 // cleanLines is the cache's set of lines redaction found clean, keyed
 // also by the redactor's fingerprint.
 type cleanLines struct {
-	c    *diskCache
-	salt string
+	c      *diskCache
+	prefix []byte // the tool's salt and the redactor's fingerprint
+}
+
+func newCleanLines(c *diskCache, fingerprint string) cleanLines {
+	return cleanLines{c: c, prefix: []byte(c.salt + "\x00" + fingerprint)}
 }
 
 func (l cleanLines) key(k [32]byte) []byte {
 	h := sha256.New()
-	h.Write([]byte(l.c.salt + "\x00" + l.salt))
+	h.Write(l.prefix)
 	h.Write(k[:])
 	return h.Sum(nil)[:20]
 }

@@ -11,10 +11,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -239,7 +241,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		if dc, err = openDiskCache(cfg.CacheDir, tool); err == nil {
 			hl.Store = dc
 			if cfg.Redact.Active() {
-				cfg.Redact.Remember(cleanLines{c: dc, salt: cfg.Redact.Fingerprint()})
+				cfg.Redact.Remember(newCleanLines(dc, cfg.Redact.Fingerprint()))
 				defer cfg.Redact.Remember(nil)
 			}
 			defer func() {
@@ -323,7 +325,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		// The documents of sessions gone since the last build go too.
 		if prev != nil {
 			var gone []string
-			for _, page := range sortedKeys(prev.Units) {
+			for _, page := range slices.Sorted(maps.Keys(prev.Units)) {
 				if !b.visited[page] {
 					gone = append(gone, prev.Units[page].Docs...)
 				}
@@ -831,16 +833,6 @@ func (b *siteBuilder) writeStatic(sum *SiteSummary) error {
 	sum.Search = st
 	b.next.Static, b.next.Search, b.next.Docs = files, st, sum.Docs
 	return nil
-}
-
-// sortedKeys lists a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // closeIndex finishes the search index and records its files as the

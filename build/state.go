@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -130,23 +131,13 @@ func readState(out, tool, options string) *buildState {
 func writeState(out string, st *buildState) error {
 	for _, u := range st.Units {
 		sort.Strings(u.Files)
-		u.Files = dedupe(u.Files)
+		u.Files = slices.Compact(u.Files)
 	}
 	data, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
 	return writeFile(filepath.Join(out, filepath.FromSlash(stateFile)), data)
-}
-
-func dedupe(s []string) []string {
-	out := s[:0]
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // toolID names the running binary: its version, revision and file, so a
