@@ -263,9 +263,16 @@ func (s *Site) Serve(ctx context.Context, addr string, ready func(addr string)) 
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case <-ctx.Done():
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// A second for requests in flight. Shutdown also waits for
+		// connections a browser opened ahead and sent nothing on yet
+		// (up to 5s): those are closed, not waited for.
+		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		return srv.Shutdown(sctx)
+		err := srv.Shutdown(sctx)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return srv.Close()
+		}
+		return err
 	case err := <-errc:
 		return err
 	}
