@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"ccsite/build/redact"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -93,7 +95,18 @@ func openDiskCache(dir, salt string) (*diskCache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	p := filepath.Join(dir, "highlight.db")
+	// The file is named for the redaction rules' version: a cache
+	// written by an older version (which may have let a secret through)
+	// is removed, never read.
+	name := "highlight-r" + redact.Version + ".db"
+	if old, err := filepath.Glob(filepath.Join(dir, "highlight*.db")); err == nil {
+		for _, o := range old {
+			if filepath.Base(o) != name {
+				os.Remove(o)
+			}
+		}
+	}
+	p := filepath.Join(dir, name)
 	if st, err := os.Stat(p); err == nil && st.Size() > hlCacheLimit {
 		os.Remove(p)
 	}
@@ -111,7 +124,7 @@ func openDiskCache(dir, salt string) (*diskCache, error) {
 		db.Close()
 		return nil, err
 	}
-	c := &diskCache{db: db, salt: salt, puts: make(chan kv, 1024), done: make(chan struct{})}
+	c := &diskCache{db: db, salt: salt + " redact/" + redact.Version, puts: make(chan kv, 1024), done: make(chan struct{})}
 	go c.writer()
 	return c, nil
 }

@@ -67,6 +67,7 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	redactNames(a, cfg.Redact)
 	abs, _ := filepath.Abs(cfg.File)
 	var target *Loaded
 	err = Load(ctx, a, LoadOptions{Redact: cfg.Redact, Omit: cfg.Omit}, func(l Loaded) error {

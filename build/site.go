@@ -181,7 +181,6 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		return sum, fmt.Errorf("%w: the exclusions left nothing to build", archive.ErrNothing)
 	}
 	sum.Bytes = a.Bytes
-	anonymize(a, cfg.Redact)
 	phase("discover")
 	options, err := optionsID(cfg, th)
 	if err != nil {
@@ -253,6 +252,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 			sum.CacheErr = err
 		}
 	}
+	redactNames(a, cfg.Redact)
 	b := &siteBuilder{cfg: cfg, progress: progress, ts: ts, theme: th, plan: planSite(a), media: map[string]bool{}, files: map[string]bool{},
 		jr: jr, keys: keyer{options: tool + " " + options, fp: fp},
 		next: &buildState{Format: stateFormat, Tool: tool, Options: options, Sources: keyed(fp), Units: map[string]*unit{}}}
@@ -358,7 +358,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	}
 	// What the last build wrote and this one did not (a deleted session, an
 	// option turned off) goes; files someone else put there (CNAME,
-	// .nojekyll) stay.
+	// robots.txt) stay.
 	if err := b.prune(previous); err != nil {
 		return sum, err
 	}
@@ -407,21 +407,51 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	return sum, nil
 }
 
-// anonymize writes the projects' paths (and names) without the home folder
-// and user name, when the redactor is asked to.
-func anonymize(a *archive.Archive, red *redact.Redactor) {
+// redactNames passes the names the archive's folders and files give
+// (project paths and names, session and agent ids taken from file names,
+// the first cwd, worktree paths) through the redactor, which also
+// anonymises them when asked: they become titles, page names and search
+// documents. The paths the build reads from stay as they are.
+func redactNames(a *archive.Archive, red *redact.Redactor) {
+	if !red.Active() {
+		return
+	}
+	agent := func(ag *archive.AgentFile) {
+		ag.ID = red.Name(ag.Path, ag.ID)
+		ag.ParentID = red.Name(ag.Path, ag.ParentID)
+		ag.FirstCWD = red.Name(ag.Path, ag.FirstCWD)
+		if ag.Meta != nil {
+			ag.Meta.WorktreePath = red.Name(ag.Path, ag.Meta.WorktreePath)
+		}
+	}
 	for _, p := range a.Projects {
-		p.Path = red.Path(p.Path)
-		p.Name = red.Path(p.Name)
+		file := ""
+		if len(p.Sessions) > 0 {
+			file = p.Sessions[0].Path
+		}
+		p.Path = red.Name(file, p.Path)
+		p.Name = red.Name(file, p.Name)
+		for _, sf := range p.Sessions {
+			sf.ID = red.Name(sf.Path, sf.ID)
+			sf.SessionID = red.Name(sf.Path, sf.SessionID)
+			sf.FirstCWD = red.Name(sf.Path, sf.FirstCWD)
+			for _, ag := range sf.Agents {
+				agent(ag)
+			}
+		}
+	}
+	for _, ag := range a.Orphans {
+		agent(ag)
 	}
 }
 
-// anonymizeSources anonymises the source file paths a page shows, once
-// the redaction counts have been tied to the real ones.
+// anonymizeSources passes the source file paths a page shows through
+// the redactor (anonymised, secrets in file names replaced), once the
+// redaction counts have been tied to the real ones.
 func anonymizeSources(s *session.Session, red *redact.Redactor) {
-	s.Path = red.Path(s.Path)
+	s.Path = red.Name(s.Path, s.Path)
 	for i := range s.Problems {
-		s.Problems[i].File = red.Path(s.Problems[i].File)
+		s.Problems[i].File = red.Name(s.Problems[i].File, s.Problems[i].File)
 	}
 	for _, a := range s.Agents {
 		anonymizeSources(a, red)
@@ -651,7 +681,7 @@ func (b *siteBuilder) redactions() []SessionRedactions {
 	for f, rules := range byFile {
 		u := b.owners[f]
 		if u == nil { // a file no page shows (it failed to parse): itself
-			r := SessionRedactions{Session: filepath.Base(f), Files: []string{b.cfg.Redact.Path(f)}, ByRule: rules}
+			r := SessionRedactions{Session: b.cfg.Redact.NameOnly(filepath.Base(f)), Files: []string{b.cfg.Redact.NameOnly(f)}, ByRule: rules}
 			for _, n := range rules {
 				r.Total += n
 			}
@@ -661,7 +691,7 @@ func (b *siteBuilder) redactions() []SessionRedactions {
 		if u.Redacted == nil {
 			u.Redacted = map[string]map[string]int{}
 		}
-		u.Redacted[b.cfg.Redact.Path(f)] = rules
+		u.Redacted[b.cfg.Redact.NameOnly(f)] = rules
 	}
 	for page, u := range b.next.Units {
 		if len(u.Redacted) == 0 {
@@ -1370,7 +1400,10 @@ func (b *siteBuilder) writeAssets() error {
 			return err
 		}
 	}
-	return nil
+	// GitHub Pages runs Jekyll on a site without it: Jekyll would turn
+	// each session's .md export into an .html page over the real one, and
+	// leave out files and folders whose names start with "_" or ".".
+	return b.writeOut(".nojekyll", nil)
 }
 
 // withCodeStyles appends chroma's light and dark styles to a stylesheet:

@@ -11,11 +11,10 @@
 package redact
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
+	"github.com/go-json-experiment/json/jsontext"
 	"os"
 	"regexp"
 	"sort"
@@ -68,12 +67,11 @@ func New(opts Options) (*Redactor, error) {
 		r.detReady = make(chan struct{})
 		go func() {
 			defer close(r.detReady)
-			det, err := detect.NewDetectorDefaultConfig()
+			det, err := newDetector()
 			if err != nil {
 				r.detErr = fmt.Errorf("secret rules: %w", err)
 				return
 			}
-			det.MaxDecodeDepth = 0
 			r.det = det
 		}()
 	}
@@ -193,9 +191,12 @@ func (r *Redactor) count(file string, rules map[string]int) {
 	r.mu.Unlock()
 }
 
-// Line redacts one raw JSONL line of file. The result is still valid JSON
-// when the line was: a replacement that would break it (a secret ending
-// inside an escape) is redone on the decoded strings instead.
+// Line redacts one raw JSONL line of file. It redacts the decoded value of
+// every JSON string (so a secret quoted inside a string, or alone on a
+// line of a tool's output, reads as it would in a file), writes the
+// changed strings back as valid JSON, and removes the metadata of images
+// the line carries. Identifiers and thinking signatures are left as they
+// are. A line that is not JSON is redacted as text.
 func (r *Redactor) Line(file string, line []byte) []byte {
 	if !r.Active() {
 		return line
@@ -207,32 +208,79 @@ func (r *Redactor) Line(file string, line []byte) []byte {
 			return line
 		}
 	}
-	s := string(line)
-	out, rules := r.text(s, true)
-	if out == s {
+	out, changed, rules := r.line(line)
+	if !changed {
 		if r.known != nil {
 			r.known.MarkClean(key)
 		}
 		return line
 	}
-	if json.Valid(line) && !json.Valid([]byte(out)) {
-		if fixed, frules, ok := r.decoded(line); ok {
-			out, rules = fixed, frules
-		}
-	}
 	r.count(file, rules)
-	return []byte(out)
+	return out
 }
 
 // String redacts a string that does not come from a JSONL line (a
-// sub-agent's .meta.json, a file name), counting it under file.
+// sub-agent's .meta.json field), counting it under file.
 func (r *Redactor) String(file, s string) string {
 	if !r.Active() {
 		return s
 	}
-	out, rules := r.text(s, false)
+	out, rules := r.values([]string{s}, []string{""})
 	r.count(file, rules)
-	return out
+	return out[0]
+}
+
+// Name redacts a folder or file name from the archive (a project folder,
+// a session or agent file's name) before it becomes a title, a page name
+// or a search document: paths anonymised as asked, secrets replaced. In
+// a name, "-", "_", "." and "/" may stand for spaces (Claude Code writes a
+// project's path as -home-kim-src), so the rules also see it split there.
+func (r *Redactor) Name(file, s string) string {
+	return r.name(file, s, true)
+}
+
+// NameOnly is Name without counting: for a name shown again (in a report)
+// that was counted where it was first shown.
+func (r *Redactor) NameOnly(s string) string {
+	return r.name("", s, false)
+}
+
+func (r *Redactor) name(file, s string, count bool) string {
+	if !r.Active() || s == "" {
+		return s
+	}
+	var key [32]byte
+	if r.known != nil {
+		key = sha256.Sum256([]byte("name\x00" + s))
+		if r.known.Clean(key) {
+			return s
+		}
+	}
+	out, rules := r.values([]string{s}, []string{""})
+	name := out[0]
+	if r.det != nil {
+		var sb strings.Builder
+		for _, sep := range []string{"-", "_", ".", "/"} {
+			sb.WriteString(strings.ReplaceAll(name, sep, " "))
+			sb.WriteString(" \n")
+		}
+		for _, f := range r.findings(sb.String()) {
+			if n := strings.Count(name, f.secret); n > 0 {
+				name = strings.ReplaceAll(name, f.secret, "[REDACTED:"+f.rule+"]")
+				if rules == nil {
+					rules = map[string]int{}
+				}
+				rules[f.rule] += n
+			}
+		}
+	}
+	if name == s && r.known != nil {
+		r.known.MarkClean(key)
+	}
+	if count {
+		r.count(file, rules)
+	}
+	return name
 }
 
 // Path anonymises a path (a project's folder or cwd) when asked to.
@@ -243,48 +291,284 @@ func (r *Redactor) Path(p string) string {
 	return r.anon.Replace(p)
 }
 
-// decoded redacts each string of a JSON line separately and encodes the
-// line again.
-func (r *Redactor) decoded(line []byte) (string, map[string]int, bool) {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return "", nil, false
+// line redacts one JSONL line.
+func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string]int) {
+	strs, objs, ok := scanJSON(line)
+	if !ok {
+		vals, rules := r.values([]string{string(line)}, []string{""})
+		return []byte(vals[0]), vals[0] != string(line), rules
 	}
-	rules := map[string]int{}
-	var walk func(v any) any
-	walk = func(v any) any {
-		switch x := v.(type) {
-		case string:
-			out, rs := r.text(x, false)
-			for k, n := range rs {
-				rules[k] += n
+	var (
+		vals    []string
+		keys    []string
+		at      []int              // index in strs of each value
+		replace = map[int]string{} // index in strs → new decoded value
+	)
+	add := func(rule string, n int) {
+		if rules == nil {
+			rules = map[string]int{}
+		}
+		rules[rule] += n
+	}
+	for i, s := range strs {
+		if s.isKey {
+			if !scanKey(line[s.start+1 : s.end-1]) {
+				continue
 			}
-			return out
-		case []any:
-			for i := range x {
-				x[i] = walk(x[i])
+		} else {
+			switch binaryKind(s, objs) {
+			case binImage:
+				if v, ok := s.value(line); ok {
+					if clean, rule := r.image(objs[s.obj], s.key, v); rule != "" {
+						replace[i] = clean
+						add(rule, 1)
+					}
+				}
+				continue
+			case binOther:
+				replace[i] = ""
+				add("binary-withheld", 1)
+				continue
 			}
-		case map[string]any:
-			for k := range x {
-				x[k] = walk(x[k])
+			if skipValue(s, line) {
+				continue
 			}
 		}
-		return v
+		v, ok := s.value(line)
+		if !ok {
+			continue
+		}
+		vals, keys, at = append(vals, v), append(keys, s.key), append(at, i)
 	}
-	v = walk(v)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", nil, false
+	redacted, vrules := r.values(vals, keys)
+	for k, n := range vrules {
+		add(k, n)
 	}
-	return strings.TrimRight(buf.String(), "\n"), rules, true
+	for j, v := range redacted {
+		if v != vals[j] {
+			replace[at[j]] = v
+		}
+	}
+	if len(replace) == 0 {
+		return line, false, rules
+	}
+	var b []byte
+	last := 0
+	for i, s := range strs {
+		v, ok := replace[i]
+		if !ok {
+			continue
+		}
+		q, err := jsontext.AppendQuote(nil, v)
+		if err != nil {
+			// Not valid UTF-8 after all: write what is safe.
+			q, _ = jsontext.AppendQuote(nil, strings.ToValidUTF8(v, "\uFFFD"))
+		}
+		b = append(b, line[last:s.start]...)
+		b = append(b, q...)
+		last = s.end
+	}
+	b = append(b, line[last:]...)
+	return b, true, rules
 }
 
+// Values redacts vals, the decoded strings of one record, together: one
+// pass of the secret rules over all of them. keys are the names of the
+// members they are the values of: a name that says the value is a secret
+// (password, token, …) is shown to the rules beside it.
+func (r *Redactor) values(vals, keys []string) ([]string, map[string]int) {
+	var rules map[string]int
+	add := func(rule string, n int) {
+		if rules == nil {
+			rules = map[string]int{}
+		}
+		rules[rule] += n
+	}
+	out := make([]string, len(vals))
+	for i, s := range vals {
+		out[i] = r.own(s, add)
+	}
+	if r.opts.Secrets {
+		<-r.detReady
+		if r.det == nil {
+			// The rules are built in: this cannot happen but by a broken
+			// build of ccsite, and going on would publish secrets.
+			panic(fmt.Sprintf("ccsite: %v", r.detErr))
+		}
+		r.secrets(out, keys, add)
+		r.base64Secrets(out, add)
+	}
+	return out, rules
+}
+
+// own applies the user's own strings and patterns, anonymising and the
+// URL password rule to one string.
+func (r *Redactor) own(s string, add func(string, int)) string {
+	if r.anon != nil {
+		s = r.anon.Replace(s)
+	}
+	for _, l := range r.opts.Literals {
+		if n := strings.Count(s, l); n > 0 {
+			s = strings.ReplaceAll(s, l, "[REDACTED:user-literal]")
+			add("user-literal", n)
+		}
+	}
+	for _, re := range r.opts.Patterns {
+		s = re.ReplaceAllStringFunc(s, func(m string) string {
+			if re.NumSubexp() > 0 {
+				sub := re.FindStringSubmatchIndex(m)
+				if len(sub) >= 4 && sub[2] >= 0 {
+					add("user-regex", 1)
+					return m[:sub[2]] + "[REDACTED:user-regex]" + m[sub[3]:]
+				}
+				return m
+			}
+			add("user-regex", 1)
+			return "[REDACTED:user-regex]"
+		})
+	}
+	if r.opts.Secrets {
+		var n int
+		if s, n = urlPasswords(s); n > 0 {
+			add("url-password", n)
+		}
+	}
+	return s
+}
+
+// secrets runs the secret rules once over all of vals and replaces what
+// they find in each.
+func (r *Redactor) secrets(vals, keys []string, add func(string, int)) {
+	var sb strings.Builder
+	stripped := make([]string, len(vals))
+	for i, v := range vals {
+		if len(v) < minSecret {
+			continue
+		}
+		sv := v
+		if strings.IndexByte(v, 0x1b) >= 0 {
+			sv = stripANSI(v)
+			stripped[i] = sv
+		}
+		if keys[i] != "" && sensitiveKey(keys[i]) {
+			sb.WriteString(keys[i])
+			sb.WriteString(": ")
+		}
+		sb.WriteString(loosen(sv))
+		sb.WriteByte('\n')
+	}
+	if sb.Len() == 0 {
+		return
+	}
+	found := r.findings(sb.String())
+	for _, f := range found {
+		for i, v := range vals {
+			if n := strings.Count(v, f.secret); n > 0 {
+				vals[i] = strings.ReplaceAll(v, f.secret, "[REDACTED:"+f.rule+"]")
+				add(f.rule, n)
+			} else if s := stripped[i]; s != "" && strings.Contains(s, f.secret) {
+				// The secret is cut by colour codes: the value loses
+				// its colours rather than keep the secret.
+				n := strings.Count(s, f.secret)
+				vals[i] = strings.ReplaceAll(s, f.secret, "[REDACTED:"+f.rule+"]")
+				stripped[i] = vals[i]
+				add(f.rule, n)
+			}
+		}
+	}
+}
+
+type finding struct{ rule, secret string }
+
+// findings runs the rules over text and returns what is to be replaced,
+// longest first (so a secret holding another goes whole). A secret two
+// rules find is named by the more specific one (a provider's rule before
+// ccsite's own, those before gitleaks' generic one), whatever order the
+// rules ran in, so the same text is always redacted the same way.
+func (r *Redactor) findings(text string) []finding {
+	best := map[string]string{}
+	for _, f := range r.det.DetectString(text) {
+		sec := strings.TrimSpace(f.Secret)
+		if len(sec) < minSecret || isID(sec) || isPlaceholder(sec) || isSignature(sec) ||
+			strings.Contains(sec, "[REDACTED:") || !accept(f.RuleID, sec, f.Match) {
+			continue
+		}
+		if prev, ok := best[sec]; !ok || rulePriority(f.RuleID) < rulePriority(prev) ||
+			(rulePriority(f.RuleID) == rulePriority(prev) && f.RuleID < prev) {
+			best[sec] = f.RuleID
+		}
+	}
+	out := make([]finding, 0, len(best))
+	for sec, rule := range best {
+		out = append(out, finding{rule, sec})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i].secret) != len(out[j].secret) {
+			return len(out[i].secret) > len(out[j].secret)
+		}
+		return out[i].secret < out[j].secret
+	})
+	return out
+}
+
+// rulePriority ranks rules from the most specific (0) to the least.
+func rulePriority(rule string) int {
+	switch {
+	case strings.HasPrefix(rule, "generic"):
+		return 2
+	case isExtraRule(rule):
+		return 1
+	}
+	return 0
+}
+
+// base64Secrets decodes the base64 runs of vals that decode to text and
+// runs the rules over them: a run that hides a secret is replaced whole.
+func (r *Redactor) base64Secrets(vals []string, add func(string, int)) {
+	type blob struct {
+		val, from, to int
+		text          string
+	}
+	var blobs []blob
+	for i, v := range vals {
+		for _, sp := range base64Runs(v) {
+			if t, ok := decodeBase64Text(v[sp[0]:sp[1]]); ok {
+				blobs = append(blobs, blob{i, sp[0], sp[1], t})
+			}
+		}
+	}
+	if len(blobs) == 0 {
+		return
+	}
+	var sb strings.Builder
+	for _, b := range blobs {
+		sb.WriteString(loosen(stripANSI(b.text)))
+		sb.WriteByte('\n')
+	}
+	found := r.findings(sb.String())
+	if len(found) == 0 {
+		return
+	}
+	// Replace from the end of each value, so earlier spans stay put.
+	for k := len(blobs) - 1; k >= 0; k-- {
+		b := blobs[k]
+		t := loosen(stripANSI(b.text))
+		for _, f := range found {
+			if strings.Contains(t, f.secret) {
+				v := vals[b.val]
+				vals[b.val] = v[:b.from] + "[REDACTED:" + f.rule + "]" + v[b.to:]
+				add(f.rule, 1)
+				break
+			}
+		}
+	}
+}
+
+// minSecret is the shortest string taken for a secret.
+const minSecret = 6
+
 // reURLPassword finds the password of scheme://user:password@host.
-var reURLPassword = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@"'\\]{1,64}:([^\s/@"'\\]{3,128})@[a-z0-9\[]`)
+var reURLPassword = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@"'\\]{0,64}:([^\s/@"'\\]{3,128})@[a-z0-9\[]`)
 
 // urlPasswords redacts the password of each scheme://user:password@host
 // in s. The expression runs only on a window around each "://" (on whole
@@ -334,83 +618,6 @@ func urlPasswords(s string) (string, int) {
 	return b.String(), len(found)
 }
 
-// reSignature finds thinking signatures, which are never redacted.
-var reSignature = regexp.MustCompile(`"signature"\s*:\s*"([^"]{16,})"`)
-
-// text redacts s; it returns the result and the redactions by rule.
-func (r *Redactor) text(s string, isJSON bool) (string, map[string]int) {
-	var rules map[string]int
-	add := func(rule string, n int) {
-		if rules == nil {
-			rules = map[string]int{}
-		}
-		rules[rule] += n
-	}
-	if r.anon != nil {
-		s = r.anon.Replace(s)
-	}
-	for _, l := range r.opts.Literals {
-		if n := strings.Count(s, l); n > 0 {
-			s = strings.ReplaceAll(s, l, "[REDACTED:user-literal]")
-			add("user-literal", n)
-		}
-	}
-	for _, re := range r.opts.Patterns {
-		s = re.ReplaceAllStringFunc(s, func(m string) string {
-			if re.NumSubexp() > 0 {
-				sub := re.FindStringSubmatchIndex(m)
-				if len(sub) >= 4 && sub[2] >= 0 {
-					add("user-regex", 1)
-					return m[:sub[2]] + "[REDACTED:user-regex]" + m[sub[3]:]
-				}
-				return m
-			}
-			add("user-regex", 1)
-			return "[REDACTED:user-regex]"
-		})
-	}
-	if r.opts.Secrets {
-		<-r.detReady
-		if r.det == nil {
-			// The rules are built in: this cannot happen but by a broken
-			// build of ccsite, and going on would publish secrets.
-			panic(fmt.Sprintf("ccsite: %v", r.detErr))
-		}
-	}
-	if r.det != nil {
-		// gitleaks has no rule for a password in a URL's user info.
-		var n int
-		s, n = urlPasswords(s)
-		if n > 0 {
-			add("url-password", n)
-		}
-		scan := s
-		if isJSON {
-			scan = maskKeys(s)
-		}
-		findings := r.det.DetectString(scan)
-		if len(findings) > 0 {
-			var sigs []string
-			for _, m := range reSignature.FindAllStringSubmatch(s, -1) {
-				sigs = append(sigs, m[1])
-			}
-			// Longer secrets first, so one inside another goes whole.
-			sort.SliceStable(findings, func(i, j int) bool { return len(findings[i].Secret) > len(findings[j].Secret) })
-			for _, f := range findings {
-				sec := f.Secret
-				if len(sec) < 6 || isID(sec) || inAny(sec, sigs) || strings.Contains(sec, "[REDACTED:") {
-					continue
-				}
-				if n := strings.Count(s, sec); n > 0 {
-					s = strings.ReplaceAll(s, sec, "[REDACTED:"+f.RuleID+"]")
-					add(f.RuleID, n)
-				}
-			}
-		}
-	}
-	return s, rules
-}
-
 var (
 	reUUID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	reID   = regexp.MustCompile(`^(?:msg|toolu|srvtoolu|req|chatcmpl|call|file|att|agent)_[0-9A-Za-z]+$`)
@@ -423,53 +630,6 @@ func isID(s string) bool {
 	return reUUID.MatchString(s) || reID.MatchString(s) || reHash.MatchString(s)
 }
 
-func inAny(s string, in []string) bool {
-	for _, x := range in {
-		if strings.Contains(x, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// maskKeys blanks the member names of a JSON text (same length, so
-// nothing moves). Names are structure, not secrets, and names such as
-// "input_tokens" or "apiKeySource" would otherwise wake the generic rules
-// (whose keywords are token, api, key, …) on every line, which then run
-// their expressions over the whole line.
-func maskKeys(s string) string {
-	b := []byte(s)
-	changed := false
-	for i := 0; i < len(b); i++ {
-		if b[i] != '"' {
-			continue
-		}
-		start := i
-		for i++; i < len(b) && b[i] != '"'; i++ {
-			if b[i] == '\\' {
-				i++
-			}
-		}
-		if i >= len(b) {
-			break
-		}
-		j := i + 1
-		for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r') {
-			j++
-		}
-		if j < len(b) && b[j] == ':' {
-			for k := start + 1; k < i; k++ {
-				b[k] = ' '
-			}
-			changed = true
-		}
-	}
-	if !changed {
-		return s
-	}
-	return string(b)
-}
-
 // Fingerprint names what the Redactor does (rules on or off, the user's
 // patterns and strings, anonymising), so a build can tell whether pages
 // made with another Redactor differ. It never holds a literal itself.
@@ -478,7 +638,7 @@ func (r *Redactor) Fingerprint() string {
 		return "off"
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "secrets=%v anon=%v home=%q user=%q\n", r.opts.Secrets, r.anon != nil, r.opts.Home, r.opts.User)
+	fmt.Fprintf(h, "rules=%s secrets=%v anon=%v home=%q user=%q\n", Version, r.opts.Secrets, r.anon != nil, r.opts.Home, r.opts.User)
 	for _, p := range r.opts.Patterns {
 		fmt.Fprintf(h, "re %q\n", p.String())
 	}
