@@ -50,10 +50,10 @@ func (mw *mdWriter) printf(format string, args ...any) {
 
 func (mw *mdWriter) header(project string) {
 	s := mw.s
-	mw.printf("# %s\n\n", oneLine(s.Title))
+	mw.printf("# %s\n\n", prose(oneLine(s.Title)))
 	fact := func(k, v string) {
 		if v != "" {
-			mw.printf("- **%s:** %s\n", k, v)
+			mw.printf("- **%s:** %s\n", k, prose(oneLine(v)))
 		}
 	}
 	fact("Project", project)
@@ -81,22 +81,22 @@ func (mw *mdWriter) message(m *session.Message) {
 		if m.Kind == session.KindQueued {
 			who = "You (queued)"
 		}
-		mw.printf("\n### %s\n\n%s\n", who, strings.TrimSpace(m.Text()))
+		mw.printf("\n### %s\n\n%s\n", who, prose(strings.TrimSpace(m.Text())))
 		for _, b := range m.Blocks {
 			if b.Type == "image" {
 				mw.printf("\n_[pasted image: see the HTML page]_\n")
 			}
 		}
 	case session.KindCommand:
-		mw.printf("\n### You\n\n`%s`\n", session.PromptText(m))
+		mw.printf("\n### You\n\n%s\n", code(session.PromptText(m)))
 	case session.KindBashInput:
 		mw.printf("\n### You (shell)\n\n%s", fence("sh", "$ "+m.Command.Input))
 	case session.KindBashOutput, session.KindLocalOutput:
 		mw.printf("\n%s", fence("", strings.TrimSpace(m.Command.Stdout+"\n"+m.Command.Stderr)))
 	case session.KindInterruption:
-		mw.printf("\n> _%s_\n", strings.Trim(strings.TrimSpace(m.Text()), "[]"))
+		mw.printf("\n> _%s_\n", prose(oneLine(strings.Trim(strings.TrimSpace(m.Text()), "[]"))))
 	case session.KindCompactSummary:
-		mw.printf("\n> **Conversation compacted.** Summary:\n>\n%s\n", quote(m.Text()))
+		mw.printf("\n> **Conversation compacted.** Summary:\n>\n%s\n", quote(prose(m.Text())))
 	case session.KindMeta, session.KindNotification:
 		// Text Claude Code added: kept out of the reading copy.
 	case session.KindAnswer, session.KindSynthetic, session.KindAPIError:
@@ -104,9 +104,9 @@ func (mw *mdWriter) message(m *session.Message) {
 	case session.KindToolResult:
 		for _, b := range m.Blocks {
 			if b.Type == "tool_result" && mw.s.Tool(b.ToolUseID) == nil {
-				mw.printf("\n**Result of an unknown call** `%s`\n\n%s", b.ToolUseID, fence("", b.Content.Text()))
+				mw.printf("\n**Result of an unknown call** %s\n\n%s", code(b.ToolUseID), fence("", b.Content.Text()))
 			} else if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
-				mw.printf("\n### You\n\n%s\n", strings.TrimSpace(b.Text))
+				mw.printf("\n### You\n\n%s\n", prose(strings.TrimSpace(b.Text)))
 			}
 		}
 	case session.KindSystem:
@@ -126,11 +126,11 @@ func (mw *mdWriter) answer(m *session.Message) {
 		switch b.Type {
 		case "text":
 			if t := strings.TrimSpace(b.Text); t != "" {
-				mw.printf("\n%s\n", t)
+				mw.printf("\n%s\n", prose(t))
 			}
 		case "thinking":
 			if t := strings.TrimSpace(b.Thinking); t != "" {
-				mw.printf("\n> _Thinking:_\n>\n%s\n", quote(t))
+				mw.printf("\n> _Thinking:_\n>\n%s\n", quote(prose(t)))
 			}
 		case "tool_use", "server_tool_use":
 			if c := mw.s.Tool(b.ID); c != nil {
@@ -152,7 +152,7 @@ func (mw *mdWriter) tool(c *session.ToolCall) {
 	case "Bash":
 		mw.printf("\n**Bash**%s\n\n%s", suffix(str("description")), fence("sh", str("command")))
 	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit":
-		mw.printf("\n**%s** `%s`\n", c.Name, str("file_path")+str("notebook_path"))
+		mw.printf("\n**%s** %s\n", prose(oneLine(c.Name)), code(str("file_path")+str("notebook_path")))
 		if c.Name == "Edit" {
 			mw.printf("\n%s", fence("diff", minusPlus(str("old_string"), str("new_string"))))
 		}
@@ -160,14 +160,14 @@ func (mw *mdWriter) tool(c *session.ToolCall) {
 			mw.printf("\n%s", fence("", str("content")))
 		}
 	case "Task", "Agent":
-		mw.printf("\n**%s**%s\n\n%s\n", c.Name, suffix(str("description")), quote(str("prompt")))
+		mw.printf("\n**%s**%s\n\n%s\n", prose(oneLine(c.Name)), suffix(str("description")), quote(prose(str("prompt"))))
 	default:
 		input := strings.TrimSpace(string(c.Input))
 		if v := jsontext.Value(input); v.IsValid() {
 			_ = v.Indent(jsontext.WithIndent("  "))
 			input = string(v)
 		}
-		mw.printf("\n**%s**\n\n%s", c.Name, fence("json", input))
+		mw.printf("\n**%s**\n\n%s", prose(oneLine(c.Name)), fence("json", input))
 	}
 	if c.Result != nil && c.Name != "Edit" && c.Name != "Write" {
 		out := ""
@@ -188,7 +188,7 @@ func suffix(s string) string {
 	if s == "" {
 		return ""
 	}
-	return " — " + oneLine(s)
+	return " — " + prose(oneLine(s))
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
