@@ -243,3 +243,48 @@ func readAll(t *testing.T, dir string) string {
 	})
 	return b.String()
 }
+
+// TestRedactedNamesStayApart: two session files whose names redact alike
+// (each named after a key) still get a page each, and neither name is
+// published.
+func TestRedactedNamesStayApart(t *testing.T) {
+	in := t.TempDir()
+	proj := filepath.Join(in, "-home-kim-shop")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"sk_live_4eC39HqLyjWDarjtT1zdp7dcA", "sk_live_9xQ27LmPzuWErbtkT3ydq4ecB"}
+	for i, n := range names {
+		line := fmt.Sprintf(`{"type":"user","uuid":"1111111%d-1111-4111-8111-111111111111","timestamp":"2026-03-0%dT10:00:00Z","cwd":"/home/kim/shop","message":{"role":"user","content":"session %d"}}`, i, i+1, i)
+		if err := os.WriteFile(filepath.Join(proj, n+".jsonl"), []byte(line+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	red, err := redact.New(redact.Options{Secrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, Redact: red})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sessions != 2 {
+		t.Fatalf("%d sessions", sum.Sessions)
+	}
+	pages, _ := filepath.Glob(filepath.Join(out, "home-kim-shop", "*.html"))
+	if len(pages) != 3 { // the project's index and a page per session
+		t.Errorf("pages %v", pages)
+	}
+	all := readAll(t, out)
+	for _, n := range names {
+		if strings.Contains(all, n) || strings.Contains(strings.ToLower(all), strings.ToLower(n[8:])) {
+			t.Errorf("%s is in the site", n)
+		}
+	}
+	for i := range names {
+		if !strings.Contains(all, fmt.Sprintf("session %d", i)) {
+			t.Errorf("session %d lost", i)
+		}
+	}
+}

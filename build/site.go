@@ -512,8 +512,12 @@ type projectPlan struct {
 }
 
 type sessionPlan struct {
-	file       *archive.SessionFile
-	page       string
+	file *archive.SessionFile
+	page string
+	// dir names the folder of its sub-agents' pages: the session's id,
+	// made unique in its project (two files of one id, or two names a
+	// redaction made alike, must not share pages).
+	dir        string
 	prev, next *sessionPlan
 }
 
@@ -535,8 +539,16 @@ func planSite(a *archive.Archive) *sitePlan {
 			}
 			return files[i].Path < files[j].Path
 		})
+		used := map[string]bool{}
 		for i, f := range files {
-			sp := &sessionPlan{file: f, page: link.Session(slug, f.ID)}
+			dir := f.ID
+			page := link.Session(slug, dir)
+			for n := 2; used[page] || used[link.Agent(slug, dir, "")]; n++ {
+				dir = fmt.Sprintf("%s-%d", f.ID, n)
+				page = link.Session(slug, dir)
+			}
+			used[page], used[link.Agent(slug, dir, "")] = true, true
+			sp := &sessionPlan{file: f, page: page, dir: dir}
 			if i > 0 {
 				sp.prev = pp.sessions[i-1]
 				pp.sessions[i-1].next = sp
@@ -985,7 +997,7 @@ func (b *siteBuilder) renderSession(l Loaded) error {
 		if a.Agent == nil || a.Agent.Warmup {
 			return ""
 		}
-		return link.Agent(pp.slug, s.ID, a.Agent.AgentID)
+		return link.Agent(pp.slug, sp.dir, a.Agent.AgentID)
 	}
 	links := render.Links{Page: page, Project: link.Project(pp.slug), Agent: agentPage,
 		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session"),

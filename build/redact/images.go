@@ -20,12 +20,15 @@ func (r *Redactor) image(o jsonObject, key, data string) (string, string) {
 	if key == "base64" {
 		mediaType = o.typ
 	}
-	raw, err := base64.StdEncoding.DecodeString(strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' {
-			return -1
-		}
-		return r
-	}, data))
+	if strings.ContainsAny(data, "\r\n") {
+		data = strings.Map(func(r rune) rune {
+			if r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, data)
+	}
+	raw, err := base64.StdEncoding.DecodeString(data)
 	if err != nil {
 		return "", "image-withheld"
 	}

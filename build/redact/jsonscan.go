@@ -13,6 +13,7 @@ type jsonString struct {
 	start, end int    // the literal, quotes included
 	key        string // the member name it is (an element of) the value of
 	obj        int    // the enclosing object in objects, or -1
+	arr        int    // the array it is an element of (numbered), or -1
 	escaped    bool   // the literal holds a backslash
 	// isKey marks a member name long enough to be worth a look (names
 	// are structure, but a tool's output parsed as JSON may use anything
@@ -25,6 +26,10 @@ type jsonString struct {
 // result's file ({"type":"image/png","base64":…}).
 type jsonObject struct {
 	typ, mediaType string
+	// secretName is the value of a member that names a secret
+	// ({"secret_name": "DB_PASSWORD", "value": …}, as a tool that sets
+	// secrets or variables takes them).
+	secretName string
 }
 
 // scanJSON lists the string values of a JSON text and what their objects
@@ -33,10 +38,12 @@ type jsonObject struct {
 func scanJSON(b []byte) (strs []jsonString, objs []jsonObject, ok bool) {
 	type frame struct {
 		obj       int    // index in objs, or -1 for an array
+		arr       int    // the array's number, or -1 for an object
 		key       string // the current member's name (arrays: their own)
 		expectKey bool
 	}
 	stack := make([]frame, 0, 16)
+	arrays := 0
 	for i := 0; i < len(b); {
 		switch c := b[i]; c {
 		case '{', '[':
@@ -46,9 +53,10 @@ func scanJSON(b []byte) (strs []jsonString, objs []jsonObject, ok bool) {
 			}
 			if c == '{' {
 				objs = append(objs, jsonObject{})
-				stack = append(stack, frame{obj: len(objs) - 1, key: key, expectKey: true})
+				stack = append(stack, frame{obj: len(objs) - 1, arr: -1, key: key, expectKey: true})
 			} else {
-				stack = append(stack, frame{obj: -1, key: key})
+				stack = append(stack, frame{obj: -1, arr: arrays, key: key})
+				arrays++
 			}
 			i++
 		case '}', ']':
@@ -78,12 +86,12 @@ func scanJSON(b []byte) (strs []jsonString, objs []jsonObject, ok bool) {
 				stack[n-1].key = string(lit)
 				stack[n-1].expectKey = false
 				if end-i >= 18 {
-					strs = append(strs, jsonString{start: i, end: end, obj: stack[n-1].obj, escaped: esc, isKey: true})
+					strs = append(strs, jsonString{start: i, end: end, obj: stack[n-1].obj, arr: -1, escaped: esc, isKey: true})
 				}
 			} else {
-				s := jsonString{start: i, end: end, obj: -1, escaped: esc}
+				s := jsonString{start: i, end: end, obj: -1, arr: -1, escaped: esc}
 				if n > 0 {
-					s.key, s.obj = stack[n-1].key, stack[n-1].obj
+					s.key, s.obj, s.arr = stack[n-1].key, stack[n-1].obj, stack[n-1].arr
 				}
 				if s.obj >= 0 && !esc && end-i < 64 {
 					switch s.key {
@@ -91,6 +99,10 @@ func scanJSON(b []byte) (strs []jsonString, objs []jsonObject, ok bool) {
 						objs[s.obj].typ = string(b[i+1 : end-1])
 					case "media_type":
 						objs[s.obj].mediaType = string(b[i+1 : end-1])
+					case "name", "secret_name", "secretName", "key", "variable", "variable_name", "env", "env_name", "envName":
+						if v := string(b[i+1 : end-1]); sensitiveKey(v) {
+							objs[s.obj].secretName = v
+						}
 					}
 				}
 				strs = append(strs, s)
@@ -108,16 +120,18 @@ func scanJSON(b []byte) (strs []jsonString, objs []jsonObject, ok bool) {
 func stringEnd(b []byte, i int) (int, bool) {
 	esc := false
 	for j := i + 1; j < len(b); {
-		k := bytes.IndexAny(b[j:], "\"\\")
-		if k < 0 {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
 			return -1, esc
 		}
-		j += k
-		if b[j] == '"' {
-			return j + 1, esc
+		q += j
+		bs := bytes.IndexByte(b[j:q], '\\')
+		if bs < 0 {
+			return q + 1, esc
 		}
+		// An escape before the quote: step over it and look again.
 		esc = true
-		j += 2
+		j += bs + 2
 	}
 	return -1, esc
 }

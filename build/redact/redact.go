@@ -46,6 +46,8 @@ type Redactor struct {
 	anon *strings.Replacer
 
 	known KnownClean
+	// clean holds the values found clean in this Redactor's life.
+	clean *cleanSet
 	// det is gitleaks' detector, ready when detReady is closed (nil and
 	// detErr set if it could not be made).
 	det      *detect.Detector
@@ -59,7 +61,7 @@ type Redactor struct {
 
 // New makes a Redactor.
 func New(opts Options) (*Redactor, error) {
-	r := &Redactor{opts: opts, byRule: map[string]int{}, byFile: map[string]map[string]int{}}
+	r := &Redactor{opts: opts, byRule: map[string]int{}, byFile: map[string]map[string]int{}, clean: newCleanSet()}
 	if opts.Secrets {
 		// Compiling the rules takes a few hundred milliseconds: it runs
 		// while the build discovers and fingerprints, and a build that
@@ -273,6 +275,13 @@ func (r *Redactor) name(file, s string, count bool) string {
 				rules[f.rule] += n
 			}
 		}
+		var n int
+		if name, n = randomTokens(name); n > 0 {
+			if rules == nil {
+				rules = map[string]int{}
+			}
+			rules["name-token"] += n
+		}
 	}
 	if name == s && r.known != nil {
 		r.known.MarkClean(key)
@@ -301,6 +310,7 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 	var (
 		vals    []string
 		keys    []string
+		groups  []int              // the array each value is an element of, or -1
 		at      []int              // index in strs of each value
 		replace = map[int]string{} // index in strs → new decoded value
 	)
@@ -338,9 +348,13 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 		if !ok {
 			continue
 		}
-		vals, keys, at = append(vals, v), append(keys, s.key), append(at, i)
+		key := s.key
+		if s.obj >= 0 && objs[s.obj].secretName != "" && valueKeys[key] {
+			key = objs[s.obj].secretName
+		}
+		vals, keys, groups, at = append(vals, v), append(keys, key), append(groups, s.arr), append(at, i)
 	}
-	redacted, vrules := r.values(vals, keys)
+	redacted, vrules := r.lines(vals, keys, groups)
 	for k, n := range vrules {
 		add(k, n)
 	}
@@ -377,6 +391,14 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 // members they are the values of: a name that says the value is a secret
 // (password, token, …) is shown to the rules beside it.
 func (r *Redactor) values(vals, keys []string) ([]string, map[string]int) {
+	return r.lines(vals, keys, nil)
+}
+
+// lines is values where groups, when set, numbers the arrays values are
+// elements of (-1: none): consecutive elements of one array are scanned
+// as the lines of one text (a patch's lines, a PEM key in them).
+func (r *Redactor) lines(vals, keys []string, groups []int) ([]string, map[string]int) {
+	groups = grouped(groups, len(vals))
 	var rules map[string]int
 	add := func(rule string, n int) {
 		if rules == nil {
@@ -395,10 +417,43 @@ func (r *Redactor) values(vals, keys []string) ([]string, map[string]int) {
 			// build of ccsite, and going on would publish secrets.
 			panic(fmt.Sprintf("ccsite: %v", r.detErr))
 		}
-		r.secrets(out, keys, add)
-		r.base64Secrets(out, add)
+		// Values scanned before and found clean are not scanned again.
+		skip := make([]bool, len(out))
+		var hashes [][2]uint64
+		for i, v := range out {
+			if len(v) < minSecret {
+				skip[i] = true
+				continue
+			}
+			if len(v) >= cleanMin && groups[i] < 0 {
+				if hashes == nil {
+					hashes = make([][2]uint64, len(out))
+				}
+				hashes[i] = r.clean.key(judgedAs(keys[i]), v)
+				skip[i] = r.clean.has(hashes[i])
+			}
+		}
+		before := append([]string(nil), out...)
+		// Encoded runs first: a rule matching part of one (a long
+		// base64 value after "key:") would leave the rest undecodable.
+		r.encodedSecrets(out, skip, add)
+		r.secrets(out, keys, groups, skip, add)
+		for i, v := range out {
+			if !skip[i] && len(v) >= cleanMin && groups[i] < 0 && v == before[i] {
+				r.clean.add(hashes[i])
+			}
+		}
 	}
 	return out, rules
+}
+
+// judgedAs is the member name a value is judged with: its own when the
+// name says it is a secret, else none.
+func judgedAs(key string) string {
+	if key != "" && sensitiveKey(key) {
+		return key
+	}
+	return ""
 }
 
 // own applies the user's own strings and patterns, anonymising and the
@@ -438,11 +493,21 @@ func (r *Redactor) own(s string, add func(string, int)) string {
 
 // secrets runs the secret rules once over all of vals and replaces what
 // they find in each.
-func (r *Redactor) secrets(vals, keys []string, add func(string, int)) {
+func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, add func(string, int)) {
 	var sb strings.Builder
 	stripped := make([]string, len(vals))
+	// A tool's output is often in a record twice (the result block and
+	// toolUseResult): each text is scanned once.
+	seen := make(map[string]bool, len(vals))
+	// Each array's elements, as the lines of one text.
+	type group struct {
+		members []int
+		starts  []int
+		text    strings.Builder
+	}
+	var gs map[int]*group
 	for i, v := range vals {
-		if len(v) < minSecret {
+		if skip[i] {
 			continue
 		}
 		sv := v
@@ -450,17 +515,82 @@ func (r *Redactor) secrets(vals, keys []string, add func(string, int)) {
 			sv = stripANSI(v)
 			stripped[i] = sv
 		}
-		if keys[i] != "" && sensitiveKey(keys[i]) {
-			sb.WriteString(keys[i])
+		name := judgedAs(keys[i])
+		if g := groups[i]; g >= 0 {
+			if gs == nil {
+				gs = map[int]*group{}
+			}
+			gr := gs[g]
+			if gr == nil {
+				gr = &group{}
+				gs[g] = gr
+			}
+			gr.members = append(gr.members, i)
+			gr.starts = append(gr.starts, gr.text.Len())
+			writeLoosened(&gr.text, sv)
+			gr.text.WriteByte('\n')
+			writeLoosened(&sb, sv)
+			if i+1 < len(vals) && groups[i+1] == g {
+				sb.WriteByte('\n')
+			} else {
+				sb.WriteString(separator)
+			}
+			continue
+		}
+		if name == "" {
+			if seen[sv] {
+				continue
+			}
+			seen[sv] = true
+		} else {
+			sb.WriteString(name)
 			sb.WriteString(": ")
 		}
-		sb.WriteString(loosen(sv))
-		sb.WriteByte('\n')
+		writeLoosened(&sb, sv)
+		// No rule reaches from one value into the next across a NUL.
+		sb.WriteString(separator)
 	}
 	if sb.Len() == 0 {
 		return
 	}
 	found := r.findings(sb.String())
+	// A secret across lines of an array (a key in a patch) is cut from
+	// each line it spans.
+	for _, gr := range gs {
+		text := gr.text.String()
+		for _, f := range found {
+			for from := 0; ; {
+				j := strings.Index(text[from:], f.secret)
+				if j < 0 {
+					break
+				}
+				a, b := from+j, from+j+len(f.secret)
+				from = b
+				first := true
+				for m, k := range gr.members {
+					s, e := gr.starts[m], gr.starts[m]+len(loosenedLen(vals[k], stripped[k]))
+					lo, hi := max(a, s)-s, min(b, e)-s
+					if lo >= hi || (a >= s && b <= e) {
+						continue // not here, or within one line (cut below)
+					}
+					line := vals[k]
+					if stripped[k] != "" {
+						line = stripped[k]
+					}
+					mark := ""
+					if first {
+						mark = "[REDACTED:" + f.rule + "]"
+						add(f.rule, 1)
+						first = false
+					} else if lo == 0 && line != "" && strings.IndexByte("+- ", line[0]) >= 0 {
+						lo = 1 // a patch line keeps its sign
+					}
+					vals[k] = line[:lo] + mark + line[hi:]
+					stripped[k] = ""
+				}
+			}
+		}
+	}
 	for _, f := range found {
 		for i, v := range vals {
 			if n := strings.Count(v, f.secret); n > 0 {
@@ -478,6 +608,41 @@ func (r *Redactor) secrets(vals, keys []string, add func(string, int)) {
 	}
 }
 
+// loosenedLen is the text of a value as scanned (its ANSI-stripped form
+// when it has one): loosening keeps lengths.
+func loosenedLen(v, stripped string) string {
+	if stripped != "" {
+		return stripped
+	}
+	return v
+}
+
+// grouped keeps the array numbers of arrays with two elements or more
+// among the values (-1 for the others); nil gives all -1.
+func grouped(groups []int, size int) []int {
+	if groups == nil {
+		groups = make([]int, size)
+		for i := range groups {
+			groups[i] = -1
+		}
+		return groups
+	}
+	n := map[int]int{}
+	for _, g := range groups {
+		if g >= 0 {
+			n[g]++
+		}
+	}
+	out := make([]int, len(groups))
+	for i, g := range groups {
+		out[i] = -1
+		if g >= 0 && n[g] >= 2 {
+			out[i] = g
+		}
+	}
+	return out
+}
+
 type finding struct{ rule, secret string }
 
 // findings runs the rules over text and returns what is to be replaced,
@@ -489,7 +654,8 @@ func (r *Redactor) findings(text string) []finding {
 	best := map[string]string{}
 	for _, f := range r.det.DetectString(text) {
 		sec := strings.TrimSpace(f.Secret)
-		if len(sec) < minSecret || isID(sec) || isPlaceholder(sec) || isSignature(sec) ||
+		if len(sec) < minSecret || isPlaceholder(sec) || isSignature(sec) || isObjectID(sec) ||
+			(f.RuleID != "password-assignment" && (isUUID(sec) || isHash(sec))) ||
 			strings.Contains(sec, "[REDACTED:") || !accept(f.RuleID, sec, f.Match) {
 			continue
 		}
@@ -522,17 +688,27 @@ func rulePriority(rule string) int {
 	return 0
 }
 
-// base64Secrets decodes the base64 runs of vals that decode to text and
-// runs the rules over them: a run that hides a secret is replaced whole.
-func (r *Redactor) base64Secrets(vals []string, add func(string, int)) {
+// encodedSecrets decodes what vals hold encoded (base64 runs that decode
+// to text, percent-encoded URL parts) and runs the rules over that: a
+// secret found is replaced where it stands when it stands there as it
+// is, else the whole encoded run that hides it is.
+func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, int)) {
 	type blob struct {
 		val, from, to int
 		text          string
 	}
 	var blobs []blob
 	for i, v := range vals {
+		if skip[i] {
+			continue
+		}
 		for _, sp := range base64Runs(v) {
 			if t, ok := decodeBase64Text(v[sp[0]:sp[1]]); ok {
+				blobs = append(blobs, blob{i, sp[0], sp[1], t})
+			}
+		}
+		for _, sp := range percentRuns(v) {
+			if t, ok := decodePercent(v[sp[0]:sp[1]]); ok {
 				blobs = append(blobs, blob{i, sp[0], sp[1], t})
 			}
 		}
@@ -541,34 +717,80 @@ func (r *Redactor) base64Secrets(vals []string, add func(string, int)) {
 		return
 	}
 	var sb strings.Builder
-	for _, b := range blobs {
-		sb.WriteString(loosen(stripANSI(b.text)))
-		sb.WriteByte('\n')
+	scans := make([]string, len(blobs))
+	for k, b := range blobs {
+		scans[k] = loosen(stripANSI(b.text))
+		sb.WriteString(scans[k])
+		sb.WriteString(separator)
 	}
 	found := r.findings(sb.String())
-	if len(found) == 0 {
-		return
+	type cut struct {
+		from, to int
+		rule     string
 	}
-	// Replace from the end of each value, so earlier spans stay put.
-	for k := len(blobs) - 1; k >= 0; k-- {
-		b := blobs[k]
-		t := loosen(stripANSI(b.text))
-		for _, f := range found {
-			if strings.Contains(t, f.secret) {
-				v := vals[b.val]
-				vals[b.val] = v[:b.from] + "[REDACTED:" + f.rule + "]" + v[b.to:]
-				add(f.rule, 1)
+	cuts := map[int][]cut{}
+	for k, b := range blobs {
+		// gitleaks has no rule for a URL's password: ours, on the
+		// decoded text too.
+		if _, n := urlPasswords(b.text); n > 0 {
+			cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, "url-password"})
+			scans[k] = ""
+		}
+	}
+	var literal []finding
+	for _, f := range found {
+		plain := false
+		for _, v := range vals {
+			if strings.Contains(v, f.secret) {
+				plain = true
 				break
+			}
+		}
+		if plain {
+			literal = append(literal, f)
+			continue
+		}
+		for k, b := range blobs {
+			if strings.Contains(scans[k], f.secret) {
+				cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, f.rule})
+			}
+		}
+	}
+	for i, cs := range cuts {
+		// From the end, so earlier spans stay put; a span inside one
+		// already cut goes with it.
+		sort.Slice(cs, func(a, b int) bool { return cs[a].from > cs[b].from || cs[a].from == cs[b].from && cs[a].to > cs[b].to })
+		v, low := vals[i], len(vals[i])+1
+		for _, c := range cs {
+			if c.to > low {
+				continue
+			}
+			v = v[:c.from] + "[REDACTED:" + c.rule + "]" + v[c.to:]
+			low = c.from
+			add(c.rule, 1)
+		}
+		vals[i] = v
+	}
+	for _, f := range literal {
+		for i, v := range vals {
+			if n := strings.Count(v, f.secret); n > 0 {
+				vals[i] = strings.ReplaceAll(v, f.secret, "[REDACTED:"+f.rule+"]")
+				add(f.rule, n)
 			}
 		}
 	}
 }
 
+// separator stands between the values scanned together: a line end for
+// the rules that end a secret there, then a NUL no rule's character
+// classes take, so no match runs from one value into the next.
+const separator = "\n\x00\n"
+
 // minSecret is the shortest string taken for a secret.
 const minSecret = 6
 
 // reURLPassword finds the password of scheme://user:password@host.
-var reURLPassword = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@"'\\]{0,64}:([^\s/@"'\\]{3,128})@[a-z0-9\[]`)
+var reURLPassword = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]{1,20}://[^\s/:@"'\\]{0,64}:([^\s/@"'\\]{3,128})@[a-z0-9\[]`)
 
 // urlPasswords redacts the password of each scheme://user:password@host
 // in s. The expression runs only on a window around each "://" (on whole
@@ -618,16 +840,62 @@ func urlPasswords(s string) (string, int) {
 	return b.String(), len(found)
 }
 
-var (
-	reUUID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	reID   = regexp.MustCompile(`^(?:msg|toolu|srvtoolu|req|chatcmpl|call|file|att|agent)_[0-9A-Za-z]+$`)
-	reHash = regexp.MustCompile(`^(?:[0-9a-f]{7,12}|[0-9a-f]{40}|[0-9a-f]{64})$`)
-)
-
 // isID tells whether s is an identifier, never a secret: a uuid, an API
 // object id (msg_…, toolu_…, req_…) or a commit hash.
 func isID(s string) bool {
-	return reUUID.MatchString(s) || reID.MatchString(s) || reHash.MatchString(s)
+	return isUUID(s) || isObjectID(s) || isHash(s)
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if s[i] != '-' {
+				return false
+			}
+		} else if !isHex(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// isObjectID: msg_…, toolu_…, srvtoolu_…, req_…, chatcmpl_…, call_…,
+// file_…, att_…, agent_… followed by letters and digits only.
+func isObjectID(s string) bool {
+	i := strings.IndexByte(s, '_')
+	if i < 0 || i == len(s)-1 {
+		return false
+	}
+	switch s[:i] {
+	case "msg", "toolu", "srvtoolu", "req", "chatcmpl", "call", "file", "att", "agent":
+	default:
+		return false
+	}
+	for j := i + 1; j < len(s); j++ {
+		c := s[j]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// isHash: a commit hash (short or whole) or a SHA-256, in lower-case hex.
+func isHash(s string) bool {
+	if n := len(s); !(n >= 7 && n <= 12 || n == 40 || n == 64) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Fingerprint names what the Redactor does (rules on or off, the user's

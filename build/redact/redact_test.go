@@ -147,9 +147,9 @@ func TestNotSecrets(t *testing.T) {
 // tool input's env and headers are redacted.
 func TestSensitiveNames(t *testing.T) {
 	r := newRedactor(t)
-	in := []byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","name":"mcp__x__call","input":{"env":{"DB_PASSWORD":"Xk9pL2mQ7vZ3","PORT":"5432"},"headers":{"Authorization":"Bearer 4f9aXk9pL2mQ7vZ3Rt8uWy1b"}}}]}}`)
+	in := []byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","name":"mcp__x__call","input":{"env":{"DB_PASSWORD":"Xk9pL2mQ7vZ3","PORT":"5432"},"headers":{"Authorization":"Bearer 4f9aXk9pL2mQ7vZ3Rt8uWy1b"}}},{"type":"tool_use","id":"toolu_2","name":"mcp__github__create_secret","input":{"value":"q0MRdiECSiDZwEl37IM1Ya2oXq2Xmm0Aj+dkOMRr","secret_name":"aws_secret_access_key"}}]}}`)
 	out := string(r.Line("f.jsonl", in))
-	for _, sec := range []string{"Xk9pL2mQ7vZ3", "4f9aXk9pL2mQ7vZ3Rt8uWy1b"} {
+	for _, sec := range []string{"Xk9pL2mQ7vZ3", "4f9aXk9pL2mQ7vZ3Rt8uWy1b", "q0MRdiECSiDZwEl37IM1Ya2oXq2Xmm0Aj+dkOMRr"} {
 		if strings.Contains(out, sec) {
 			t.Errorf("%s left: %s", sec, out)
 		}
@@ -198,14 +198,20 @@ func TestNames(t *testing.T) {
 
 func TestLoosen(t *testing.T) {
 	for in, want := range map[string]string{
-		"end " + stripe + ".":    "end " + stripe + " ",
-		"(a) b":                  "(a  b",
-		`"pa$$w0rd!x"`:           `"pa$$w0rd!x"`,
-		`"pa$$w0rd!"`:            `"pa$$w0rd "`,
-		"a.b.c":                  "a.b.c",
-		"k: v":                   "k: v",
-		"list: a, b, c).":        "list: a  b  c  ",
-		"no punctuation at all ": "no punctuation at all ",
+		"end " + stripe + ".":      "end " + stripe + " ",
+		"(a) b":                    "(a  b",
+		`"pa$$w0rd!x"`:             `"pa$$w0rd!x"`,
+		`"pa$$w0rd!"`:              `"pa$$w0rd "`,
+		"a.b.c":                    "a.b.c",
+		"password: 'a8Kq.3u8Y'":    "password: 'a8Kq.3u8Y'",
+		"/x/SECRET.json and":       "/x/SECRET json and",
+		"<a>SECRET</a>":            "<a>SECRET /a ",
+		"hooks.slack.com/services": "hooks.slack.com/services",
+		"see x.tar.gz.":            "see x.tar.gz ",
+		"cat /x/a.tar.gz.":         "cat /x/a.tar gz ",
+		"k: v":                     "k: v",
+		"list: a, b, c).":          "list: a  b  c  ",
+		"no punctuation at all ":   "no punctuation at all ",
 	} {
 		if got := loosen(in); got != want {
 			t.Errorf("loosen(%q) = %q, want %q", in, got, want)
@@ -238,5 +244,69 @@ func TestAnonymizeOnly(t *testing.T) {
 	}
 	if byRule, _ := r.Counts(); len(byRule) != 0 {
 		t.Errorf("counted %v", byRule)
+	}
+}
+
+// TestKeyAcrossPatchLines: a private key added by an edit sits in a
+// structuredPatch as one array element per line; it is found across them
+// and cut from each, the lines keeping their signs.
+func TestKeyAcrossPatchLines(t *testing.T) {
+	r := newRedactor(t)
+	body := []string{
+		"MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
+		"VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK",
+		"LxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo",
+		"9z+40RQzuVaE8AkAFmxZzow3x+VJYKdjykkJ0iT9wCS0DRTXu269V264Vf/3jvre",
+	}
+	lines := []any{" import os", "+-----BEGIN RSA PRIVATE KEY-----"}
+	for _, b := range body {
+		lines = append(lines, "+"+b)
+	}
+	lines = append(lines, "+-----END RSA PRIVATE KEY-----", " print('done')")
+	in, _ := json.Marshal(map[string]any{"type": "user", "toolUseResult": map[string]any{"filePath": "/x/key.py",
+		"structuredPatch": []any{map[string]any{"oldStart": 1, "oldLines": 2, "newStart": 1, "newLines": 8, "lines": lines}}}})
+	out := string(r.Line("f.jsonl", in))
+	for _, b := range body {
+		if strings.Contains(out, b[10:40]) {
+			t.Errorf("key line left: %s", out)
+		}
+	}
+	var v struct {
+		ToolUseResult struct {
+			StructuredPatch []struct {
+				Lines []string `json:"lines"`
+			} `json:"structuredPatch"`
+		} `json:"toolUseResult"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	got := v.ToolUseResult.StructuredPatch[0].Lines
+	if len(got) != len(lines) || got[0] != " import os" || got[len(got)-1] != " print('done')" ||
+		!strings.HasPrefix(got[1], "+") || !strings.Contains(got[1], "[REDACTED:private-key]") || got[2] != "+" {
+		t.Errorf("lines: %q", got)
+	}
+}
+
+func TestFake(t *testing.T) {
+	for v, want := range map[string]bool{
+		"sk-ant-api03-real-secret": true, "ghp_test123": true, "SuperSecret123": true, "sk-1234567890abcdef": true,
+		"MY_TEST_TOKEN": true, "jcd6DEMoj2k0Vc2bIO0d": false, "Xk9pL2mQ7vZ3": false, "reAL9kQ": false,
+		"oMZxFNIRTYavIDMLBIXN": false,
+	} {
+		if got := fake(v); got != want {
+			t.Errorf("fake(%q) = %v", v, got)
+		}
+	}
+}
+
+func TestIdentLike(t *testing.T) {
+	for v, want := range map[string]bool{
+		"password": true, "userPwd": true, "dbPassword": true, "self": true, "DB_PASSWORD": true, "newPassword2": true,
+		"GyyauvkgWkbbk3": false, "nBcvXufhzKerxEdXjncg": false, "oMZxFNIRTYavIDMLBIXN": false,
+	} {
+		if got := identLike(v); got != want {
+			t.Errorf("identLike(%q) = %v", v, got)
+		}
 	}
 }

@@ -29,14 +29,14 @@ var extraRules = []config.Rule{
 	{
 		RuleID:      "authorization-basic",
 		Description: "HTTP Basic credentials (base64 of user:password)",
-		Regex:       glregexp.MustCompile(`(?i)\bbasic[ \t]+([a-z0-9+/]{8,}={0,2})(?:[^a-z0-9+/=]|$)`),
+		Regex:       glregexp.MustCompile(`(?i)\bbasic(?:[ \t]+|\+)([a-z0-9+/]{8,}={0,2})(?:[^a-z0-9+/=]|$)`),
 		SecretGroup: 1,
 		Keywords:    []string{"basic"},
 	},
 	{
 		RuleID:      "authorization-bearer",
 		Description: "An HTTP bearer token",
-		Regex:       glregexp.MustCompile(`(?i)\bbearer[ \t]+([a-z0-9\-._~+/]{16,}=*)`),
+		Regex:       glregexp.MustCompile(`(?i)\bbearer(?:[ \t]+|\+)([a-z0-9\-._~+/]{16,}=*)`),
 		SecretGroup: 1,
 		Entropy:     3,
 		Keywords:    []string{"bearer"},
@@ -47,9 +47,16 @@ var extraRules = []config.Rule{
 		Regex: glregexp.MustCompile(`(?i)(?:^|[^a-z0-9])[a-z0-9_.-]{0,40}?` +
 			`(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|access[_.-]?key|private[_.-]?key|account[_.-]?key|` +
 			`auth[_.-]?key|sharedaccesskey|credentials?|client[_.-]?secret)[a-z0-9_.-]{0,20}` +
-			`["'\x60]?[ \t]*(?:=|:=|:|=>|\|\|=)[ \t]*` +
-			`(?:"([^"\r\n]{6,200})"|'([^'\r\n]{6,200})'|([^\s"'\x60;,&<>]{6,200}))`),
+			`["'\x60]?(?:[ \t]*(?:=|:=|:|=>|\|\|=)[ \t]*|\t+)` +
+			`(?:"([^"\r\n]{6,1000})"|'([^'\r\n]{6,1000})'|([^\s"'\x60;,&<>]{6,1000}))`),
 		Keywords: []string{"pass", "pwd", "secret", "token", "key", "credential"},
+	},
+	{
+		RuleID:      "mailgun-key",
+		Description: "A Mailgun private API key on its own (key-<32 hex>)",
+		Regex:       glregexp.MustCompile(`\b(key-[0-9a-f]{32})\b`),
+		SecretGroup: 1,
+		Keywords:    []string{"key-"},
 	},
 	{
 		RuleID:      "azure-sas-signature",
@@ -63,9 +70,10 @@ var extraRules = []config.Rule{
 var (
 	// rePlaceholder finds values that stand for a secret rather than
 	// being one.
-	rePlaceholder = regexp.MustCompile(`(?i)your[-_ ]|example|placeholder|change[-_]?me|redacted|dummy|sample|insert[-_]|replace[-_]|xxx|\*\*\*|\.\.\.|…|<|>|^(?:null|none|nil|true|false|undefined|str|string|int|bool|required|optional|secret|password|passwd|token|bearer|basic|value|empty|default|test|todo)$`)
-	// reCodePath is a dotted name (self.password, req.body.token).
-	reCodePath = regexp.MustCompile(`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$`)
+	rePlaceholder = regexp.MustCompile(`(?i)your[-_ ]|example|placeholder|change[-_]?me|redacted|dummy|sample|insert[-_]|replace[-_]|(?-i:xxxx|XXXX)|\*\*\*|\.\.\.|…|<|>|^(?:null|none|nil|true|false|undefined|str|string|int|bool|required|optional|secret|password|passwd|token|bearer|basic|value|empty|default|test|todo)$`)
+	// reIdent is a name as people write them: snake_case, CONSTANT,
+	// camelCase, PascalCase, maybe with a number at the end.
+	reIdent = regexp.MustCompile(`^[$_]*(?:[a-z][a-z_]*|[A-Z][A-Z_]*|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+)+)[0-9]{0,2}$`)
 	// reWordy is a name made of letters and underscores only: in code an
 	// identifier, not a literal.
 	reWordy = regexp.MustCompile(`^[A-Za-z_]+$`)
@@ -94,12 +102,17 @@ func accept(rule, secret, match string) bool {
 // acceptAssigned says whether the value of a name = value assignment is a
 // literal secret.
 func acceptAssigned(v, match string) bool {
-	if len(v) < 6 || rePlaceholder.MatchString(v) || reFakeWord.MatchString(v) {
+	if len(v) < 6 || rePlaceholder.MatchString(v) || fake(v) {
 		return false
 	}
 	switch v[0] {
-	case '$', '%', '{', '#', '@', '(', '[', '!', '?', '&', '|', '*', '/', '\\', '-', '.', '=', ':':
-		// ${VAR}, %VAR%, {{ template }}, #comment, @Value, a flag, a path.
+	case '$', '%', '{', '#', '@', '(', '[', '!', '?', '&', '|', '*', '\\', '-', '.', '=', ':':
+		// ${VAR}, %VAR%, {{ template }}, #comment, @Value, a flag.
+		return false
+	}
+	if strings.Contains(v, "/") && !strings.ContainsAny(v, "+=") && !randomParts(v) {
+		// A path (/run/secrets/db, logs/<uuid>.jsonl), unless its parts
+		// look random (a base64 key may hold a "/").
 		return false
 	}
 	if strings.ContainsAny(v, " \t") || !strings.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") {
@@ -122,21 +135,134 @@ func acceptAssigned(v, match string) bool {
 		// Class::method, a URL scheme), not YAML.
 		return false
 	}
-	if strings.ContainsAny(v, "()[]{}") || reCodePath.MatchString(v) || reWordy.MatchString(v) || reFilePath.MatchString(v) {
+	if strings.ContainsAny(v, "()[]{}") || codePath(v) || reFilePath.MatchString(v) {
 		return false
 	}
 	return true
 }
 
+// randomParts tells whether p, a value with slashes, reads as random
+// rather than as a path: a run of letters and digits of it looks random,
+// or all of it without the slashes is long and mixes upper and lower case
+// and digits (an AWS secret key: wJalr/XUtnF/EMI…).
+func randomParts(p string) bool {
+	if _, n := randomTokens(p); n > 0 {
+		return true
+	}
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; !isAlnum(c) && c != '/' {
+			return false // a path with names in it, not base64
+		}
+	}
+	joined := strings.ReplaceAll(p, "/", "")
+	upper, lower, digit := false, false, false
+	for i := 0; i < len(joined); i++ {
+		switch c := joined[i]; {
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= '0' && c <= '9':
+			digit = true
+		}
+	}
+	_, n := randomTokens(joined)
+	return len(joined) >= 20 && upper && lower && digit && n > 0
+}
+
+// codePath tells whether v reads as code: a name or a dotted path of
+// names (password, userPassword, DB_PASSWORD, self.secret_key,
+// req.body.token), not a random literal (oMZxFNIRTYavIDMLBIXN).
+func codePath(v string) bool {
+	for _, part := range strings.Split(v, ".") {
+		if !identLike(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// identLike tells whether s is a name as people write them, not random
+// letters that happen to fall into camel case (nBcvXufhzKerxEdXjncg,
+// GyyauvkgWkbbk3): in a name, most parts have a vowel; abbreviations
+// (db, Pwd) are short.
+func identLike(s string) bool {
+	if !reIdent.MatchString(s) {
+		return false
+	}
+	if len(s) < 8 {
+		return true
+	}
+	short := 3 // the longest part that may go without a vowel
+	if len(s) < 16 {
+		short = 4
+	}
+	parts, bare := 0, 0
+	start := 0
+	for i := 1; i <= len(s); i++ {
+		if i < len(s) && !(s[i] >= 'A' && s[i] <= 'Z') && s[i] != '_' {
+			continue
+		}
+		if part := strings.Trim(s[start:i], "_$0123456789"); part != "" {
+			parts++
+			if len(part) >= short && !strings.ContainsAny(strings.ToLower(part), "aeiouy") {
+				bare++
+			}
+		}
+		start = i
+	}
+	return bare*4 <= parts
+}
+
 var (
-	// reFakeWord finds the words of made-up secrets in examples and
-	// tests (sk-ant-api03-real-secret, ghp_test123, SuperSecret123).
-	reFakeWord = regexp.MustCompile(`(?i)test|secret|passw|real|fake|mock|demo|sample|abc123|1234|qwerty|letmein|hunter2`)
+	// reFakeRun finds the runs of made-up values (sk-1234567890abcdef).
+	reFakeRun = regexp.MustCompile(`1234|abc123|(?i:qwerty|letmein|hunter2)`)
 	// reAssignment is a name and its separator with no value.
 	reAssignment = regexp.MustCompile(`^[A-Za-z_][\w.-]{0,19}[=:]$`)
 	// reFilePath is a path to a file.
 	reFilePath = regexp.MustCompile(`/.*\.[A-Za-z0-9]{1,6}$`)
 )
+
+// fakeWords are the words of made-up secrets in examples and tests
+// (sk-ant-api03-real-secret, ghp_test123, SuperSecret123).
+var fakeWords = map[string]bool{"test": true, "tests": true, "testing": true, "secret": true, "password": true, "passwd": true,
+	"real": true, "fake": true, "mock": true, "demo": true, "sample": true}
+
+// fake tells whether v is a made-up value: one of its words (split at
+// punctuation, digits and lower-to-upper case changes) is a fake word, or
+// it holds a run such as 1234. A random value may hold "demo" by chance
+// (jcd6DEMoj2), but seldom as a word of its own; in a long one (a storage
+// key) only a word set apart by punctuation counts.
+func fake(v string) bool {
+	if len(v) > 40 {
+		for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == ' ' }) {
+			if fakeWords[strings.ToLower(w)] {
+				return true
+			}
+		}
+		return false
+	}
+	if reFakeRun.MatchString(v) {
+		return true
+	}
+	start := -1
+	for i := 0; i <= len(v); i++ {
+		letter := i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z')
+		wordStart := letter && (start < 0 || v[i] >= 'A' && v[i] <= 'Z' && v[i-1] >= 'a' && v[i-1] <= 'z')
+		if start >= 0 && (!letter || wordStart) {
+			w := v[start:i]
+			// A word in one case only: Secret, secret, SECRET.
+			if (w[1:] == strings.ToLower(w[1:]) || w == strings.ToUpper(w)) && fakeWords[strings.ToLower(w)] {
+				return true
+			}
+			start = -1
+		}
+		if wordStart || letter && start < 0 {
+			start = i
+		}
+	}
+	return false
+}
 
 // isPlaceholder tells whether a secret any rule found stands for one:
 // documentation's AKIAIOSFODNN7EXAMPLE, sk_test_EXAMPLE…, your-key-here.
@@ -144,7 +270,7 @@ func isPlaceholder(s string) bool {
 	return rePlaceholderAny.MatchString(s)
 }
 
-var rePlaceholderAny = regexp.MustCompile(`(?i)example|your[-_]|placeholder|x{5}|dummy|<|>`)
+var rePlaceholderAny = regexp.MustCompile(`(?i)example|your[-_]|placeholder|(?-i:xxxxx|XXXXX)|dummy|<|>`)
 
 // isSignature tells whether s is (a piece of) a thinking block's
 // signature, as a tool may print one: base64 of a record that starts

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/base64"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 )
@@ -53,6 +54,10 @@ var idKeys = map[string]bool{
 	"requestId": true, "id": true, "tool_use_id": true, "toolUseID": true, "messageId": true, "promptId": true,
 	"parentToolUseID": true, "sourceToolAssistantUUID": true, "timestamp": true,
 }
+
+// valueKeys are the members that hold the value of a secret another
+// member names.
+var valueKeys = map[string]bool{"value": true, "secret_value": true, "secretValue": true, "val": true, "plaintext_value": true}
 
 // skipValue tells whether a string value is never a secret: a thinking
 // signature, an identifier under its usual name, or a short word.
@@ -113,38 +118,98 @@ func sensitiveKey(k string) bool {
 // brackets or a list) becomes a space, which the rules' terminators
 // accept. Punctuation inside a token (a password's "!" or ",") stays.
 func loosen(s string) string {
-	var b []byte
-	for i := len(s) - 1; i >= 0; i-- {
-		if !closing(s[i]) {
-			continue
-		}
-		if i+1 < len(s) {
-			n := s[i+1]
-			if b != nil {
-				n = b[i+1]
-			}
-			if n != ' ' && n != '\n' && n != '\t' && n != '\r' && n != '"' && n != '\'' && n != '`' {
-				continue
-			}
-		}
-		if b == nil {
-			b = []byte(s)
-		}
-		b[i] = ' '
-	}
-	if b == nil {
-		return s
-	}
-	return string(b)
+	var b strings.Builder
+	writeLoosened(&b, s)
+	return b.String()
 }
 
-func closing(c byte) bool {
+// writeLoosened writes loosen(s) to b: a run of closing punctuation
+// followed by white space, a quote or the end becomes spaces; so do the
+// "<" of a closing tag (<command-args>SECRET</command-args>) and the
+// "." of a file's extension (/home/kim/SECRET.json).
+func writeLoosened(b *strings.Builder, s string) {
+	b.Grow(len(s))
+	last := 0
+	blank := func(i, j int) {
+		b.WriteString(s[last:i])
+		for k := i; k < j; k++ {
+			b.WriteByte(' ')
+		}
+		last = j
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !closers[c] && c != '<' {
+			continue
+		}
+		switch {
+		case c == '<' && i+1 < len(s) && s[i+1] == '/':
+			blank(i, i+1)
+			continue
+		case c == '.' && extension(s[i+1:]) && inPath(s, i):
+			blank(i, i+1)
+			continue
+		case !closing(c):
+			continue
+		}
+		j := i + 1
+		for j < len(s) && closing(s[j]) {
+			j++
+		}
+		if j == len(s) || terminator(s[j]) {
+			blank(i, j)
+		}
+		i = j - 1
+	}
+	b.WriteString(s[last:])
+}
+
+// inPath tells whether s[i] is in a path: a slash or backslash stands
+// before it in the same word.
+func inPath(s string, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch s[j] {
+		case '/', '\\':
+			return true
+		case ' ', '\n', '\t', '\r', '"', '\'', '`', '=', ':':
+			return false
+		}
+	}
+	return false
+}
+
+// extension tells whether s starts with a file extension: one to five
+// letters or digits, then the end, white space, a quote, a closing tag or
+// closing punctuation at the end of a word.
+func extension(s string) bool {
+	n := 0
+	for n < len(s) && n <= 5 && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z' || s[n] >= '0' && s[n] <= '9') {
+		n++
+	}
+	if n == 0 || n > 5 {
+		return false
+	}
+	if n == len(s) || terminator(s[n]) || s[n] == '<' {
+		return true
+	}
+	j := n
+	for j < len(s) && closing(s[j]) {
+		j++
+	}
+	return j > n && (j == len(s) || terminator(s[j]))
+}
+
+func terminator(c byte) bool {
 	switch c {
-	case ',', ')', ']', '}', '>', '.', '!', '?', '|':
+	case ' ', '\n', '\t', '\r', '"', '\'', '`':
 		return true
 	}
 	return false
 }
+
+func closing(c byte) bool { return closers[c] }
+
+var closers = [256]bool{',': true, ')': true, ']': true, '}': true, '>': true, '.': true, '!': true, '?': true, '|': true}
 
 // stripANSI removes terminal escape sequences (colours, cursor moves).
 func stripANSI(s string) string {
@@ -186,46 +251,46 @@ func stripANSI(s string) string {
 // minBase64 is the shortest base64 run decoded: 18 bytes of text.
 const minBase64 = 24
 
+// b64Class sorts bytes for base64Runs: 0 not base64, 1 upper case, 2
+// lower case, 3 digits and + / - _, 4 padding.
+var b64Class = func() (t [256]byte) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = 1
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = 2
+	}
+	for _, c := range "0123456789+/-_" {
+		t[c] = 3
+	}
+	t['='] = 4
+	return t
+}()
+
 // base64Runs finds the runs of base64 characters in s long enough to hide
 // a secret and mixed-case (as base64 of text always is; paths and words
 // seldom are).
 func base64Runs(s string) [][2]int {
 	var out [][2]int
-	start, upper, lower := -1, false, false
-	flush := func(end int) {
-		if start >= 0 && end-start >= minBase64 && upper && lower {
-			out = append(out, [2]int{start, end})
-		}
-		start, upper, lower = -1, false, false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			upper = true
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= '0' && c <= '9', c == '+', c == '/', c == '-', c == '_':
-		case c == '=':
-			// Padding ends a run.
-			if start >= 0 {
-				j := i
-				for j < len(s) && s[j] == '=' && j-i < 2 {
-					j++
-				}
-				flush(j)
-				i = j - 1
-			}
-			continue
-		default:
-			flush(i)
+	for i := 0; i < len(s); {
+		if b64Class[s[i]] == 0 || b64Class[s[i]] == 4 {
+			i++
 			continue
 		}
-		if start < 0 {
-			start = i
+		start := i
+		var seen byte
+		for i < len(s) && b64Class[s[i]] != 0 && b64Class[s[i]] != 4 {
+			seen |= 1 << b64Class[s[i]]
+			i++
+		}
+		// Padding ends a run.
+		for k := 0; k < 2 && i < len(s) && s[i] == '='; k++ {
+			i++
+		}
+		if i-start >= minBase64 && seen&(1<<1) != 0 && seen&(1<<2) != 0 {
+			out = append(out, [2]int{start, i})
 		}
 	}
-	flush(len(s))
 	return out
 }
 
@@ -250,4 +315,123 @@ func decodeBase64Text(run string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// percentRuns finds the runs of s that hold percent-encoded bytes (a URL
+// or a query value written with %3D, %2F…): up to white space or a quote.
+func percentRuns(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '%')
+		if j < 0 {
+			break
+		}
+		j += i
+		if j+2 >= len(s) || !isHex(s[j+1]) || !isHex(s[j+2]) {
+			i = j + 1
+			continue
+		}
+		from := j
+		for from > 0 && !percentStop(s[from-1]) {
+			from--
+		}
+		to := j
+		for to < len(s) && !percentStop(s[to]) {
+			to++
+		}
+		if to-from >= minSecret {
+			out = append(out, [2]int{from, to})
+		}
+		i = to
+	}
+	return out
+}
+
+func percentStop(c byte) bool {
+	switch c {
+	case ' ', '\n', '\r', '\t', '"', '\'', '`', '<', '>':
+		return true
+	}
+	return false
+}
+
+// decodePercent decodes a percent-encoded run ("+" is a space, as in a
+// query), when that gives text.
+func decodePercent(run string) (string, bool) {
+	t, err := url.QueryUnescape(run)
+	if err != nil {
+		if t, err = url.PathUnescape(run); err != nil {
+			return "", false
+		}
+	}
+	if t == run || !utf8.ValidString(t) {
+		return "", false
+	}
+	return t, true
+}
+
+// randomTokens replaces the parts of a name that look random (a key
+// written into a folder or file name, which Claude Code's folder names
+// mangle past any rule: sk_live_… becomes sk-live-…): runs of letters and
+// digits of 16 or more with both, or of 28 or more, that are not hex
+// (uuids, agent ids and hashes are).
+func randomTokens(name string) (string, int) {
+	n := 0
+	var b strings.Builder
+	last := 0
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && isAlnum(name[i]) {
+			continue
+		}
+		j := i
+		for j > last && isAlnum(name[j-1]) {
+			j--
+		}
+		if tok := name[j:i]; looksRandom(tok) {
+			b.WriteString(name[last:j])
+			b.WriteString("[REDACTED:name-token]")
+			last = i
+			n++
+		}
+	}
+	if n == 0 {
+		return name, 0
+	}
+	b.WriteString(name[last:])
+	return b.String(), n
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func looksRandom(tok string) bool {
+	if len(tok) < 12 {
+		return false
+	}
+	hex, upper, lower, digit := true, false, false, false
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if !isHex(c) || c >= 'A' && c <= 'F' {
+			hex = false
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		default:
+			lower = true
+		}
+	}
+	if hex {
+		// uuids' parts and agent ids are short hex; a key is long.
+		return len(tok) >= 32
+	}
+	if len(tok) < 16 {
+		// Short: only with all three kinds of character, and not written
+		// as a name.
+		return upper && lower && digit && !identLike(tok)
+	}
+	return digit && (upper || lower) || len(tok) >= 28 || !identLike(tok)
 }
