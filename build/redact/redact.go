@@ -437,7 +437,7 @@ func (r *Redactor) lines(vals, keys []string, groups []int) ([]string, map[strin
 		// Encoded runs first: a rule matching part of one (a long
 		// base64 value after "key:") would leave the rest undecodable.
 		r.encodedSecrets(out, skip, add)
-		r.secrets(out, keys, groups, skip, add)
+		r.secrets(out, keys, groups, skip, hashes, add)
 		for i, v := range out {
 			if !skip[i] && len(v) >= cleanMin && groups[i] < 0 && v == before[i] {
 				r.clean.add(hashes[i])
@@ -493,12 +493,12 @@ func (r *Redactor) own(s string, add func(string, int)) string {
 
 // secrets runs the secret rules once over all of vals and replaces what
 // they find in each.
-func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, add func(string, int)) {
+func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashes [][2]uint64, add func(string, int)) {
 	var sb strings.Builder
 	stripped := make([]string, len(vals))
 	// A tool's output is often in a record twice (the result block and
-	// toolUseResult): each text is scanned once.
-	seen := make(map[string]bool, len(vals))
+	// toolUseResult): each text is scanned once (known by its hash).
+	var seen map[[2]uint64]bool
 	// Each array's elements, as the lines of one text.
 	type group struct {
 		members []int
@@ -537,12 +537,16 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, add f
 			}
 			continue
 		}
-		if name == "" {
-			if seen[sv] {
+		if name == "" && hashes != nil && hashes[i] != ([2]uint64{}) && stripped[i] == "" {
+			if seen[hashes[i]] {
 				continue
 			}
-			seen[sv] = true
-		} else {
+			if seen == nil {
+				seen = map[[2]uint64]bool{}
+			}
+			seen[hashes[i]] = true
+		}
+		if name != "" {
 			sb.WriteString(name)
 			sb.WriteString(": ")
 		}

@@ -61,6 +61,8 @@ func TestDecodedValues(t *testing.T) {
 		"bearer":            "curl -H 'Authorization: Bearer 4f9aXk9pL2mQ7vZ3Rt8uWy1b' https://api",
 		"query password":    "postgres://db.internal:5432/shop?user=app&password=Xk9pL2mQ7vZ3",
 		"ado password":      "Server=db;Database=shop;User Id=app;Password=Xk9pL2mQ7vZ3;",
+		"env letters":       "POSTGRES_PASSWORD=wjoNyAcXpmiAdgEik\nLOG=info",
+		"query letters":     "https://x.io/export?user=root&password=tjQePyDlQnfmfwjyCoRq&ssl=1",
 		"url no user":       "redis://:Xk9pL2mQ7vZ3@cache:6379/0",
 		"azure account key": "DefaultEndpointsProtocol=https;AccountName=shop;AccountKey=" + azureKey + ";EndpointSuffix=core.windows.net",
 		"secret assignment": "export APP_SECRET=9fK2mQ7xZ4pL1vB8\nexport GH_TOKEN=q7Xk9pL2mQ7vZ3w",
@@ -72,7 +74,7 @@ func TestDecodedValues(t *testing.T) {
 		"base64":       {base64.StdEncoding.EncodeToString([]byte("export STRIPE_KEY=\"" + stripe + "\"\n"))[:30]},
 		"env password": {"Xk9pL2mQ7vZ3"}, "yaml password": {"Xk9pL2mQ7vZ3"}, "json password": {"Xk9pL2mQ7vZ3"},
 		"basic auth": {base64.StdEncoding.EncodeToString([]byte("admin:Xk9pL2mQ7vZ3"))}, "bearer": {"4f9aXk9pL2mQ7vZ3Rt8uWy1b"},
-		"query password": {"Xk9pL2mQ7vZ3"}, "ado password": {"Xk9pL2mQ7vZ3"}, "url no user": {"Xk9pL2mQ7vZ3"},
+		"query password": {"Xk9pL2mQ7vZ3"}, "env letters": {"wjoNyAcXpmiAdgEik"}, "query letters": {"tjQePyDlQnfmfwjyCoRq"}, "ado password": {"Xk9pL2mQ7vZ3"}, "url no user": {"Xk9pL2mQ7vZ3"},
 		"azure account key": {azureKey}, "secret assignment": {"9fK2mQ7xZ4pL1vB8", "q7Xk9pL2mQ7vZ3w"},
 	}
 	for name, text := range cases {
@@ -303,7 +305,8 @@ func TestFake(t *testing.T) {
 func TestIdentLike(t *testing.T) {
 	for v, want := range map[string]bool{
 		"password": true, "userPwd": true, "dbPassword": true, "self": true, "DB_PASSWORD": true, "newPassword2": true,
-		"GyyauvkgWkbbk3": false, "nBcvXufhzKerxEdXjncg": false, "oMZxFNIRTYavIDMLBIXN": false,
+		"GyyauvkgWkbbk3": false, "nBcvXufhzKerxEdXjncg": false, "oMZxFNIRTYavIDMLBIXN": false, "PuIdFeMiTeZkNkQcVkJe": false,
+		"tjQePyDlQnfmfwjyCoRq": false, "getIdOrNull": true,
 	} {
 		if got := identLike(v); got != want {
 			t.Errorf("identLike(%q) = %v", v, got)

@@ -52,6 +52,16 @@ var extraRules = []config.Rule{
 		Keywords: []string{"pass", "pwd", "secret", "token", "key", "credential"},
 	},
 	{
+		// gitleaks' aws-access-token asks for an entropy a real key id
+		// may fall short of (AKIAI2J2WUKOK22W2MWW).
+		RuleID:      "aws-key-id",
+		Description: "An AWS access key id",
+		Regex:       glregexp.MustCompile(`\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`),
+		SecretGroup: 1,
+		Entropy:     2.5,
+		Keywords:    []string{"a3t", "akia", "asia", "abia", "acca"},
+	},
+	{
 		RuleID:      "mailgun-key",
 		Description: "A Mailgun private API key on its own (key-<32 hex>)",
 		Regex:       glregexp.MustCompile(`\b(key-[0-9a-f]{32})\b`),
@@ -135,10 +145,43 @@ func acceptAssigned(v, match string) bool {
 		// Class::method, a URL scheme), not YAML.
 		return false
 	}
-	if strings.ContainsAny(v, "()[]{}") || codePath(v) || reFilePath.MatchString(v) {
+	if strings.ContainsAny(v, "()[]{}") || reFilePath.MatchString(v) {
 		return false
 	}
-	return true
+	// Where no code can stand, a name-like value is a literal all the
+	// same: a URL's query or a connection string (?…&password=…;), an
+	// environment file (POSTGRES_PASSWORD=…), a table (name<TAB>value).
+	return literalContext(match, v) || !codePath(v)
+}
+
+// literalContext tells whether the assignment match ends in value v in a
+// place where values are literals, never code.
+func literalContext(match, v string) bool {
+	i := strings.LastIndex(match, v)
+	if i <= 0 {
+		return false
+	}
+	before := strings.TrimRight(match[:i], " ")
+	if before == "" {
+		return false
+	}
+	sep := before[len(before)-1]
+	if sep == '\t' {
+		return true
+	}
+	if sep != '=' {
+		return false
+	}
+	name := strings.TrimRight(before[:len(before)-1], " \t\"'`")
+	j := len(name)
+	for j > 0 && (isAlnum(name[j-1]) || name[j-1] == '_' || name[j-1] == '.' || name[j-1] == '-') {
+		j--
+	}
+	if j > 0 && strings.IndexByte("?&;", name[j-1]) >= 0 {
+		return true
+	}
+	n := name[j:]
+	return n != "" && strings.Trim(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" && strings.ToUpper(n) == n
 }
 
 // randomParts tells whether p, a value with slashes, reads as random
@@ -197,21 +240,26 @@ func identLike(s string) bool {
 	if len(s) < 16 {
 		short = 4
 	}
-	parts, bare := 0, 0
+	parts, bare, tiny := 0, 0, 0
 	start := 0
+	oneCase := s == strings.ToUpper(s) || s == strings.ToLower(s)
 	for i := 1; i <= len(s); i++ {
-		if i < len(s) && !(s[i] >= 'A' && s[i] <= 'Z') && s[i] != '_' {
+		if i < len(s) && s[i] != '_' && (oneCase || !(s[i] >= 'A' && s[i] <= 'Z')) {
 			continue
 		}
 		if part := strings.Trim(s[start:i], "_$0123456789"); part != "" {
 			parts++
-			if len(part) >= short && !strings.ContainsAny(strings.ToLower(part), "aeiouy") {
+			if len(part) <= 2 {
+				tiny++
+			}
+			if len(part) >= short && !strings.ContainsAny(strings.ToLower(part), "aeiou") {
 				bare++
 			}
 		}
 		start = i
 	}
-	return bare*4 <= parts
+	// Most parts of one or two letters (PuIdFeMiTe) is no name either.
+	return bare*4 <= parts && tiny*2 <= parts
 }
 
 var (
