@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -21,6 +22,35 @@ type jsonString struct {
 	isKey bool
 }
 
+// frame is an object or array scanJSON is in.
+type frame struct {
+	obj       int    // index in objs, or -1 for an array
+	arr       int    // the array's number, or -1 for an object
+	key       string // the current member's name (arrays: their own)
+	expectKey bool
+}
+
+// scratch holds the slices one line's redaction needs, kept by the
+// Redactor for the next line (a build redacts millions).
+type scratch struct {
+	strs   []jsonString
+	objs   []jsonObject
+	stack  []frame
+	vals   []string
+	keys   []string
+	groups []int
+	at     []int
+}
+
+// reset drops what the slices point to (the line's bytes).
+func (sc *scratch) reset() {
+	clear(sc.strs[:cap(sc.strs)])
+	clear(sc.objs[:cap(sc.objs)])
+	clear(sc.stack[:cap(sc.stack)])
+	clear(sc.vals[:cap(sc.vals)])
+	clear(sc.keys[:cap(sc.keys)])
+}
+
 // jsonObject is what an object says of its binary members: a content
 // block's source ({"type":"base64","media_type":…,"data":…}) or a Read
 // result's file ({"type":"image/png","base64":…}).
@@ -35,14 +65,10 @@ type jsonObject struct {
 // scanJSON lists the string values of a JSON text and what their objects
 // say of their type. ok is false when the text is not well-formed JSON
 // as far as strings and nesting go (the caller then scans it as text).
-func scanJSON(b []byte) (strs []jsonString, objs []jsonObject, ok bool) {
-	type frame struct {
-		obj       int    // index in objs, or -1 for an array
-		arr       int    // the array's number, or -1 for an object
-		key       string // the current member's name (arrays: their own)
-		expectKey bool
-	}
-	stack := make([]frame, 0, 16)
+func scanJSON(b []byte, sc *scratch) (strs []jsonString, objs []jsonObject, ok bool) {
+	strs, objs = sc.strs[:0], sc.objs[:0]
+	stack := sc.stack[:0]
+	defer func() { sc.strs, sc.objs, sc.stack = strs, objs, stack }()
 	arrays := 0
 	for i := 0; i < len(b); {
 		switch c := b[i]; c {
@@ -83,7 +109,7 @@ func scanJSON(b []byte) (strs []jsonString, objs []jsonObject, ok bool) {
 						lit = u
 					}
 				}
-				stack[n-1].key = string(lit)
+				stack[n-1].key = view(lit)
 				stack[n-1].expectKey = false
 				if end-i >= 18 {
 					strs = append(strs, jsonString{start: i, end: end, obj: stack[n-1].obj, arr: -1, escaped: esc, isKey: true})
@@ -96,11 +122,11 @@ func scanJSON(b []byte) (strs []jsonString, objs []jsonObject, ok bool) {
 				if s.obj >= 0 && !esc && end-i < 64 {
 					switch s.key {
 					case "type":
-						objs[s.obj].typ = string(b[i+1 : end-1])
+						objs[s.obj].typ = view(b[i+1 : end-1])
 					case "media_type":
-						objs[s.obj].mediaType = string(b[i+1 : end-1])
+						objs[s.obj].mediaType = view(b[i+1 : end-1])
 					case "name", "secret_name", "secretName", "key", "variable", "variable_name", "env", "env_name", "envName":
-						if v := string(b[i+1 : end-1]); sensitiveKey(v) {
+						if v := view(b[i+1 : end-1]); sensitiveKey(v) {
 							objs[s.obj].secretName = v
 						}
 					}
@@ -117,29 +143,50 @@ func scanJSON(b []byte) (strs []jsonString, objs []jsonObject, ok bool) {
 
 // stringEnd returns the index just past the string literal starting at
 // b[i] (a quote), and whether it holds an escape; -1 when it never ends.
+// It reads each byte once however many escapes the string holds.
 func stringEnd(b []byte, i int) (int, bool) {
 	esc := false
-	for j := i + 1; j < len(b); {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return -1, esc
-		}
-		q += j
+	j := i + 1
+	q := bytes.IndexByte(b[j:], '"')
+	if q < 0 {
+		return -1, false
+	}
+	q += j
+	for {
 		bs := bytes.IndexByte(b[j:q], '\\')
 		if bs < 0 {
 			return q + 1, esc
 		}
-		// An escape before the quote: step over it and look again.
 		esc = true
-		j += bs + 2
+		j += bs + 2 // past the escaped character
+		if j > q {
+			// The quote itself was escaped: the string goes on.
+			if j >= len(b) {
+				return -1, esc
+			}
+			n := bytes.IndexByte(b[j:], '"')
+			if n < 0 {
+				return -1, esc
+			}
+			q = j + n
+		}
 	}
-	return -1, esc
+}
+
+// view is b as a string without a copy. The strings scanJSON and value
+// give share the line's bytes: they live as long as one call of
+// Redactor.line, which never changes the line nor keeps them.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // value decodes a string value's literal.
 func (s jsonString) value(b []byte) (string, bool) {
 	if !s.escaped {
-		return string(b[s.start+1 : s.end-1]), true
+		return view(b[s.start+1 : s.end-1]), true
 	}
 	u, err := jsontext.AppendUnquote(nil, b[s.start:s.end])
 	if err != nil {

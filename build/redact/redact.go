@@ -48,6 +48,8 @@ type Redactor struct {
 	known KnownClean
 	// clean holds the values found clean in this Redactor's life.
 	clean *cleanSet
+	// scratch keeps the slices of one line's redaction for the next.
+	scratch sync.Pool
 	// det is gitleaks' detector, ready when detReady is closed (nil and
 	// detErr set if it could not be made).
 	det      *detect.Detector
@@ -264,7 +266,7 @@ func (r *Redactor) name(file, s string, count bool) string {
 		var sb strings.Builder
 		for _, sep := range []string{"-", "_", ".", "/"} {
 			sb.WriteString(strings.ReplaceAll(name, sep, " "))
-			sb.WriteString(" \n")
+			sb.WriteString(" \f")
 		}
 		for _, f := range r.findings(sb.String()) {
 			if n := strings.Count(name, f.secret); n > 0 {
@@ -302,23 +304,38 @@ func (r *Redactor) Path(p string) string {
 
 // line redacts one JSONL line.
 func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string]int) {
-	strs, objs, ok := scanJSON(line)
+	sc, _ := r.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer func() {
+		sc.reset()
+		r.scratch.Put(sc)
+	}()
+	strs, objs, ok := scanJSON(line, sc)
 	if !ok {
 		vals, rules := r.values([]string{string(line)}, []string{""})
 		return []byte(vals[0]), vals[0] != string(line), rules
 	}
 	var (
-		vals    []string
-		keys    []string
-		groups  []int              // the array each value is an element of, or -1
-		at      []int              // index in strs of each value
-		replace = map[int]string{} // index in strs → new decoded value
+		vals    = sc.vals[:0]
+		keys    = sc.keys[:0]
+		groups  = sc.groups[:0] // the array each value is an element of, or -1
+		at      = sc.at[:0]     // index in strs of each value
+		replace map[int]string  // index in strs → new decoded value
 	)
+	defer func() { sc.vals, sc.keys, sc.groups, sc.at = vals, keys, groups, at }()
 	add := func(rule string, n int) {
 		if rules == nil {
 			rules = map[string]int{}
 		}
 		rules[rule] += n
+	}
+	set := func(i int, v string) {
+		if replace == nil {
+			replace = map[int]string{}
+		}
+		replace[i] = v
 	}
 	for i, s := range strs {
 		if s.isKey {
@@ -330,13 +347,13 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 			case binImage:
 				if v, ok := s.value(line); ok {
 					if clean, rule := r.image(objs[s.obj], s.key, v); rule != "" {
-						replace[i] = clean
+						set(i, clean)
 						add(rule, 1)
 					}
 				}
 				continue
 			case binOther:
-				replace[i] = ""
+				set(i, "")
 				add("binary-withheld", 1)
 				continue
 			}
@@ -360,7 +377,7 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 	}
 	for j, v := range redacted {
 		if v != vals[j] {
-			replace[at[j]] = v
+			set(at[j], v)
 		}
 	}
 	if len(replace) == 0 {
@@ -528,10 +545,10 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashe
 			gr.members = append(gr.members, i)
 			gr.starts = append(gr.starts, gr.text.Len())
 			writeLoosened(&gr.text, sv)
-			gr.text.WriteByte('\n')
+			gr.text.WriteByte('\f')
 			writeLoosened(&sb, sv)
 			if i+1 < len(vals) && groups[i+1] == g {
-				sb.WriteByte('\n')
+				sb.WriteByte('\f')
 			} else {
 				sb.WriteString(separator)
 			}
@@ -564,11 +581,11 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashe
 		text := gr.text.String()
 		for _, f := range found {
 			for from := 0; ; {
-				j := strings.Index(text[from:], f.secret)
+				j := strings.Index(text[from:], f.raw)
 				if j < 0 {
 					break
 				}
-				a, b := from+j, from+j+len(f.secret)
+				a, b := from+j, from+j+len(f.raw)
 				from = b
 				first := true
 				for m, k := range gr.members {
@@ -631,23 +648,26 @@ func grouped(groups []int, size int) []int {
 		}
 		return groups
 	}
-	n := map[int]int{}
+	var n map[int]int
 	for _, g := range groups {
 		if g >= 0 {
+			if n == nil {
+				n = map[int]int{}
+			}
 			n[g]++
 		}
 	}
-	out := make([]int, len(groups))
 	for i, g := range groups {
-		out[i] = -1
-		if g >= 0 && n[g] >= 2 {
-			out[i] = g
+		if g >= 0 && n[g] < 2 {
+			groups[i] = -1
 		}
 	}
-	return out
+	return groups
 }
 
-type finding struct{ rule, secret string }
+// finding is a secret to replace: as the values hold it, and as the
+// scanned text did (line ends as form feeds).
+type finding struct{ rule, secret, raw string }
 
 // findings runs the rules over text and returns what is to be replaced,
 // longest first (so a secret holding another goes whole). A secret two
@@ -658,6 +678,9 @@ func (r *Redactor) findings(text string) []finding {
 	best := map[string]string{}
 	for _, f := range r.det.DetectString(text) {
 		sec := strings.TrimSpace(f.Secret)
+		if strings.IndexByte(sec, '\f') >= 0 {
+			sec = strings.ReplaceAll(sec, "\f", "\n")
+		}
 		if len(sec) < minSecret || isPlaceholder(sec) || isSignature(sec) || isObjectID(sec) ||
 			(f.RuleID != "password-assignment" && (isUUID(sec) || isHash(sec))) ||
 			strings.Contains(sec, "[REDACTED:") || !accept(f.RuleID, sec, f.Match) {
@@ -670,7 +693,7 @@ func (r *Redactor) findings(text string) []finding {
 	}
 	out := make([]finding, 0, len(best))
 	for sec, rule := range best {
-		out = append(out, finding{rule, sec})
+		out = append(out, finding{rule, sec, strings.ReplaceAll(sec, "\n", "\f")})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if len(out[i].secret) != len(out[j].secret) {
@@ -755,7 +778,7 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 			continue
 		}
 		for k, b := range blobs {
-			if strings.Contains(scans[k], f.secret) {
+			if strings.Contains(scans[k], f.raw) {
 				cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, f.rule})
 			}
 		}
@@ -788,7 +811,7 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 // separator stands between the values scanned together: a line end for
 // the rules that end a secret there, then a NUL no rule's character
 // classes take, so no match runs from one value into the next.
-const separator = "\n\x00\n"
+const separator = "\f\x00\f"
 
 // minSecret is the shortest string taken for a secret.
 const minSecret = 6

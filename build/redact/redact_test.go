@@ -313,3 +313,13 @@ func TestIdentLike(t *testing.T) {
 		}
 	}
 }
+
+func TestStringEnd(t *testing.T) {
+	for in, want := range map[string]int{
+		`"abc"x`: 5, `"a\"b"x`: 6, `"a\\"x`: 5, `"a\\\"b"x`: 8, `"\n\n\n"`: 8, `"abc`: -1, `"a\"`: -1, `"a\`: -1, `""`: 2,
+	} {
+		if got, _ := stringEnd([]byte(in), 0); got != want {
+			t.Errorf("stringEnd(%s) = %d, want %d", in, got, want)
+		}
+	}
+}
