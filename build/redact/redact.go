@@ -277,8 +277,16 @@ func (r *Redactor) name(file, s string, count bool) string {
 				rules[f.rule] += n
 			}
 		}
+		// Random-looking parts: in the names Claude Code gave (the
+		// project's folder, the file), not in the folders above them,
+		// which are the user's own (a temporary folder's suffix).
+		head, tail := "", name
+		if i := lastSepBut(name, 1); i >= 0 {
+			head, tail = name[:i+1], name[i+1:]
+		}
 		var n int
-		if name, n = randomTokens(name); n > 0 {
+		if tail, n = randomTokens(tail); n > 0 {
+			name = head + tail
 			if rules == nil {
 				rules = map[string]int{}
 			}

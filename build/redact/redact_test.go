@@ -323,3 +323,19 @@ func TestStringEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesRandomParts: a key written into a folder or file name is cut,
+// a temporary folder above the archive is not.
+func TestNamesRandomParts(t *testing.T) {
+	r := newRedactor(t)
+	for in, want := range map[string]string{
+		"-home-kim-rk-live-fcAqLJg4G3KqbzbySptO0lP0amBb":                                                       "-home-kim-rk-live-[REDACTED:name-token]",
+		"/tmp/TestScriptspublish3922104591/projects/-home-kim-shop/aaaaaaaa-0000-4000-8000-000000000001.jsonl": "/tmp/TestScriptspublish3922104591/projects/-home-kim-shop/aaaaaaaa-0000-4000-8000-000000000001.jsonl",
+		"/x/projects/-home-kim-shop/agent-a1b2c3d4e5f6a7b8c.jsonl":                                             "/x/projects/-home-kim-shop/agent-a1b2c3d4e5f6a7b8c.jsonl",
+		"/x/projects/-home-kim-Xk9pL2mQ7vZ3aB8c/s.jsonl":                                                       "/x/projects/-home-kim-[REDACTED:name-token]/s.jsonl",
+	} {
+		if got := r.Name("f", in); got != want {
+			t.Errorf("Name(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

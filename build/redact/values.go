@@ -456,3 +456,17 @@ func looksRandom(tok string) bool {
 	}
 	return digit && (upper || lower) || len(tok) >= 28 || !identLike(tok)
 }
+
+// lastSepBut returns the index of the path separator that leaves the last
+// keep+1 elements of p after it, or -1 when p has no more elements than
+// that.
+func lastSepBut(p string, keep int) int {
+	i := len(p)
+	for range keep + 1 {
+		i = strings.LastIndexAny(p[:i], `/\`)
+		if i < 0 {
+			return -1
+		}
+	}
+	return i
+}
