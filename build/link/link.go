@@ -4,6 +4,8 @@
 package link
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 )
 
@@ -70,9 +72,20 @@ func itoa(n int) string {
 	return string(b[i:])
 }
 
+// maxFile bounds a name File makes: a file system allows 255 bytes a path
+// element, and a page's name adds a prefix and an extension to it.
+const maxFile = 100
+
 // File makes s safe as a file name or anchor: ASCII letters, digits, '.',
 // '_' and '-' are kept, anything else becomes '_' (and a leading '.' too).
+// A name longer than maxFile bytes (an id of any length can come from a
+// transcript) keeps its first part and ends with a hash of the whole, so
+// it stays unique and the same from build to build.
 func File(s string) string {
+	if len(s) > maxFile {
+		sum := sha256.Sum256([]byte(s))
+		return File(s[:maxFile-17]) + "-" + hex.EncodeToString(sum[:8])
+	}
 	b := []byte(s)
 	for i, c := range b {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' && i > 0) {

@@ -1,0 +1,46 @@
+package build
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLongAgentID: an inline sub-agent record whose agentId is far longer
+// than a file name may be still gets its page (a bounded, unique name), and
+// the rest of the site is built.
+func TestLongAgentID(t *testing.T) {
+	in := t.TempDir()
+	proj := filepath.Join(in, "-home-kim-shop")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	id := strings.Repeat("a1b2", 100)
+	lines := []string{
+		`{"type":"user","uuid":"10000000-0000-4000-8000-000000000001","sessionId":"s1","timestamp":"2026-03-01T10:00:00Z","cwd":"/home/kim/shop","message":{"role":"user","content":"hello"}}`,
+		`{"type":"user","isSidechain":true,"agentId":"` + id + `","uuid":"10000000-0000-4000-8000-000000000002","sessionId":"s1","timestamp":"2026-03-01T10:00:01Z","cwd":"/home/kim/shop","message":{"role":"user","content":"sub-agent task"}}`,
+		`{"type":"assistant","isSidechain":true,"agentId":"` + id + `","uuid":"10000000-0000-4000-8000-000000000003","parentUuid":"10000000-0000-4000-8000-000000000002","sessionId":"s1","timestamp":"2026-03-01T10:00:02Z","cwd":"/home/kim/shop","message":{"id":"msg_1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"done"}]}}`,
+	}
+	if err := os.WriteFile(filepath.Join(proj, "11111111-2222-4333-8444-555555555555.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	var long []string
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && len(d.Name()) > 255 {
+			long = append(long, p)
+		}
+		return nil
+	})
+	if len(long) > 0 {
+		t.Errorf("names over 255 bytes: %v", long)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		t.Error(err)
+	}
+}
