@@ -4,6 +4,7 @@ package build
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sort"
 	"sync"
@@ -49,6 +50,8 @@ type Cached struct {
 type LoadOptions struct {
 	// Workers parse in parallel; 0 means one per CPU.
 	Workers int
+	// panicOn, set by tests, is called as each session file is parsed.
+	panicOn func(stage, path string)
 	// Redact, when set, rewrites every line before it is parsed (secrets,
 	// the user's own strings, paths).
 	Redact *redact.Redactor
@@ -222,12 +225,16 @@ func ordered(ctx context.Context, n, workers int, work func(int) Loaded, emit fu
 }
 
 // loadSession parses a session file and its agent files and links them.
-func loadSession(sf *archive.SessionFile, opts LoadOptions) (*session.Session, error) {
+func loadSession(sf *archive.SessionFile, opts LoadOptions) (s *session.Session, err error) {
+	defer recoverTo(&s, &err)
+	if opts.panicOn != nil {
+		opts.panicOn("parse", sf.Path)
+	}
 	f, err := transcript.ReadFileFiltered(sf.Path, opts.filter())
 	if err != nil {
 		return nil, err
 	}
-	s := session.Build(f, session.Options{})
+	s = session.Build(f, session.Options{})
 	s.ID = sf.ID
 	for _, a := range s.Agents {
 		a.Agent.ParentID = s.ID
@@ -326,12 +333,13 @@ func (o LoadOptions) filter() transcript.Filter {
 }
 
 // loadAgent parses a sub-agent file.
-func loadAgent(ag *archive.AgentFile, opts LoadOptions) (*session.Session, error) {
+func loadAgent(ag *archive.AgentFile, opts LoadOptions) (a *session.Session, err error) {
+	defer recoverTo(&a, &err)
 	f, err := transcript.ReadFileFiltered(ag.Path, opts.filter())
 	if err != nil {
 		return nil, err
 	}
-	a := session.Build(f, session.Options{AgentFile: true, Layout: ag.Layout})
+	a = session.Build(f, session.Options{AgentFile: true, Layout: ag.Layout})
 	a.Agent.AgentID = ag.ID
 	a.ID = "agent-" + ag.ID
 	if ag.Meta != nil {
@@ -399,4 +407,17 @@ func orphanProject(a *archive.Archive, ag *archive.AgentFile) *archive.Project {
 		path, from = ag.Folder, true
 	}
 	return &archive.Project{Path: path, Name: archive.ShortName(path), FromFolder: from, Folders: []string{ag.Folder}}
+}
+
+// recoverTo turns a panic while a file is parsed (a bug ccsite has on its
+// data) into that file's error, so one session cannot take the build down.
+func recoverTo(s **session.Session, err *error) {
+	if r := recover(); r != nil {
+		*s, *err = nil, panicError(r)
+	}
+}
+
+// panicError describes a recovered panic.
+func panicError(r any) error {
+	return fmt.Errorf("ccsite failed on this file (a bug; please report it): %v", r)
 }

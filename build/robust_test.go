@@ -44,3 +44,44 @@ func TestLongAgentID(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestPanickingSession: a panic while one session is parsed, or rendered,
+// is reported against its file; every other session is built.
+func TestPanickingSession(t *testing.T) {
+	for _, stage := range []string{"parse", "render"} {
+		t.Run(stage, func(t *testing.T) {
+			in := t.TempDir()
+			copyTree(t, "../demo/projects", in)
+			var victim string
+			filepath.WalkDir(in, func(p string, d os.DirEntry, err error) error {
+				if victim == "" && err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, "agent-") {
+					victim = p
+				}
+				return nil
+			})
+			out := filepath.Join(t.TempDir(), "site")
+			full, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: filepath.Join(t.TempDir(), "full")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out,
+				panicOn: func(s, path string) {
+					if s == stage && path == victim {
+						panic("boom")
+					}
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sum.Unreadable) != 1 || !strings.Contains(sum.Unreadable[0], "boom") || !strings.Contains(sum.Unreadable[0], filepath.Base(victim)) {
+				t.Errorf("unreadable: %q", sum.Unreadable)
+			}
+			if sum.Sessions != full.Sessions-1 && !(stage == "render" && sum.Sessions == full.Sessions) {
+				t.Errorf("%d sessions built, %d without the panic", sum.Sessions, full.Sessions)
+			}
+			if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

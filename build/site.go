@@ -66,6 +66,9 @@ type SiteConfig struct {
 	// CacheDir, when set, keeps highlighted code between builds (see
 	// DefaultCacheDir).
 	CacheDir string
+	// panicOn, set by tests, is called as each session file is parsed
+	// and rendered: it may panic, as a bug would.
+	panicOn func(stage, path string)
 }
 
 // Progress is how far a build is: sessions and orphan agents done (kept
@@ -274,7 +277,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		b.visited = map[string]bool{}
 	}
 	b.rb = &render.Builder{MD: markup.New(hl), Media: b.writeMedia}
-	lopts := LoadOptions{Workers: workers, Redact: cfg.Redact, Omit: cfg.Omit}
+	lopts := LoadOptions{Workers: workers, Redact: cfg.Redact, Omit: cfg.Omit, panicOn: cfg.panicOn}
 	if prev != nil && !cfg.Force {
 		lopts.Cache = b.cached
 	}
@@ -283,7 +286,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	for w := 0; w < workers; w++ {
 		g.Go(func() error {
 			for l := range queue {
-				if err := b.renderSession(l); err != nil {
+				if err := b.renderIsolated(l); err != nil {
 					return err
 				}
 			}
@@ -936,6 +939,32 @@ func navTo(from string, sp *sessionPlan, label string) *render.Nav {
 		title += " · " + sp.file.FirstTime.UTC().Format("2006-01-02 15:04")
 	}
 	return &render.Nav{Title: title, URL: link.Rel(from, sp.page), Time: t}
+}
+
+// renderIsolated is renderSession, with a panic in it (a bug ccsite has on
+// one session's data) reported against that session's file while the rest
+// of the site is built.
+func (b *siteBuilder) renderIsolated(l Loaded) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			path := ""
+			switch {
+			case l.File != nil:
+				path = l.File.Path
+			case l.Agent != nil:
+				path = l.Agent.Path
+			}
+			b.count(func() {
+				b.unreadable = append(b.unreadable, fmt.Sprintf("%s: %v", b.cfg.Redact.NameOnly(path), panicError(r)))
+			})
+			b.progress.done.Add(1)
+			err = nil
+		}
+	}()
+	if b.cfg.panicOn != nil && l.File != nil {
+		b.cfg.panicOn("render", l.File.Path)
+	}
+	return b.renderSession(l)
 }
 
 // renderSession writes a session's page and its sub-agents' pages, or an
