@@ -33,6 +33,7 @@ const (
 	exitOK    = 0 // done, even when the input had problems
 	exitFail  = 1 // nothing could be read or written
 	exitUsage = 2 // the command line is wrong
+	exitBusy  = 3 // another build kept the output folder past --wait
 )
 
 const usage = `ccsite turns Claude Code session transcripts into a static website.
@@ -237,6 +238,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	force := fs.Bool("force", false, "rebuild every page, even those whose input has not changed")
 	quiet := fs.Bool("quiet", false, "print only warnings and errors: no progress, no summary")
 	noCache := fs.Bool("no-cache", false, "do not keep highlighted code between builds ($CCSITE_CACHE_DIR, else the user cache folder)")
+	wait := fs.Duration("wait", 5*time.Minute, "wait up to `DURATION` for another build writing the same folder (0: do not wait)")
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -271,7 +273,10 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	defer cleanup()
 	cfg := build.SiteConfig{Paths: paths, Out: *out, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
-		Exclude: excl, Omit: rf.omit(), Force: *force}
+		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait,
+		OnWait: func() {
+			fmt.Fprintf(stderr, "ccsite build: another build is writing %s; waiting for it (up to %s, --wait sets how long)\n", *out, *wait)
+		}}
 	if !*noCache {
 		cfg.CacheDir = build.DefaultCacheDir(getenv)
 	}
@@ -291,6 +296,9 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
+		if errors.Is(err, build.ErrLocked) {
+			return exitBusy
+		}
 		return exitFail
 	}
 	for _, u := range sum.Unreadable {

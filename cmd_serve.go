@@ -180,6 +180,7 @@ func buildFlags() *flag.FlagSet {
 	fs.Bool("force", false, "")
 	fs.Bool("quiet", false, "")
 	fs.Bool("no-cache", false, "")
+	fs.Duration("wait", 0, "")
 	return fs
 }
 

@@ -2,10 +2,12 @@ package build
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLongAgentID: an inline sub-agent record whose agentId is far longer
@@ -84,4 +86,107 @@ func TestPanickingSession(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConcurrentBuilds: builds into one folder at once wait for each other
+// and all succeed; one told not to wait says why, and the site is whole.
+func TestConcurrentBuilds(t *testing.T) {
+	in := t.TempDir()
+	copyTree(t, "../demo/projects", in)
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			_, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, Force: true, LockWait: time.Minute})
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Errorf("concurrent build: %v", err)
+		}
+	}
+	// Held by someone else, no wait: a clear error, nothing touched.
+	unlock, err := lockOut(context.Background(), out, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waited := false
+	_, err = BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, LockWait: 300 * time.Millisecond, OnWait: func() { waited = true }})
+	unlock()
+	if !errors.Is(err, ErrLocked) || !waited {
+		t.Errorf("locked: err %v, told it waits %v", err, waited)
+	}
+	full := filepath.Join(t.TempDir(), "full")
+	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: full}); err != nil {
+		t.Fatal(err)
+	}
+	sameSite(t, "after concurrent builds", out, full)
+}
+
+// TestSymlinksInOutput: a folder of the site replaced by a link to another
+// place is replaced again by a real folder; nothing is written or removed
+// through it. A temporary file an earlier build left is removed.
+func TestSymlinksInOutput(t *testing.T) {
+	in := t.TempDir()
+	copyTree(t, "../demo/projects", in)
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(out)
+	var project string
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != "assets" && e.Name() != "search" && e.Name() != "media" && !strings.HasPrefix(e.Name(), ".") {
+			project = e.Name()
+			break
+		}
+	}
+	elsewhere := t.TempDir()
+	keep := filepath.Join(elsewhere, "index.html")
+	if err := os.WriteFile(keep, []byte("not the site's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(out, project)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(out, project)); err != nil {
+		t.Fatal(err)
+	}
+	// Also a link where the assets folder was, and a temporary file left.
+	if err := os.RemoveAll(filepath.Join(out, "assets")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(out, "assets")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, ".tmp-123456"), []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadDir(elsewhere)
+	if len(got) != 1 {
+		t.Errorf("written through the link: %v", got)
+	}
+	if b, _ := os.ReadFile(keep); string(b) != "not the site's" {
+		t.Errorf("the file behind the link was changed: %q", b)
+	}
+	for _, d := range []string{project, "assets"} {
+		if st, err := os.Lstat(filepath.Join(out, d)); err != nil || !st.IsDir() {
+			t.Errorf("%s is not a real folder again: %v %v", d, st, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, ".tmp-123456")); err == nil {
+		t.Error("the leftover temporary file is still there")
+	}
+	full := filepath.Join(t.TempDir(), "full")
+	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: full}); err != nil {
+		t.Fatal(err)
+	}
+	sameSite(t, "after links in the output", out, full)
 }

@@ -66,6 +66,10 @@ type SiteConfig struct {
 	// CacheDir, when set, keeps highlighted code between builds (see
 	// DefaultCacheDir).
 	CacheDir string
+	// LockWait is how long to wait for another build writing Out;
+	// OnWait, when set, is told once that this one waits.
+	LockWait time.Duration
+	OnWait   func()
 	// panicOn, set by tests, is called as each session file is parsed
 	// and rendered: it may panic, as a bug would.
 	panicOn func(stage, path string)
@@ -193,6 +197,15 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	if err != nil {
 		return sum, err
 	}
+	// One build at a time writes a folder: another waits for this one.
+	unlock, err := lockOut(ctx, cfg.Out, cfg.LockWait, cfg.OnWait)
+	if err != nil {
+		return sum, err
+	}
+	defer unlock()
+	if err := removeTemps(cfg.Out); err != nil {
+		return sum, err
+	}
 	jr, left, err := openJournal(cfg.Out)
 	if err != nil {
 		return sum, err
@@ -260,8 +273,13 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 		jr: jr, keys: keyer{options: tool + " " + options, fp: fp},
 		next: &buildState{Format: stateFormat, Tool: tool, Options: options, Sources: keyed(fp), Units: map[string]*unit{}}}
 	if cfg.NoSearch {
-		search.Remove(filepath.Join(cfg.Out, filepath.FromSlash(search.Dir)))
+		if dir := filepath.Join(cfg.Out, filepath.FromSlash(search.Dir)); !linkInPath(cfg.Out, dir) {
+			search.Remove(dir)
+		}
 	} else {
+		if err := safeMkdirAll(cfg.Out, filepath.Join(cfg.Out, filepath.FromSlash(search.Dir))); err != nil {
+			return sum, err
+		}
 		b.index, err = search.OpenWriter(filepath.Join(cfg.Out, filepath.FromSlash(search.Dir)), prev == nil)
 		if err != nil {
 			return sum, err
@@ -476,7 +494,7 @@ func prepareOut(out string) ([]string, error) {
 	if len(entries) == 0 {
 		// Marked at once: a first build stopped halfway still leaves a
 		// folder the next build may write into (and repair).
-		return nil, writeFile(filepath.Join(out, marker), []byte(markerHead))
+		return nil, writeInside(out, filepath.Join(out, marker), []byte(markerHead))
 	}
 	data, err := os.ReadFile(filepath.Join(out, marker))
 	if err != nil {
@@ -852,8 +870,17 @@ func (b *siteBuilder) writeStatic(sum *SiteSummary) error {
 			b.writtenMu.Lock()
 			b.files[full] = true
 			b.writtenMu.Unlock()
-			if fi, err := os.Stat(full); err == nil && fi.Size() == int64(len(data)) {
+			if linkInPath(b.cfg.Out, full) {
+				if err := safeMkdirAll(b.cfg.Out, filepath.Dir(full)); err != nil {
+					return err
+				}
+			}
+			fi, err := os.Lstat(full)
+			if err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(data)) {
 				return nil
+			}
+			if err == nil && !fi.Mode().IsRegular() {
+				os.Remove(full) // a link: replaced, never written through
 			}
 			// Written in place: no page names it until the manifest, which
 			// goes last, and a half-written one has the wrong size, so the
@@ -1245,18 +1272,18 @@ func (b *siteBuilder) writeOutNew(path string, data []byte) (bool, error) {
 	b.writtenMu.Lock()
 	b.files[filepath.Clean(full)] = true
 	b.writtenMu.Unlock()
-	if b.prev != nil && sameContent(full, data) {
+	if b.prev != nil && sameContent(full, data) && !linkInPath(b.cfg.Out, full) {
 		return false, nil
 	}
 	if err := b.jr.add(path); err != nil {
 		return false, err
 	}
-	return true, writeFile(full, data)
+	return true, writeInside(b.cfg.Out, full, data)
 }
 
 // sameContent tells whether the file at path holds data.
 func sameContent(path string, data []byte) bool {
-	st, err := os.Stat(path)
+	st, err := os.Lstat(path)
 	if err != nil || st.Size() != int64(len(data)) || !st.Mode().IsRegular() {
 		return false
 	}
@@ -1298,8 +1325,8 @@ func (b *siteBuilder) prune(previous []string) error {
 			continue // the build's own state, kept by its owners
 		}
 		full := filepath.Join(b.cfg.Out, filepath.FromSlash(rel))
-		if b.wrote(full) {
-			continue
+		if b.wrote(full) || linkInPath(b.cfg.Out, full) {
+			continue // (behind a link: not the site's, never removed)
 		}
 		if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("clean %s: %w", b.cfg.Out, err)
@@ -1336,13 +1363,23 @@ func (b *siteBuilder) writeMarker() error {
 	for _, f := range files {
 		buf.WriteString(f + "\n")
 	}
-	return writeFile(filepath.Join(b.cfg.Out, marker), buf.Bytes())
+	return writeInside(b.cfg.Out, filepath.Join(b.cfg.Out, marker), buf.Bytes())
 }
 
 func (b *siteBuilder) wrote(path string) bool {
 	b.writtenMu.Lock()
 	defer b.writtenMu.Unlock()
 	return b.files[filepath.Clean(path)]
+}
+
+// writeInside is writeFile for a file of the site out: its folders are
+// made without ever following a link (see safeMkdirAll), and the rename
+// replaces a link at path itself.
+func writeInside(out, path string, data []byte) error {
+	if err := safeMkdirAll(out, filepath.Dir(path)); err != nil {
+		return err
+	}
+	return writeFile(path, data)
 }
 
 // writeFile writes through a temporary file and a rename, so a reader never

@@ -137,7 +137,7 @@ func writeState(out string, st *buildState) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(out, filepath.FromSlash(stateFile)), data)
+	return writeInside(out, filepath.Join(out, filepath.FromSlash(stateFile)), data)
 }
 
 // toolID names the running binary: its version, revision and file, so a
@@ -337,8 +337,11 @@ func openJournal(out string) (*journal, []string, error) {
 			left = []string{}
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := safeMkdirAll(out, filepath.Dir(p)); err != nil {
 		return nil, nil, err
+	}
+	if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
+		os.Remove(p) // a link: never append through it
 	}
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
