@@ -205,21 +205,38 @@ func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cm
 	return []string{root}, cleanup, nil
 }
 
-// hasTranscripts reports whether any root holds a .jsonl file.
+// hasTranscripts reports whether any root holds a .jsonl file, following
+// symbolic links (a root or a project folder a dotfile manager linked) a
+// few levels deep.
 func hasTranscripts(roots []string) bool {
-	found := false
 	for _, r := range roots {
-		filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || found {
-				return fs.SkipAll
-			}
-			if !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-				found = true
-				return fs.SkipAll
-			}
-			return nil
-		})
+		if holdsTranscript(r, 0) {
+			return true
+		}
 	}
+	return false
+}
+
+func holdsTranscript(root string, depth int) bool {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil || depth > 4 {
+		return false
+	}
+	found := false
+	filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return fs.SkipAll
+		}
+		if strings.HasSuffix(p, ".jsonl") && !d.IsDir() {
+			found = true
+			return fs.SkipAll
+		}
+		if d.Type()&fs.ModeSymlink != 0 && holdsTranscript(p, depth+1) {
+			found = true
+			return fs.SkipAll
+		}
+		return nil
+	})
 	return found
 }
 
@@ -303,6 +320,13 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	for _, u := range sum.Unreadable {
 		fmt.Fprintf(stderr, "ccsite build: could not read %s\n", u)
+	}
+	for i, sk := range sum.Skipped {
+		if i == 10 {
+			fmt.Fprintf(stderr, "ccsite build: skipped %d more path(s) (--report lists them)\n", len(sum.Skipped)-i)
+			break
+		}
+		fmt.Fprintf(stderr, "ccsite build: skipped %s: %s\n", sk.Path, sk.Reason)
 	}
 	info := stderr
 	if *quiet {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -146,4 +147,53 @@ func TestBuildRecord(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestSignalStopsBuild: SIGTERM stops a build within a second or so, and
+// the next build repairs what it left.
+func TestSignalStopsBuild(t *testing.T) {
+	corpus := os.Getenv("CCSITE_CORPUS")
+	if corpus == "" {
+		t.Skip("CCSITE_CORPUS not set")
+	}
+	if _, err := exec.LookPath("ccsite"); err != nil {
+		t.Skip("no ccsite on PATH:", err)
+	}
+	dir := t.TempDir()
+	env := append(os.Environ(), "HOME="+dir, "CCSITE_CACHE_DIR="+filepath.Join(dir, "cache"), "CLAUDE_CONFIG_DIR=")
+	site := filepath.Join(dir, "site")
+	cmd := exec.Command("ccsite", "build", "--quiet", "-o", site, corpus)
+	cmd.Dir, cmd.Env = dir, env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(site, ".ccsite", "journal")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile(journal)
+		if bytes.Count(data, []byte("\n")) > 50 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the build wrote nothing in a minute")
+		}
+	}
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	took := time.Since(start)
+	t.Logf("stopped %s after SIGTERM (%v)", took.Round(time.Millisecond), err)
+	if took > 2*time.Second {
+		t.Errorf("the build took %s to stop after SIGTERM", took)
+	}
+	if err == nil {
+		t.Error("a stopped build exited 0")
+	}
+	again := exec.Command("ccsite", "build", "--quiet", "-o", site, corpus)
+	again.Dir, again.Env = dir, env
+	if out, err := again.CombinedOutput(); err != nil {
+		t.Fatalf("build after the signal: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(site, "index.html")); err != nil {
+		t.Error(err)
+	}
 }

@@ -3,11 +3,13 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
+	"time"
 )
 
 func main() {
@@ -18,11 +20,33 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	stopOnSignal(cancel)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
-	stop()
+	cancel()
 	pprof.StopCPUProfile()
 	os.Exit(code)
+}
+
+// stopOnSignal cancels the command on SIGINT or SIGTERM, and ends the
+// process if it has not stopped a second later (or at a second signal):
+// a build stopped anywhere leaves every file whole (each is written to a
+// temporary name and renamed) and its journal tells the next build, and
+// the kernel releases the output folder's lock.
+func stopOnSignal(cancel context.CancelFunc) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		cancel()
+		select {
+		case <-sigs:
+		case <-time.After(900 * time.Millisecond):
+		}
+		fmt.Fprintln(os.Stderr, "ccsite: interrupted")
+		pprof.StopCPUProfile()
+		os.Exit(exitFail)
+	}()
 }
 
 // tuneGC trades memory for speed: parsing allocates a lot of short-lived

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"ccsite/build"
+	"ccsite/build/archive"
 	"ccsite/build/session"
 )
 
@@ -30,6 +31,7 @@ type buildReport struct {
 	Phases     []build.Phase       `json:"phases"`
 	Problems   []session.Problem   `json:"problems"`
 	Unreadable []string            `json:"unreadable"`
+	Skipped    []archive.Skip      `json:"skipped"`
 	Excluded   build.ExcludeStats  `json:"excluded"`
 	Redactions *reportRedactionSet `json:"redactions,omitempty"`
 }
@@ -43,9 +45,12 @@ type reportRedactionSet struct {
 func writeReport(path string, inputs []string, sum build.SiteSummary) error {
 	r := buildReport{Version: version(), Inputs: inputs, Projects: sum.Projects, Sessions: sum.Sessions,
 		Agents: sum.Agents, Orphans: sum.Orphans, Pages: sum.Pages, InputBytes: sum.Bytes,
-		ElapsedMs: sum.Elapsed.Milliseconds(), Phases: sum.Phases, Rendered: sum.Rendered, Kept: sum.Kept, Recovered: sum.Recovered, Problems: sum.ProblemList, Unreadable: sum.Unreadable, Excluded: sum.Excluded}
+		ElapsedMs: sum.Elapsed.Milliseconds(), Phases: sum.Phases, Rendered: sum.Rendered, Kept: sum.Kept, Recovered: sum.Recovered, Problems: sum.ProblemList, Unreadable: sum.Unreadable, Skipped: sum.Skipped, Excluded: sum.Excluded}
 	if r.Problems == nil {
 		r.Problems = []session.Problem{}
+	}
+	if r.Skipped == nil {
+		r.Skipped = []archive.Skip{}
 	}
 	if r.Unreadable == nil {
 		r.Unreadable = []string{}

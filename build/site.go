@@ -115,6 +115,9 @@ type SiteSummary struct {
 	Search search.StaticStats
 	// Unreadable lists the files that could not be read, with why.
 	Unreadable []string
+	// Skipped lists the paths discovery left out (a link loop, a pipe
+	// named .jsonl, a file reached twice), with why.
+	Skipped []archive.Skip
 	// Rendered counts the pages written by this build, Kept the sessions
 	// and orphan agents whose pages the last build wrote and this one kept;
 	// Pages counts all the site's pages.
@@ -183,6 +186,7 @@ func BuildSite(ctx context.Context, cfg SiteConfig) (SiteSummary, error) {
 	if err != nil {
 		return sum, err
 	}
+	sum.Skipped = a.Skipped
 	sum.Excluded = cfg.Exclude.Apply(a)
 	if len(a.Projects) == 0 && len(a.Orphans) == 0 {
 		return sum, fmt.Errorf("%w: the exclusions left nothing to build", archive.ErrNothing)

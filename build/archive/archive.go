@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -33,7 +32,10 @@ type Archive struct {
 	// by layout or sessionId; a parent may still claim one by its agent id
 	// once parsed.
 	Orphans []*AgentFile
-	// Skipped lists files and folders that could not be read, with why.
+	// Skipped lists the paths met but not used, with why: unreadable or
+	// missing paths, broken links, link loops, files and folders reached
+	// again through another path, things named .jsonl that are not regular
+	// files. Sorted by Path, then Reason.
 	Skipped []Skip
 	Files   int
 	Bytes   int64
@@ -41,7 +43,14 @@ type Archive struct {
 
 // Skip is a path Discover could not use.
 type Skip struct {
-	Path   string `json:"path"`
+	// Path is the path as the walk reached it (absolute below a root; a
+	// root as given).
+	Path string `json:"path"`
+	// Reason is why, in a few words: "does not exist", "permission
+	// denied", "broken symlink to <target>", "symlink loop", "symlink loop:
+	// leads back to <folder>", "same file as <path>", "same folder as
+	// <path>", "not a regular file (named pipe)", "a directory named .jsonl"
+	// (not a transcript, though its contents are still walked).
 	Reason string `json:"reason"`
 }
 
@@ -125,74 +134,26 @@ func DefaultRoots(getenv func(string) string, home string) []string {
 var ErrNothing = errors.New("no transcripts found")
 
 // Discover walks paths (folders, walked recursively, or .jsonl files) and
-// groups what it finds into projects. Unreadable entries are Skipped, not
-// fatal; the error is ErrNothing (wrapped) when no transcript was found.
+// groups what it finds into projects. Symbolic links are followed (the
+// roots, folders and files), with loop protection; a file or folder reached
+// again through another path is used once, under the first path the walk
+// (in lexical order, root by root) met it by. Paths keep the names they were
+// reached by, not their link targets. Everything not used is listed in
+// Skipped with why; unreadable entries are Skipped, not fatal; the error is
+// ErrNothing (wrapped) when no transcript was found.
 func Discover(ctx context.Context, paths []string) (*Archive, error) {
 	a := &Archive{Roots: paths}
-	var sessions []*SessionFile
-	var agents []*AgentFile
-	seen := map[string]bool{}
-	add := func(path string, size int64) {
-		abs, err := filepath.Abs(path)
-		if err == nil {
-			path = abs
-		}
-		if seen[path] {
-			return
-		}
-		seen[path] = true
-		a.Files++
-		a.Bytes += size
-		if ag := classifyAgent(path, size); ag != nil {
-			agents = append(agents, ag)
-			return
-		}
-		sessions = append(sessions, &SessionFile{Path: path, Folder: filepath.Dir(path), Size: size})
-	}
-	var extras []string
+	w := &walker{ctx: ctx, a: a, files: map[string]string{}, dirs: map[string]string{}}
 	for _, root := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		st, err := os.Stat(root)
-		if err != nil {
-			a.Skipped = append(a.Skipped, Skip{root, err.Error()})
-			continue
-		}
-		if !st.IsDir() {
-			add(root, st.Size())
-			continue
-		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				a.Skipped = append(a.Skipped, Skip{p, err.Error()})
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() || !strings.HasSuffix(d.Name(), ".jsonl") {
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				a.Skipped = append(a.Skipped, Skip{p, err.Error()})
-				return nil
-			}
-			if !info.Mode().IsRegular() {
-				return nil
-			}
-			if inSessionTree(p) && !strings.HasPrefix(d.Name(), "agent-") {
-				extras = append(extras, p)
-				return nil
-			}
-			add(p, info.Size())
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("discover %s: %w", root, err)
+		if err := w.root(root); err != nil {
+			return nil, err
 		}
 	}
+	sortSkips(a)
+	sessions, agents := w.sessions, w.agents
 	if len(sessions) == 0 && len(agents) == 0 {
 		return a, fmt.Errorf("%w in %s", ErrNothing, strings.Join(paths, ", "))
 	}
@@ -213,7 +174,7 @@ func Discover(ctx context.Context, paths []string) (*Archive, error) {
 	}
 	uniqueIDs(sessions)
 	attachAgents(a, sessions, agents)
-	attachExtras(sessions, extras)
+	attachExtras(sessions, w.extras)
 	a.Projects = group(sessions)
 	return a, nil
 }
@@ -291,6 +252,10 @@ func classifyAgent(path string, size int64) *AgentFile {
 }
 
 func readMeta(path string) *Meta {
+	// Never open a named pipe or a device: reading it could block.
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil
