@@ -87,11 +87,43 @@ func (w *Watcher) poll() bool {
 
 // scan stamps the transcripts under roots as archive.Discover finds them:
 // a root that is a file is read whatever its name; folders are walked
-// without following links. What cannot be read is left out.
+// following links (each real folder once). What cannot be read is left
+// out.
 func scan(roots []string) map[string]stamp {
 	files := map[string]stamp{}
-	add := func(p string, info fs.FileInfo) {
-		files[p] = stamp{info.Size(), info.ModTime().UnixNano()}
+	seen := map[string]bool{} // folders walked, by real path: links may loop
+	var walk func(dir string)
+	walk = func(dir string) {
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil || seen[real] {
+			return
+		}
+		seen[real] = true
+		_ = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				// Followed, as discovery follows them.
+				if st, err := os.Stat(p); err == nil {
+					if st.IsDir() {
+						walk(p)
+					} else {
+						addFile(files, p, st)
+					}
+				}
+				return nil
+			}
+			if !d.IsDir() {
+				if info, err := d.Info(); err == nil {
+					addFile(files, p, info)
+				}
+			}
+			return nil
+		})
 	}
 	for _, root := range roots {
 		st, err := os.Stat(root)
@@ -99,25 +131,19 @@ func scan(roots []string) map[string]stamp {
 			continue
 		}
 		if !st.IsDir() {
-			add(root, st)
+			files[root] = stamp{st.Size(), st.ModTime().UnixNano()}
 			continue
 		}
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			name := d.Name()
-			if d.IsDir() || !strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".meta.json") {
-				return nil
-			}
-			if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
-				add(p, info)
-			}
-			return nil
-		})
+		walk(root)
 	}
 	return files
+}
+
+// addFile records a transcript or a sub-agent's meta file.
+func addFile(files map[string]stamp, p string, info fs.FileInfo) {
+	name := filepath.Base(p)
+	if !info.Mode().IsRegular() || !strings.HasSuffix(name, ".jsonl") && !strings.HasSuffix(name, ".meta.json") {
+		return
+	}
+	files[p] = stamp{info.Size(), info.ModTime().UnixNano()}
 }

@@ -119,3 +119,27 @@ func TestWatcherRun(t *testing.T) {
 		t.Fatal("Run did not stop")
 	}
 }
+
+// TestScanFollowsLinks: a linked root or project folder is watched as
+// discovery reads it, and a link loop ends.
+func TestScanFollowsLinks(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "projects", "-home-kim-shop")
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "s.jsonl"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "projects")
+	if err := os.Symlink(filepath.Join(dir, "dotfiles", "projects"), root); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(root, filepath.Join(real, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	files := scan([]string{root})
+	if len(files) != 1 {
+		t.Errorf("watching %v", files)
+	}
+}
