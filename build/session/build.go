@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -90,6 +91,25 @@ type node struct {
 	newest   int  // index of the newest leaf in the subtree
 	talk     bool // the subtree holds an assistant record
 	msg      *Message
+	// The assistant message ids in the subtree, up to two distinct ones
+	// (two already make it divergent from any response), and whether it
+	// holds an assistant record without one.
+	ids     [2]string
+	idCount int
+	noID    bool
+}
+
+// addID notes an assistant message id found in the node's subtree.
+func (n *node) addID(id string) {
+	for k := range n.idCount {
+		if n.ids[k] == id {
+			return
+		}
+	}
+	if n.idCount < len(n.ids) {
+		n.ids[n.idCount] = id
+		n.idCount++
+	}
 }
 
 // build fills s from records: tree, branches, messages, tools, side records.
@@ -100,6 +120,7 @@ func build(s *Session, recs []*transcript.Record) {
 	// file; key -1 holds those before any node.
 	sideAfter := map[int][]*transcript.Record{}
 	seenSession := map[string]bool{}
+	dupNext := map[string]int{} // uuid → the next "#n" suffix to try
 	for _, r := range recs {
 		if r.SessionID != "" && !seenSession[r.SessionID] {
 			seenSession[r.SessionID] = true
@@ -121,12 +142,17 @@ func build(s *Session, recs []*transcript.Record) {
 				s.Stats.Duplicates++
 				continue
 			}
-			n := 2
+			// The smallest free suffix only grows (names are never
+			// freed): resume from the last one given for this uuid, so
+			// k copies of one uuid cost O(k), not O(k²).
+			n := max(dupNext[r.UUID], 2)
 			for ; ; n++ {
+				s.work++
 				if _, taken := index[fmt.Sprintf("%s#%d", r.UUID, n)]; !taken {
 					break
 				}
 			}
+			dupNext[r.UUID] = n + 1
 			id = fmt.Sprintf("%s#%d", r.UUID, n)
 			s.Problems = append(s.Problems, Problem{File: s.Path, Line: r.Line, Kind: "duplicate-uuid",
 				Reason: fmt.Sprintf("uuid %s already used at line %d by a different record; kept as %s", r.UUID, nodes[j].rec.Line, id)})
@@ -251,6 +277,18 @@ func link(s *Session, nodes []*node, index map[string]int) {
 			uf.union(i, n.parent)
 		}
 	}
+	// prevTalk[j] is the last user or assistant node at or before j, -1
+	// when none: the search for a host jumps from one to the next instead
+	// of visiting every record in between (O(n²) for n stray roots of
+	// other types).
+	prevTalk := make([]int, len(nodes))
+	last := -1
+	for j, n := range nodes {
+		if t := n.rec.Type; t == transcript.TypeUser || t == transcript.TypeAssistant {
+			last = j
+		}
+		prevTalk[j] = last
+	}
 	first := true
 	for i, n := range nodes {
 		if n.parent >= 0 {
@@ -260,22 +298,34 @@ func link(s *Session, nodes []*node, index map[string]int) {
 			first = false
 			continue
 		}
+		// The host is the nearest earlier user or assistant record of
+		// another tree, else the nearest earlier record of another tree.
 		target := -1
-		for j := i - 1; j >= 0; j-- {
-			if uf.find(j) == uf.find(i) {
-				continue
-			}
-			if target < 0 {
-				target = j
-			}
-			if t := nodes[j].rec.Type; t == transcript.TypeUser || t == transcript.TypeAssistant {
+		root := uf.find(i)
+		for j := prevTalk[i-1]; j >= 0; {
+			s.work++
+			if uf.find(j) != root {
 				target = j
 				break
+			}
+			if j == 0 {
+				break
+			}
+			j = prevTalk[j-1]
+		}
+		if target < 0 {
+			for j := i - 1; j >= 0; j-- {
+				s.work++
+				if uf.find(j) != root {
+					target = j
+					break
+				}
 			}
 		}
 		if target < 0 {
 			// Nothing earlier: a later record of another tree hosts it.
 			for j := i + 1; j < len(nodes); j++ {
+				s.work++
 				if uf.find(j) != uf.find(i) {
 					target = j
 					break
@@ -363,12 +413,25 @@ func linearize(nodes []*node) []line {
 		t := n.rec.Type
 		n.talk = t == transcript.TypeAssistant
 		n.newest = i
+		n.ids, n.idCount, n.noID = [2]string{}, 0, false
+		if n.talk {
+			if m := n.rec.Message; m == nil || m.ID == "" {
+				n.noID = true
+			} else {
+				n.addID(m.ID)
+			}
+		}
 		for _, c := range n.children {
-			if nodes[c].talk {
+			cn := nodes[c]
+			if cn.talk {
 				n.talk = true
 			}
-			if newer(nodes, nodes[c].newest, n.newest) {
-				n.newest = nodes[c].newest
+			if newer(nodes, cn.newest, n.newest) {
+				n.newest = cn.newest
+			}
+			n.noID = n.noID || cn.noID
+			for k := range cn.idCount {
+				n.addID(cn.ids[k])
 			}
 		}
 	}
@@ -435,7 +498,10 @@ func linearize(nodes []*node) []line {
 		}
 		// Read in file order: it is the order things were appended, so
 		// inlined side records and parallel tool results fall into place.
-		sort.SliceStable(seq, func(a, b int) bool { return nodes[seq[a]].rec.Line < nodes[seq[b]].rec.Line })
+		byLine := func(a, b int) bool { return nodes[seq[a]].rec.Line < nodes[seq[b]].rec.Line }
+		if !sort.SliceIsSorted(seq, byLine) {
+			sort.SliceStable(seq, byLine)
+		}
 		return seq, forks
 	}
 	seq, forks := walk(roots[0])
@@ -458,17 +524,12 @@ func linearize(nodes []*node) []line {
 // earlier fragments of the same response, and local slash commands (/status,
 // /model) hang their output off the last message without any response:
 // those are read inline where they occurred, not as branches.
+//
+// It reads the summary linearize computed bottom-up (ids, idCount, noID), so
+// it costs O(1) rather than a walk of the subtree at every level.
 func divergent(nodes []*node, root int, open string) bool {
-	for _, i := range preorder(nodes, root) {
-		r := nodes[i].rec
-		switch r.Type {
-		case transcript.TypeAssistant:
-			if r.Message == nil || r.Message.ID == "" || r.Message.ID != open {
-				return true
-			}
-		}
-	}
-	return false
+	n := nodes[root]
+	return n.noID || n.idCount > 1 || n.idCount == 1 && n.ids[0] != open
 }
 
 func isToolResult(r *transcript.Record) bool {
@@ -575,7 +636,12 @@ func newMessage(r *transcript.Record, uuid string, branch int) *Message {
 		Sidechain: r.IsSidechain, Branch: branch, Records: []*transcript.Record{r}}
 	if r.Message != nil {
 		m.Role, m.Model, m.MessageID = r.Message.Role, r.Message.Model, r.Message.ID
-		m.Blocks = append([]transcript.Block(nil), r.Message.Content.Blocks...)
+		// Shared with the record, not copied (a copy per message doubled
+		// the blocks' memory); capped so that merging the fragments of a
+		// response appends to a copy, never into the record.
+		if b := r.Message.Content.Blocks; len(b) > 0 {
+			m.Blocks = slices.Clip(b)
+		}
 	}
 	classify(m, r)
 	switch m.Kind {

@@ -17,6 +17,11 @@ const (
 	HostileCycle    = "cycle"    // n records whose parent links form one cycle
 	HostileBranches = "branches" // n answers hanging off one root prompt
 	HostileLongLine = "longline" // a prompt line of n bytes, then a few normal lines
+
+	// Variants, for the unit tests.
+	HostileCycleSys  = "cycle-sys"  // one cycle of n system records without timestamps, after a root
+	HostilePairs     = "pairs"      // n/2 two-record cycles of progress records
+	HostileBranchSys = "branch-sys" // n prompt+answer branches off one root, no timestamps
 )
 
 var hostileShapes = []string{HostileTiny, HostileDupUUID, HostileCycle, HostileBranches, HostileLongLine}
@@ -27,7 +32,8 @@ func hostileUUID(i int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012x",
 // <uuid>.jsonl and returns its path.
 func writeHostile(dir, shape string, n int) (string, error) {
 	sid := map[string]string{HostileTiny: "a1", HostileDupUUID: "a2", HostileCycle: "a3",
-		HostileBranches: "a4", HostileLongLine: "a5"}[shape]
+		HostileBranches: "a4", HostileLongLine: "a5", HostileCycleSys: "b1", HostilePairs: "b2",
+		HostileBranchSys: "b3"}[shape]
 	if sid == "" {
 		return "", fmt.Errorf("unknown shape %q", shape)
 	}
@@ -87,6 +93,29 @@ func writeHostile(dir, shape string, n int) (string, error) {
 		user(root, "", "root", 0)
 		for i := 1; i <= n; i++ {
 			answer(hostileUUID(i), root, fmt.Sprintf("branch %d", i), i)
+		}
+	case HostileCycleSys:
+		user(hostileUUID(n), "", "root", 0)
+		for i := range n {
+			fmt.Fprintf(w, `{"type":"system","subtype":"informational","uuid":"%s","parentUuid":"%s","content":"s%d"}`+"\n",
+				hostileUUID(i), hostileUUID((i+1)%n), i)
+		}
+	case HostilePairs:
+		user(hostileUUID(n), "", "root", 0)
+		for i := 0; i+1 < n; i += 2 {
+			for k := range 2 {
+				fmt.Fprintf(w, `{"type":"progress","uuid":"%s","parentUuid":"%s","data":{"type":"hook_progress"},"toolUseID":"t%d"}`+"\n",
+					hostileUUID(i+k), hostileUUID(i+1-k), i)
+			}
+		}
+	case HostileBranchSys:
+		root := hostileUUID(0)
+		user(root, "", "root", 0)
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(w, `{"type":"user","uuid":"%s","parentUuid":"%s","message":{"role":"user","content":"edit %d"}}`+"\n",
+				hostileUUID(2*i), root, i)
+			fmt.Fprintf(w, `{"type":"assistant","uuid":"%s","parentUuid":"%s","message":{"id":"msg_%d","role":"assistant","model":"m","content":[{"type":"text","text":"answer %d"}]}}`+"\n",
+				hostileUUID(2*i+1), hostileUUID(2*i), i, i)
 		}
 	case HostileLongLine:
 		root := hostileUUID(0)

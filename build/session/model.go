@@ -99,6 +99,10 @@ type Session struct {
 	Problems []Problem      `json:"problems,omitempty"`
 
 	toolIndex map[string]*ToolCall
+	// work counts the steps of the searches whose cost depends on the
+	// input's shape (duplicate uuid suffixes, hosts for stray roots):
+	// tests check it stays linear in the records.
+	work int
 }
 
 // IdleGap is the longest pause between two records that still counts as

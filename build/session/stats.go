@@ -48,6 +48,9 @@ func turns(s *Session) {
 	if len(s.Messages) > 0 && (len(starts) == 0 || starts[0] > 0) {
 		starts, prompts = append([]int{0}, starts...), append([]int{-1}, prompts...)
 	}
+	if len(starts) > 0 {
+		s.Turns = make([]Turn, 0, len(starts))
+	}
 	for k, st := range starts {
 		last := len(s.Messages) - 1
 		if k+1 < len(starts) {
@@ -147,9 +150,11 @@ func metadata(s *Session) {
 func title(s *Session) {
 	var custom, ai, agentName string
 	inFile := map[string]bool{}
-	for _, m := range s.allMessages() {
-		for _, r := range m.Records {
-			inFile[r.UUID] = true
+	if len(s.Summaries) > 0 { // a set of every uuid only when it is asked
+		for _, m := range s.allMessages() {
+			for _, r := range m.Records {
+				inFile[r.UUID] = true
+			}
 		}
 	}
 	for _, sd := range s.Side {

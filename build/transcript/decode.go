@@ -17,7 +17,13 @@ import (
 // MaxLineBytes is the longest line decoded. Real lines reach tens of MB (base64
 // images, huge command output); a longer line becomes a problem and is skipped
 // without being held in memory.
-const MaxLineBytes = 256 << 20
+//
+// 128 MB is twice the 64 MB the format guide asks for at least; it keeps a
+// single pathological line (hundreds of MB) from costing seconds and GBs.
+const MaxLineBytes = 128 << 20
+
+// maxLineBytes is MaxLineBytes, lowered by tests.
+var maxLineBytes = MaxLineBytes
 
 // decodeOpts accepts what real transcripts contain: invalid UTF-8 and lone
 // surrogate escapes (replaced by U+FFFD) and repeated member names.
@@ -68,7 +74,72 @@ func ReadFileFiltered(path string, filter Filter) (*File, error) {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
 	defer f.Close()
-	return DecodeFiltered(f, path, filter)
+	// A first pass counts the lines and finds those over the limit, so the
+	// records are stored without regrowing a slice of large structs (a
+	// million-record file would otherwise copy GBs and hold up to twice its
+	// records at once), and a line over the limit is skipped without being
+	// buffered at all.
+	// Only a regular file can be read twice (not a pipe).
+	var plan *linePlan
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if plan, err = scanLines(f); err == nil {
+			_, err = f.Seek(0, io.SeekStart)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read transcript: %w", err)
+		}
+	}
+	return decode(f, path, filter, plan)
+}
+
+// linePlan is what a first pass over a file learned: how many lines it has
+// and which ones (0-based, counting blank ones) exceed maxLineBytes.
+type linePlan struct {
+	lines int
+	long  map[int]bool
+}
+
+// scanLines reads r to the end to fill a linePlan, in O(1) memory.
+func scanLines(r io.Reader) (*linePlan, error) {
+	plan := &linePlan{}
+	buf := make([]byte, 1<<20)
+	cur := 0 // bytes of the current line so far, its "\n" included
+	for {
+		k, err := r.Read(buf)
+		b := buf[:k]
+		for len(b) > 0 {
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				cur += len(b)
+				break
+			}
+			cur += i + 1
+			if cur > maxLineBytes {
+				if plan.long == nil {
+					plan.long = map[int]bool{}
+				}
+				plan.long[plan.lines] = true
+			}
+			plan.lines++
+			cur = 0
+			b = b[i+1:]
+		}
+		if err == io.EOF {
+			if cur > 0 {
+				if cur > maxLineBytes {
+					if plan.long == nil {
+						plan.long = map[int]bool{}
+					}
+					plan.long[plan.lines] = true
+				}
+				plan.lines++
+			}
+			return plan, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // Decode reads JSONL from r. name labels problems. Lines end at "\n"; a
@@ -78,18 +149,28 @@ func Decode(r io.Reader, name string) (*File, error) { return DecodeFiltered(r, 
 
 // DecodeFiltered is Decode with every line passed through filter first.
 func DecodeFiltered(r io.Reader, name string, filter Filter) (*File, error) {
+	return decode(r, name, filter, nil)
+}
+
+// decode is DecodeFiltered, with what a first pass learned when there was one.
+func decode(r io.Reader, name string, filter Filter, plan *linePlan) (*File, error) {
 	out := &File{Path: name}
+	if plan != nil {
+		out.Records = make([]Record, 0, plan.lines)
+	}
 	br := bufio.NewReaderSize(r, 1<<20)
 	lineNo := 0
-	for {
-		line, n, tooLong, err := readLine(br)
+	for seg := 0; ; seg++ {
+		skip := plan != nil && plan.long[seg]
+		line, n, tooLong, err := readLine(br, skip)
 		out.Bytes += int64(n)
 		if n > 0 {
 			lineNo++
 			if tooLong {
 				out.Lines++
 				out.Problems = append(out.Problems, Problem{File: name, Line: lineNo,
-					Reason: fmt.Sprintf("line of %d bytes is longer than the %d MB limit; skipped", n, MaxLineBytes>>20)})
+					Reason:  fmt.Sprintf("line of %d bytes is longer than the %d MB limit; skipped", n, maxLineBytes>>20),
+					Excerpt: excerpt(bytes.TrimSpace(line))})
 			} else if line = bytes.TrimSpace(line); len(line) > 0 {
 				if lineNo == 1 {
 					line = bytes.TrimPrefix(line, []byte("\ufeff")) // a byte-order mark
@@ -98,11 +179,12 @@ func DecodeFiltered(r io.Reader, name string, filter Filter) (*File, error) {
 				if filter != nil {
 					line = filter(name, line)
 				}
-				rec, prob := DecodeLine(line, name, lineNo)
-				if prob != nil {
+				// Decoded in place: a Record is large, and one built
+				// apart and then copied in doubled the allocation.
+				out.Records = append(out.Records, Record{})
+				if prob := decodeLineInto(&out.Records[len(out.Records)-1], line, name, lineNo); prob != nil {
+					out.Records = out.Records[:len(out.Records)-1]
 					out.Problems = append(out.Problems, *prob)
-				} else {
-					out.Records = append(out.Records, rec)
 				}
 			}
 		}
@@ -116,14 +198,23 @@ func DecodeFiltered(r io.Reader, name string, filter Filter) (*File, error) {
 }
 
 // readLine returns the next line without its "\n" as a fresh slice, the bytes
-// consumed, and whether it exceeded MaxLineBytes (then line is nil).
-func readLine(br *bufio.Reader) (line []byte, n int, tooLong bool, err error) {
+// consumed, and whether it exceeded MaxLineBytes (then line is only its first
+// excerptBytes, for the report). With skip, the line is known to be too long
+// and no more than that is kept.
+func readLine(br *bufio.Reader, skip bool) (line []byte, n int, tooLong bool, err error) {
+	tooLong = skip
+	var head []byte
 	for {
 		frag, e := br.ReadSlice('\n')
 		n += len(frag)
-		if !tooLong {
-			if n > MaxLineBytes {
-				tooLong, line = true, nil
+		if len(head) < excerptBytes {
+			head = append(head, frag[:min(len(frag), excerptBytes-len(head))]...)
+		}
+		if tooLong {
+			line = head
+		} else {
+			if n > maxLineBytes {
+				tooLong, line = true, head
 			} else if line == nil && e == nil {
 				// Common case: the whole line fits the buffer.
 				line = bytes.Clone(frag)
@@ -144,13 +235,23 @@ func readLine(br *bufio.Reader) (line []byte, n int, tooLong bool, err error) {
 // DecodeLine decodes one trimmed, non-empty line. It never panics: every input
 // gives either a record or a problem.
 func DecodeLine(line []byte, file string, lineNo int) (Record, *Problem) {
-	rec := Record{Line: lineNo, Raw: line}
-	if err := json.Unmarshal(line, &rec, decodeOpts); err == nil {
+	var rec Record
+	prob := decodeLineInto(&rec, line, file, lineNo)
+	return rec, prob
+}
+
+// decodeLineInto is DecodeLine into *rec, which must be zero; on a problem,
+// *rec is left zero.
+func decodeLineInto(rec *Record, line []byte, file string, lineNo int) *Problem {
+	rec.Line, rec.Raw = lineNo, line
+	if err := json.Unmarshal(line, rec, decodeOpts); err == nil {
 		rec.Line, rec.Raw = lineNo, line
 		rec.Time = parseTime(rec.Timestamp)
-		return rec, nil
+		return nil
 	}
-	return slowLine(line, file, lineNo)
+	r, prob := slowLine(line, file, lineNo)
+	*rec = r
+	return prob
 }
 
 // slowLine explains a line the fast path refused.
@@ -255,11 +356,13 @@ func jsonReason(err error, line []byte) string {
 	return msg
 }
 
+// excerptBytes is the length of a problem's excerpt.
+const excerptBytes = 120
+
 func excerpt(b []byte) string {
-	const max = 120
 	s := b
-	if len(s) > max {
-		s = s[:max]
+	if len(s) > excerptBytes {
+		s = s[:excerptBytes]
 	}
 	return strings.ToValidUTF8(string(s), "\uFFFD")
 }

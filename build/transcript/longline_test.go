@@ -1,0 +1,64 @@
+package transcript
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestLineOverLimit reads a line far over the limit (lowered to 1 MB here)
+// between normal ones (line 3; line 2 is blank), and another at the end: it is one problem with its line number, the lines
+// after it are still records, and it is streamed past, never held whole.
+func TestLineOverLimit(t *testing.T) {
+	defer func(old int) { maxLineBytes = old }(maxLineBytes)
+	maxLineBytes = 1 << 20
+	const size = 16 << 20
+	var in bytes.Buffer
+	in.WriteString(lineU1 + "\n\n")
+	in.WriteString(`{"type":"user","uuid":"huge","message":{"role":"user","content":"`)
+	in.WriteString(strings.Repeat("x", size))
+	in.WriteString(`"}}` + "\n")
+	in.WriteString(lineS1 + "\n")
+	in.WriteString(lineU1 + "\n")
+	in.WriteString(`{"type":"user","uuid":"tail","content":"` + strings.Repeat("y", 2<<20) + `"}`) // long, no final newline
+	path := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(path, in.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, read func() (*File, error)) {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		f, err := read()
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+			t.Errorf("%s: %d MB allocated for a %d MB line", name, alloc>>20, size>>20)
+		}
+		checkFileInvariants(t, f, in.Bytes())
+		var lines []int
+		for _, r := range f.Records {
+			lines = append(lines, r.Line)
+		}
+		eq(t, name+" record lines", fmt.Sprint(lines), "[1 4 5]")
+		if len(f.Problems) != 2 || f.Problems[0].Line != 3 || f.Problems[1].Line != 6 ||
+			!strings.Contains(f.Problems[0].Reason, "longer than the 1 MB limit") {
+			t.Errorf("%s: problems %v, want lines 3 and 6 over the limit", name, f.Problems)
+		} else if !strings.HasPrefix(f.Problems[0].Excerpt, `{"type":"user","uuid":"huge"`) || len(f.Problems[0].Excerpt) != excerptBytes {
+			t.Errorf("%s: excerpt %q, want the line's first %d bytes", name, f.Problems[0].Excerpt, excerptBytes)
+		}
+		eq(t, name+" Lines", f.Lines, 5)
+		eq(t, name+" Bytes", f.Bytes, int64(in.Len()))
+	}
+	check("ReadFile", func() (*File, error) { return ReadFile(path) })
+	check("Decode", func() (*File, error) {
+		return Decode(io.MultiReader(bytes.NewReader(in.Bytes())), "long.jsonl")
+	})
+}
