@@ -37,16 +37,7 @@ func TestKilledBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Kill it once it has written a good part of the pages.
-	journal := filepath.Join(site, ".ccsite", "journal")
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		data, _ := os.ReadFile(journal)
-		if bytes.Count(data, []byte("\n")) > 150 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the build wrote nothing in a minute")
-		}
-	}
+	journal := waitJournal(t, site, 150)
 	cmd.Process.Kill()
 	cmd.Wait()
 	if _, err := os.Stat(journal); err != nil {
@@ -167,16 +158,7 @@ func TestSignalStopsBuild(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	journal := filepath.Join(site, ".ccsite", "journal")
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		data, _ := os.ReadFile(journal)
-		if bytes.Count(data, []byte("\n")) > 50 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the build wrote nothing in a minute")
-		}
-	}
+	waitJournal(t, site, 50)
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
 	err := cmd.Wait()
@@ -195,5 +177,21 @@ func TestSignalStopsBuild(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(site, "index.html")); err != nil {
 		t.Error(err)
+	}
+}
+
+// waitJournal waits until the build into site has journaled more than n
+// files, and returns the journal's path.
+func waitJournal(t *testing.T, site string, n int) string {
+	t.Helper()
+	journal := filepath.Join(site, ".ccsite", "journal")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile(journal)
+		if bytes.Count(data, []byte("\n")) > n {
+			return journal
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the build wrote nothing in a minute")
+		}
 	}
 }

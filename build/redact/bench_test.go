@@ -16,13 +16,7 @@ import (
 // cost a cold build pays.
 func BenchmarkCorpus(b *testing.B) {
 	lines, size := corpusLines(b)
-	r, err := New(Options{Secrets: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := r.Err(); err != nil {
-		b.Fatal(err)
-	}
+	r := newRedactor(b)
 	b.SetBytes(size)
 	b.ResetTimer()
 	for range b.N {
@@ -36,14 +30,27 @@ func BenchmarkCorpus(b *testing.B) {
 
 // corpusLines reads every line of the corpus ($CCSITE_CORPUS).
 func corpusLines(b *testing.B) (lines [][]byte, size int64) {
+	eachCorpusLine(b, func(_ string, line []byte) {
+		lines = append(lines, append([]byte(nil), line...))
+		size += int64(len(line))
+	})
+	return lines, size
+}
+
+// eachCorpusLine calls fn with every line of every transcript of the
+// corpus ($CCSITE_CORPUS; the test skips without it) and returns how many
+// files it read.
+func eachCorpusLine(tb testing.TB, fn func(file string, line []byte)) (files int) {
+	tb.Helper()
 	dir := os.Getenv("CCSITE_CORPUS")
 	if dir == "" {
-		b.Skip("CCSITE_CORPUS not set")
+		tb.Skip("CCSITE_CORPUS not set")
 	}
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
 			return err
 		}
+		files++
 		f, err := os.Open(p)
 		if err != nil {
 			return err
@@ -52,25 +59,21 @@ func corpusLines(b *testing.B) (lines [][]byte, size int64) {
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 64<<20)
 		for sc.Scan() {
-			lines = append(lines, append([]byte(nil), sc.Bytes()...))
-			size += int64(len(sc.Bytes()))
+			fn(p, sc.Bytes())
 		}
-		return nil
+		return sc.Err()
 	})
-	return lines, size
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
 }
 
 // BenchmarkCorpusParallel is BenchmarkCorpus on one goroutine per core,
 // as a build redacts.
 func BenchmarkCorpusParallel(b *testing.B) {
 	lines, size := corpusLines(b)
-	r, err := New(Options{Secrets: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := r.Err(); err != nil {
-		b.Fatal(err)
-	}
+	r := newRedactor(b)
 	b.SetBytes(size)
 	b.ResetTimer()
 	for range b.N {

@@ -1,8 +1,6 @@
 package redact
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,50 +14,27 @@ import (
 // when they grow past the bound the issue set (82 before decoding the
 // strings, "not more than a handful" more).
 func TestCorpusFalsePositives(t *testing.T) {
-	dir := os.Getenv("CCSITE_CORPUS")
-	if dir == "" {
-		t.Skip("CCSITE_CORPUS not set")
-	}
 	r := newRedactor(t)
 	type hit struct{ file, rule, text string }
 	var hits []hit
-	files := 0
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-			return err
+	files := eachCorpusLine(t, func(p string, in []byte) {
+		out := r.Line(p, in)
+		if string(out) == string(in) {
+			return
 		}
-		files++
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		for sc.Scan() {
-			in := sc.Bytes()
-			out := r.Line(p, in)
-			if string(out) == string(in) {
-				continue
+		s := string(out)
+		for i := 0; ; {
+			j := strings.Index(s[i:], "[REDACTED:")
+			if j < 0 {
+				break
 			}
-			s := string(out)
-			for i := 0; ; {
-				j := strings.Index(s[i:], "[REDACTED:")
-				if j < 0 {
-					break
-				}
-				j += i
-				k := strings.IndexByte(s[j:], ']')
-				from, to := max(0, j-60), min(len(s), j+k+30)
-				hits = append(hits, hit{filepath.Base(p), s[j+10 : j+k], s[from:to]})
-				i = j + k
-			}
+			j += i
+			k := strings.IndexByte(s[j:], ']')
+			from, to := max(0, j-60), min(len(s), j+k+30)
+			hits = append(hits, hit{filepath.Base(p), s[j+10 : j+k], s[from:to]})
+			i = j + k
 		}
-		return sc.Err()
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	byRule, _ := r.Counts()
 	total := 0
 	var rules []string

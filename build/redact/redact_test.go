@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func newRedactor(t *testing.T) *Redactor {
+func newRedactor(t testing.TB) *Redactor {
 	t.Helper()
 	r, err := New(Options{Secrets: true})
 	if err != nil {
