@@ -21,7 +21,13 @@ func main() {
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	stopOnSignal(cancel)
+	// A build must stop within a second; serve gets the second it gives
+	// requests in flight, and time to close.
+	grace := 3 * time.Second
+	if len(os.Args) > 1 && (os.Args[1] == "build" || os.Args[1] == "inspect") {
+		grace = 900 * time.Millisecond
+	}
+	stopOnSignal(cancel, grace)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	cancel()
 	pprof.StopCPUProfile()
@@ -29,11 +35,11 @@ func main() {
 }
 
 // stopOnSignal cancels the command on SIGINT or SIGTERM, and ends the
-// process if it has not stopped a second later (or at a second signal):
+// process if it has not stopped grace later (or at a second signal):
 // a build stopped anywhere leaves every file whole (each is written to a
 // temporary name and renamed) and its journal tells the next build, and
 // the kernel releases the output folder's lock.
-func stopOnSignal(cancel context.CancelFunc) {
+func stopOnSignal(cancel context.CancelFunc, grace time.Duration) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -41,7 +47,7 @@ func stopOnSignal(cancel context.CancelFunc) {
 		cancel()
 		select {
 		case <-sigs:
-		case <-time.After(900 * time.Millisecond):
+		case <-time.After(grace):
 		}
 		fmt.Fprintln(os.Stderr, "ccsite: interrupted")
 		pprof.StopCPUProfile()
