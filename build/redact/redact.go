@@ -302,14 +302,6 @@ func (r *Redactor) name(file, s string, count bool) string {
 	return name
 }
 
-// Path anonymises a path (a project's folder or cwd) when asked to.
-func (r *Redactor) Path(p string) string {
-	if r == nil || r.anon == nil {
-		return p
-	}
-	return r.anon.Replace(p)
-}
-
 // line redacts one JSONL line.
 func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string]int) {
 	sc, _ := r.scratch.Get().(*scratch)
@@ -528,6 +520,7 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashe
 	type group struct {
 		members []int
 		starts  []int
+		lines   []string // each member as scanned
 		text    strings.Builder
 	}
 	var gs map[int]*group
@@ -552,6 +545,7 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashe
 			}
 			gr.members = append(gr.members, i)
 			gr.starts = append(gr.starts, gr.text.Len())
+			gr.lines = append(gr.lines, sv)
 			writeLoosened(&gr.text, sv)
 			gr.text.WriteByte('\f')
 			writeLoosened(&sb, sv)
@@ -584,9 +578,15 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashe
 	}
 	found := r.findings(sb.String())
 	// A secret across lines of an array (a key in a patch) is cut from
-	// each line it spans.
+	// each line it spans: the cuts are found on the lines as scanned, then
+	// made from the end of each line.
+	type cut struct {
+		lo, hi int
+		mark   string
+	}
 	for _, gr := range gs {
 		text := gr.text.String()
+		cuts := make([][]cut, len(gr.members))
 		for _, f := range found {
 			for from := 0; ; {
 				j := strings.Index(text[from:], f.raw)
@@ -596,28 +596,39 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashe
 				a, b := from+j, from+j+len(f.raw)
 				from = b
 				first := true
-				for m, k := range gr.members {
-					s, e := gr.starts[m], gr.starts[m]+len(loosenedLen(vals[k], stripped[k]))
+				for m, line := range gr.lines {
+					s, e := gr.starts[m], gr.starts[m]+len(line)
 					lo, hi := max(a, s)-s, min(b, e)-s
 					if lo >= hi || (a >= s && b <= e) {
 						continue // not here, or within one line (cut below)
-					}
-					line := vals[k]
-					if stripped[k] != "" {
-						line = stripped[k]
 					}
 					mark := ""
 					if first {
 						mark = "[REDACTED:" + f.rule + "]"
 						add(f.rule, 1)
 						first = false
-					} else if lo == 0 && line != "" && strings.IndexByte("+- ", line[0]) >= 0 {
+					} else if lo == 0 && strings.IndexByte("+- ", line[0]) >= 0 {
 						lo = 1 // a patch line keeps its sign
 					}
-					vals[k] = line[:lo] + mark + line[hi:]
-					stripped[k] = ""
+					cuts[m] = append(cuts[m], cut{lo, hi, mark})
 				}
 			}
+		}
+		for m, cs := range cuts {
+			if len(cs) == 0 {
+				continue
+			}
+			sort.Slice(cs, func(x, y int) bool { return cs[x].lo > cs[y].lo })
+			line, low := gr.lines[m], len(gr.lines[m])+1
+			for _, c := range cs {
+				if c.hi > low {
+					continue // inside a cut already made
+				}
+				line = line[:c.lo] + c.mark + line[c.hi:]
+				low = c.lo
+			}
+			k := gr.members[m]
+			vals[k], stripped[k] = line, ""
 		}
 	}
 	for _, f := range found {
@@ -635,15 +646,6 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashe
 			}
 		}
 	}
-}
-
-// loosenedLen is the text of a value as scanned (its ANSI-stripped form
-// when it has one): loosening keeps lengths.
-func loosenedLen(v, stripped string) string {
-	if stripped != "" {
-		return stripped
-	}
-	return v
 }
 
 // grouped keeps the array numbers of arrays with two elements or more

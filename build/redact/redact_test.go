@@ -339,3 +339,29 @@ func TestNamesRandomParts(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoKeysInOnePatch: two keys in one patch's lines are both cut, each
+// line keeping its sign.
+func TestTwoKeysInOnePatch(t *testing.T) {
+	r := newRedactor(t)
+	body := []string{
+		"MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
+		"VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK",
+	}
+	var lines []any
+	for range 2 {
+		lines = append(lines, "+-----BEGIN RSA PRIVATE KEY-----")
+		for _, b := range body {
+			lines = append(lines, "+"+b)
+		}
+		lines = append(lines, "+-----END RSA PRIVATE KEY-----", " x = 1")
+	}
+	in, _ := json.Marshal(map[string]any{"toolUseResult": map[string]any{"structuredPatch": []any{map[string]any{"lines": lines}}}})
+	out := string(r.Line("f.jsonl", in))
+	if strings.Contains(out, body[0][10:40]) || strings.Contains(out, body[1][10:40]) || strings.Count(out, "[REDACTED:private-key]") != 2 {
+		t.Errorf("patch: %s", out)
+	}
+	if !json.Valid([]byte(out)) || strings.Count(out, `" x = 1"`) != 2 {
+		t.Errorf("lines lost: %s", out)
+	}
+}
