@@ -3,7 +3,9 @@ package build
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -189,4 +191,89 @@ func TestSymlinksInOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameSite(t, "after links in the output", out, full)
+}
+
+// TestKilledRepair kills builds with SIGKILL (no chance to clean up) at
+// several moments, including the build that repairs an earlier killed one;
+// the next build that runs to its end leaves no temporary file and equals a
+// full build. The builds run in a child process: this test binary, run
+// again with CCSITE_TEST_CHILD_BUILD set.
+func TestKilledRepair(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds in child processes")
+	}
+	in := t.TempDir()
+	copyTree(t, "../demo/projects", in)
+	site := filepath.Join(t.TempDir(), "site")
+	child := func(delay time.Duration) bool {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestChildBuild$")
+		cmd.Env = append(os.Environ(), "CCSITE_TEST_CHILD_BUILD="+in+string(filepath.ListSeparator)+site)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("child build: %v", err)
+			}
+			return false
+		case <-time.After(delay):
+			cmd.Process.Kill()
+			<-done
+			return true
+		}
+	}
+	// A first child build runs to its end: its time scales the kills.
+	start := time.Now()
+	if child(time.Hour) {
+		t.Fatal("the first child build was killed")
+	}
+	whole := time.Since(start)
+	at := func(f float64) time.Duration { return time.Duration(f * float64(whole)) }
+	killed := 0
+	for i, delays := range [][]time.Duration{{at(0.5)}, {at(0.7), at(0.3)},
+		{at(0.9), at(0.6), at(0.4)}, {at(0.8), at(0.2)}} {
+		appendLine(t, filepath.Join(in, "-home-demo-webapp", "2f17df70-2c36-56b8-95ef-251e65ace575.jsonl"), "kill round "+string(rune('a'+i)))
+		for _, d := range delays {
+			if child(d) {
+				killed++
+			}
+		}
+		// A temporary file as a killed write leaves it, deep in the site.
+		if st, err := os.Stat(filepath.Join(site, "assets")); err == nil && st.IsDir() {
+			os.WriteFile(filepath.Join(site, "assets", ".tmp-4242"), []byte("half a file"), 0o644)
+		}
+		if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: site}); err != nil {
+			t.Fatalf("round %d: the build after the kills: %v", i, err)
+		}
+		filepath.WalkDir(site, func(p string, d os.DirEntry, err error) error {
+			if err == nil && strings.HasPrefix(d.Name(), ".tmp-") {
+				t.Errorf("round %d: a temporary file is left: %s", i, p)
+			}
+			return nil
+		})
+		full := filepath.Join(t.TempDir(), "full")
+		if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: full}); err != nil {
+			t.Fatal(err)
+		}
+		sameSite(t, fmt.Sprintf("round %d after kills at %v", i, delays), site, full)
+	}
+	if killed == 0 {
+		t.Error("no build was killed: the test tested nothing")
+	}
+	t.Logf("%d builds killed", killed)
+}
+
+// TestChildBuild is the child process of TestKilledRepair.
+func TestChildBuild(t *testing.T) {
+	arg := os.Getenv("CCSITE_TEST_CHILD_BUILD")
+	if arg == "" {
+		t.Skip("only as TestKilledRepair's child")
+	}
+	in, out, _ := strings.Cut(arg, string(filepath.ListSeparator))
+	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out}); err != nil {
+		t.Fatal(err)
+	}
 }
