@@ -22,9 +22,6 @@ import (
 // single pathological line (hundreds of MB) from costing seconds and GBs.
 const MaxLineBytes = 128 << 20
 
-// maxLineBytes is MaxLineBytes, lowered by tests.
-var maxLineBytes = MaxLineBytes
-
 // decodeOpts accepts what real transcripts contain: invalid UTF-8 and lone
 // surrogate escapes (replaced by U+FFFD) and repeated member names.
 var decodeOpts = json.JoinOptions(
@@ -69,6 +66,12 @@ type Filter func(file string, line []byte) []byte
 
 // ReadFileFiltered is ReadFile with every line passed through filter first.
 func ReadFileFiltered(path string, filter Filter) (*File, error) {
+	return readFile(path, filter, MaxLineBytes)
+}
+
+// readFile is ReadFileFiltered with the longest line decoded as a parameter
+// (MaxLineBytes, lowered by tests).
+func readFile(path string, filter Filter, maxLine int) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
@@ -82,25 +85,26 @@ func ReadFileFiltered(path string, filter Filter) (*File, error) {
 	// Only a regular file can be read twice (not a pipe).
 	var plan *linePlan
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-		if plan, err = scanLines(f); err == nil {
+		if plan, err = scanLines(f, maxLine); err == nil {
 			_, err = f.Seek(0, io.SeekStart)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read transcript: %w", err)
 		}
 	}
-	return decode(f, path, filter, plan)
+	return decode(f, path, filter, plan, maxLine)
 }
 
 // linePlan is what a first pass over a file learned: how many lines it has
-// and which ones (0-based, counting blank ones) exceed maxLineBytes.
+// and which ones (0-based, counting blank ones) exceed the line limit.
 type linePlan struct {
 	lines int
 	long  map[int]bool
 }
 
-// scanLines reads r to the end to fill a linePlan, in O(1) memory.
-func scanLines(r io.Reader) (*linePlan, error) {
+// scanLines reads r to the end to fill a linePlan, in O(1) memory; a line
+// is long when it exceeds maxLine bytes.
+func scanLines(r io.Reader, maxLine int) (*linePlan, error) {
 	plan := &linePlan{}
 	buf := make([]byte, 1<<20)
 	cur := 0 // bytes of the current line so far, its "\n" included
@@ -114,7 +118,7 @@ func scanLines(r io.Reader) (*linePlan, error) {
 				break
 			}
 			cur += i + 1
-			if cur > maxLineBytes {
+			if cur > maxLine {
 				if plan.long == nil {
 					plan.long = map[int]bool{}
 				}
@@ -126,7 +130,7 @@ func scanLines(r io.Reader) (*linePlan, error) {
 		}
 		if err == io.EOF {
 			if cur > 0 {
-				if cur > maxLineBytes {
+				if cur > maxLine {
 					if plan.long == nil {
 						plan.long = map[int]bool{}
 					}
@@ -149,11 +153,12 @@ func Decode(r io.Reader, name string) (*File, error) { return DecodeFiltered(r, 
 
 // DecodeFiltered is Decode with every line passed through filter first.
 func DecodeFiltered(r io.Reader, name string, filter Filter) (*File, error) {
-	return decode(r, name, filter, nil)
+	return decode(r, name, filter, nil, MaxLineBytes)
 }
 
-// decode is DecodeFiltered, with what a first pass learned when there was one.
-func decode(r io.Reader, name string, filter Filter, plan *linePlan) (*File, error) {
+// decode is DecodeFiltered, with what a first pass learned when there was one
+// and the longest line decoded (MaxLineBytes, lowered by tests).
+func decode(r io.Reader, name string, filter Filter, plan *linePlan, maxLine int) (*File, error) {
 	out := &File{Path: name}
 	if plan != nil {
 		out.Records = make([]Record, 0, plan.lines)
@@ -162,14 +167,14 @@ func decode(r io.Reader, name string, filter Filter, plan *linePlan) (*File, err
 	lineNo := 0
 	for seg := 0; ; seg++ {
 		skip := plan != nil && plan.long[seg]
-		line, n, tooLong, err := readLine(br, skip)
+		line, n, tooLong, err := readLine(br, skip, maxLine)
 		out.Bytes += int64(n)
 		if n > 0 {
 			lineNo++
 			if tooLong {
 				out.Lines++
 				out.Problems = append(out.Problems, Problem{File: name, Line: lineNo,
-					Reason:  fmt.Sprintf("line of %d bytes is longer than the %d MB limit; skipped", n, maxLineBytes>>20),
+					Reason:  fmt.Sprintf("line of %d bytes is longer than the %d MB limit; skipped", n, maxLine>>20),
 					Excerpt: excerpt(bytes.TrimSpace(line))})
 			} else if line = bytes.TrimSpace(line); len(line) > 0 {
 				if lineNo == 1 {
@@ -198,10 +203,10 @@ func decode(r io.Reader, name string, filter Filter, plan *linePlan) (*File, err
 }
 
 // readLine returns the next line without its "\n" as a fresh slice, the bytes
-// consumed, and whether it exceeded MaxLineBytes (then line is only its first
+// consumed, and whether it exceeded maxLine bytes (then line is only its first
 // excerptBytes, for the report). With skip, the line is known to be too long
 // and no more than that is kept.
-func readLine(br *bufio.Reader, skip bool) (line []byte, n int, tooLong bool, err error) {
+func readLine(br *bufio.Reader, skip bool, maxLine int) (line []byte, n int, tooLong bool, err error) {
 	tooLong = skip
 	var head []byte
 	for {
@@ -213,7 +218,7 @@ func readLine(br *bufio.Reader, skip bool) (line []byte, n int, tooLong bool, er
 		if tooLong {
 			line = head
 		} else {
-			if n > maxLineBytes {
+			if n > maxLine {
 				tooLong, line = true, head
 			} else if line == nil && e == nil {
 				// Common case: the whole line fits the buffer.

@@ -15,8 +15,7 @@ import (
 // between normal ones (line 3; line 2 is blank), and another at the end: it is one problem with its line number, the lines
 // after it are still records, and it is streamed past, never held whole.
 func TestLineOverLimit(t *testing.T) {
-	defer func(old int) { maxLineBytes = old }(maxLineBytes)
-	maxLineBytes = 1 << 20
+	const maxLine = 1 << 20
 	const size = 16 << 20
 	var in bytes.Buffer
 	in.WriteString(lineU1 + "\n\n")
@@ -57,8 +56,8 @@ func TestLineOverLimit(t *testing.T) {
 		eq(t, name+" Lines", f.Lines, 5)
 		eq(t, name+" Bytes", f.Bytes, int64(in.Len()))
 	}
-	check("ReadFile", func() (*File, error) { return ReadFile(path) })
+	check("ReadFile", func() (*File, error) { return readFile(path, nil, maxLine) })
 	check("Decode", func() (*File, error) {
-		return Decode(io.MultiReader(bytes.NewReader(in.Bytes())), "long.jsonl")
+		return decode(io.MultiReader(bytes.NewReader(in.Bytes())), "long.jsonl", nil, nil, maxLine)
 	})
 }
