@@ -40,6 +40,12 @@ type Highlighter struct {
 	cache map[[32]byte]string
 	size  int
 
+	// lexerCache remembers the lexer for a file name's extension (or whole
+	// name when it has none) and for a language name: chroma's lookup by
+	// file name tries every lexer's globs and costs more than highlighting
+	// a small file.
+	lexerCache sync.Map // string → chroma.Lexer (nil stored as noLexer)
+
 	hits, misses, plain atomic.Int64
 }
 
@@ -111,7 +117,7 @@ func (h *Highlighter) Code(lang, filename, code string, start int) string {
 			return out
 		}
 	}
-	lexer := pickLexer(lang, filename)
+	lexer := h.pickLexer(lang, filename)
 	if lexer == nil || len(code) > h.MaxBytes || strings.Count(code, "\n") >= h.MaxLines {
 		h.plain.Add(1)
 		return plainCode(code, start, lexer != nil)
@@ -155,42 +161,38 @@ func cacheKey(lang, filename, code string, start int) [32]byte {
 	return k
 }
 
-// lexerCache remembers the lexer for a file name's extension (or whole name
-// when it has none) and for a language name: chroma's lookup by file name
-// tries every lexer's globs and costs more than highlighting a small file.
-var lexerCache sync.Map // string → chroma.Lexer (nil stored as noLexer)
-
 type noLexerT struct{ chroma.Lexer }
 
 var noLexer = noLexerT{}
 
 // pickLexer finds a lexer by file name, then by language name; nil means
 // plain text.
-func pickLexer(lang, filename string) chroma.Lexer {
+func (h *Highlighter) pickLexer(lang, filename string) chroma.Lexer {
 	if filename != "" {
 		base := path.Base(strings.ReplaceAll(filename, `\`, "/"))
 		key := "f:" + base
 		if ext := path.Ext(base); ext != "" && ext != base {
 			key = "e:" + strings.ToLower(ext)
-			if l := cachedLexer(key, func() chroma.Lexer { return lexers.Match("x" + strings.ToLower(ext)) }); l != nil {
+			if l := h.cachedLexer(key, func() chroma.Lexer { return lexers.Match("x" + strings.ToLower(ext)) }); l != nil {
 				return l
 			}
 			// Some lexers match whole names (Makefile, Dockerfile.dev).
 			key = "f:" + base
 		}
-		if l := cachedLexer(key, func() chroma.Lexer { return lexers.Match(base) }); l != nil {
+		if l := h.cachedLexer(key, func() chroma.Lexer { return lexers.Match(base) }); l != nil {
 			return l
 		}
 	}
 	if lang != "" {
 		name := strings.ToLower(strings.Fields(lang + " ")[0])
-		return cachedLexer("l:"+name, func() chroma.Lexer { return lexers.Get(name) })
+		return h.cachedLexer("l:"+name, func() chroma.Lexer { return lexers.Get(name) })
 	}
 	return nil
 }
 
-func cachedLexer(key string, find func() chroma.Lexer) chroma.Lexer {
-	if v, ok := lexerCache.Load(key); ok {
+// cachedLexer returns the lexer remembered under key, finding it first.
+func (h *Highlighter) cachedLexer(key string, find func() chroma.Lexer) chroma.Lexer {
+	if v, ok := h.lexerCache.Load(key); ok {
 		if v == noLexer {
 			return nil
 		}
@@ -198,11 +200,11 @@ func cachedLexer(key string, find func() chroma.Lexer) chroma.Lexer {
 	}
 	l := find()
 	if l == nil {
-		lexerCache.Store(key, noLexer)
+		h.lexerCache.Store(key, noLexer)
 		return nil
 	}
 	l = chroma.Coalesce(l)
-	lexerCache.Store(key, l)
+	h.lexerCache.Store(key, l)
 	return l
 }
 
