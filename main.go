@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
@@ -20,6 +21,9 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
+	if p := os.Getenv("CCSITE_MEMPROFILE"); p != "" { // the heap at its peak, sampled each second
+		go peakHeap(p)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	// A build must stop within a second; serve gets the second it gives
 	// requests in flight, and time to close.
@@ -32,6 +36,24 @@ func main() {
 	cancel()
 	pprof.StopCPUProfile()
 	os.Exit(code)
+}
+
+// peakHeap writes a heap profile to path whenever the heap in use is the
+// largest seen so far, checking each second: for measuring memory.
+func peakHeap(path string) {
+	var peak uint64
+	var ms runtime.MemStats
+	for range time.Tick(time.Second) {
+		runtime.ReadMemStats(&ms)
+		if ms.HeapInuse <= peak {
+			continue
+		}
+		peak = ms.HeapInuse
+		if f, err := os.Create(path); err == nil {
+			pprof.Lookup("heap").WriteTo(f, 0)
+			f.Close()
+		}
+	}
 }
 
 // stopOnSignal cancels the command on SIGINT or SIGTERM, and ends the

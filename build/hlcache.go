@@ -1,11 +1,14 @@
 package build
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -151,16 +154,27 @@ func (c *diskCache) Get(k [32]byte) (string, bool) {
 
 // Put queues a block to store.
 func (c *diskCache) Put(k [32]byte, html string) {
-	c.puts <- kv{k: k, v: html}
+	var key [32]byte
+	copy(key[:], c.key(k))
+	c.puts <- kv{k: key, v: html}
 }
 
 func (c *diskCache) writer() {
 	defer close(c.done)
 	var batch []kv
+	size := 0
 	flush := func() {
 		if len(batch) == 0 {
 			return
 		}
+		// In key order: bbolt then fills pages one after the other
+		// instead of splitting and rewriting them at random.
+		slices.SortFunc(batch, func(a, b kv) int {
+			if a.clean != b.clean {
+				return cmp.Compare(btoi(a.clean), btoi(b.clean))
+			}
+			return bytes.Compare(a.k[:], b.k[:])
+		})
 		err := c.db.Update(func(tx *bolt.Tx) error {
 			b, cl := tx.Bucket(hlBucket), tx.Bucket(cleanBucket)
 			for _, e := range batch {
@@ -168,7 +182,7 @@ func (c *diskCache) writer() {
 				if e.clean {
 					err = cl.Put(e.k[:20], []byte{1})
 				} else {
-					err = b.Put(c.key(e.k), []byte(e.v))
+					err = b.Put(e.k[:20], []byte(e.v))
 				}
 				if err != nil {
 					return err
@@ -183,11 +197,15 @@ func (c *diskCache) writer() {
 			}
 			c.mu.Unlock()
 		}
-		batch = batch[:0]
+		batch, size = batch[:0], 0
 	}
+	// Each transaction rewrites every page it touches, so transactions are
+	// few and large: a session of a million lines made two thousand of
+	// them, a minute of rewriting a growing tree.
 	for e := range c.puts {
 		batch = append(batch, e)
-		if len(batch) >= 512 {
+		size += len(e.v) + 20
+		if len(batch) >= 1<<16 || size >= 32<<20 {
 			flush()
 		}
 	}
@@ -205,4 +223,11 @@ func (c *diskCache) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return errors.Join(c.err, err)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
