@@ -511,19 +511,37 @@ func (r *Redactor) own(s string, add func(string, int)) string {
 // secrets runs the secret rules once over all of vals and replaces what
 // they find in each.
 func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashes [][2]uint64, add func(string, int)) {
+	text, stripped, gs := secretText(vals, keys, groups, skip, hashes)
+	if text == "" {
+		return
+	}
+	found := r.findings(text)
+	for _, gr := range gs {
+		gr.cutAcross(found, vals, stripped, add)
+	}
+	replaceFound(found, vals, stripped, add)
+}
+
+// lineGroup is the elements of one array among the values, as the lines of
+// one text.
+type lineGroup struct {
+	members []int
+	starts  []int
+	lines   []string // each member as scanned
+	text    strings.Builder
+}
+
+// secretText makes the one text the secret rules scan for vals: each value
+// not skipped (nor seen before) loosened, named when its key says what it
+// is, and apart from the next; the elements of an array (groups) as the
+// lines of one text, also kept apart by array in gs. stripped holds the
+// values that had colour codes, without them ("" for the others).
+func secretText(vals, keys []string, groups []int, skip []bool, hashes [][2]uint64) (text string, stripped []string, gs map[int]*lineGroup) {
 	var sb strings.Builder
-	stripped := make([]string, len(vals))
+	stripped = make([]string, len(vals))
 	// A tool's output is often in a record twice (the result block and
 	// toolUseResult): each text is scanned once (known by its hash).
 	var seen map[[2]uint64]bool
-	// Each array's elements, as the lines of one text.
-	type group struct {
-		members []int
-		starts  []int
-		lines   []string // each member as scanned
-		text    strings.Builder
-	}
-	var gs map[int]*group
 	for i, v := range vals {
 		if skip[i] {
 			continue
@@ -536,11 +554,11 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashe
 		name := judgedAs(keys[i])
 		if g := groups[i]; g >= 0 {
 			if gs == nil {
-				gs = map[int]*group{}
+				gs = map[int]*lineGroup{}
 			}
 			gr := gs[g]
 			if gr == nil {
-				gr = &group{}
+				gr = &lineGroup{}
 				gs[g] = gr
 			}
 			gr.members = append(gr.members, i)
@@ -573,64 +591,80 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashe
 		// No rule reaches from one value into the next across a NUL.
 		sb.WriteString(separator)
 	}
-	if sb.Len() == 0 {
-		return
+	return sb.String(), stripped, gs
+}
+
+// lineCut is a cut of one line of a lineGroup: bytes lo to hi replaced by
+// mark.
+type lineCut struct {
+	lo, hi int
+	mark   string
+}
+
+// cutAcross cuts from the group's members in vals the secrets found that
+// span lines of it (a key in a patch): each line it spans loses its part.
+// The cuts are found on the lines as scanned, then made from the end of
+// each line.
+func (gr *lineGroup) cutAcross(found []finding, vals, stripped []string, add func(string, int)) {
+	cuts := gr.findCuts(found, add)
+	for m, cs := range cuts {
+		if len(cs) == 0 {
+			continue
+		}
+		sort.Slice(cs, func(x, y int) bool { return cs[x].lo > cs[y].lo })
+		line, low := gr.lines[m], len(gr.lines[m])+1
+		for _, c := range cs {
+			if c.hi > low {
+				continue // inside a cut already made
+			}
+			line = line[:c.lo] + c.mark + line[c.hi:]
+			low = c.lo
+		}
+		k := gr.members[m]
+		vals[k], stripped[k] = line, ""
 	}
-	found := r.findings(sb.String())
-	// A secret across lines of an array (a key in a patch) is cut from
-	// each line it spans: the cuts are found on the lines as scanned, then
-	// made from the end of each line.
-	type cut struct {
-		lo, hi int
-		mark   string
-	}
-	for _, gr := range gs {
-		text := gr.text.String()
-		cuts := make([][]cut, len(gr.members))
-		for _, f := range found {
-			for from := 0; ; {
-				j := strings.Index(text[from:], f.raw)
-				if j < 0 {
-					break
+}
+
+// findCuts finds, for each line of the group, the cuts of the secrets found
+// that span more than one line (those within one are cut by replaceFound).
+// The first line a secret spans gets the mark, the others lose their part
+// only.
+func (gr *lineGroup) findCuts(found []finding, add func(string, int)) [][]lineCut {
+	text := gr.text.String()
+	cuts := make([][]lineCut, len(gr.members))
+	for _, f := range found {
+		for from := 0; ; {
+			j := strings.Index(text[from:], f.raw)
+			if j < 0 {
+				break
+			}
+			a, b := from+j, from+j+len(f.raw)
+			from = b
+			first := true
+			for m, line := range gr.lines {
+				s, e := gr.starts[m], gr.starts[m]+len(line)
+				lo, hi := max(a, s)-s, min(b, e)-s
+				if lo >= hi || (a >= s && b <= e) {
+					continue // not here, or within one line (cut below)
 				}
-				a, b := from+j, from+j+len(f.raw)
-				from = b
-				first := true
-				for m, line := range gr.lines {
-					s, e := gr.starts[m], gr.starts[m]+len(line)
-					lo, hi := max(a, s)-s, min(b, e)-s
-					if lo >= hi || (a >= s && b <= e) {
-						continue // not here, or within one line (cut below)
-					}
-					mark := ""
-					if first {
-						mark = "[REDACTED:" + f.rule + "]"
-						add(f.rule, 1)
-						first = false
-					} else if lo == 0 && strings.IndexByte("+- ", line[0]) >= 0 {
-						lo = 1 // a patch line keeps its sign
-					}
-					cuts[m] = append(cuts[m], cut{lo, hi, mark})
+				mark := ""
+				if first {
+					mark = "[REDACTED:" + f.rule + "]"
+					add(f.rule, 1)
+					first = false
+				} else if lo == 0 && strings.IndexByte("+- ", line[0]) >= 0 {
+					lo = 1 // a patch line keeps its sign
 				}
+				cuts[m] = append(cuts[m], lineCut{lo, hi, mark})
 			}
 		}
-		for m, cs := range cuts {
-			if len(cs) == 0 {
-				continue
-			}
-			sort.Slice(cs, func(x, y int) bool { return cs[x].lo > cs[y].lo })
-			line, low := gr.lines[m], len(gr.lines[m])+1
-			for _, c := range cs {
-				if c.hi > low {
-					continue // inside a cut already made
-				}
-				line = line[:c.lo] + c.mark + line[c.hi:]
-				low = c.lo
-			}
-			k := gr.members[m]
-			vals[k], stripped[k] = line, ""
-		}
 	}
+	return cuts
+}
+
+// replaceFound replaces each secret found wherever it is in vals; a value
+// where colour codes cut a secret loses its colours rather than keep it.
+func replaceFound(found []finding, vals, stripped []string, add func(string, int)) {
 	for _, f := range found {
 		for i, v := range vals {
 			if n := strings.Count(v, f.secret); n > 0 {

@@ -4,10 +4,10 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/spf13/viper"
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
@@ -351,19 +351,15 @@ func printable(s string) bool {
 	return bad*20 <= len(s)
 }
 
-// rulesMu guards gitleaks' configuration loading, which goes through a
-// process-wide viper instance.
-var rulesMu sync.Mutex
-
 // newDetector makes gitleaks' detector with its default rules and ours.
+// The default rules are read through a viper instance of its own:
+// gitleaks' detect.NewDetectorDefaultConfig goes through the process-wide
+// one, which concurrent Redactors would share.
 func newDetector() (*detect.Detector, error) {
-	rulesMu.Lock()
-	defer rulesMu.Unlock()
-	def, err := detect.NewDetectorDefaultConfig()
+	cfg, err := defaultConfig()
 	if err != nil {
 		return nil, err
 	}
-	cfg := def.Config
 	for _, r := range extraRules {
 		cfg.Rules[r.RuleID] = r
 		cfg.OrderedRules = append(cfg.OrderedRules, r.RuleID)
@@ -374,4 +370,19 @@ func newDetector() (*detect.Detector, error) {
 	det := detect.NewDetector(cfg)
 	det.MaxDecodeDepth = 0
 	return det, nil
+}
+
+// defaultConfig is gitleaks' default configuration, as
+// detect.NewDetectorDefaultConfig reads it, from a viper instance of its own.
+func defaultConfig() (config.Config, error) {
+	v := viper.New()
+	v.SetConfigType("toml")
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+		return config.Config{}, err
+	}
+	var vc config.ViperConfig
+	if err := v.Unmarshal(&vc); err != nil {
+		return config.Config{}, err
+	}
+	return vc.Translate()
 }
