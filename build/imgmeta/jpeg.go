@@ -45,133 +45,171 @@ func stripJPEG(data []byte) ([]byte, int, error) {
 	if len(data) < 2 || data[0] != 0xff || data[1] != jpegSOI {
 		return nil, 0, formatError("JPEG", "no SOI marker")
 	}
-	out := make([]byte, 0, len(data))
-	out = append(out, data[:2]...)
-	removed := 0
-	pos := 2
-	seenSOF, seenSOS, seenJFIF := false, false, false
+	s := &jpegStripper{data: data, out: make([]byte, 0, len(data)), pos: 2}
+	s.out = append(s.out, data[:2]...)
 	for {
-		// Bytes that are not a marker (nor a marker's fill bytes) between
-		// segments are skipped by decoders: drop them.
-		junkStart := pos
-		for {
-			for pos < len(data) && data[pos] != 0xff {
-				pos++
-			}
-			q := pos
-			for q < len(data) && data[q] == 0xff {
-				q++
-			}
-			if q >= len(data) {
-				return nil, 0, formatError("JPEG", "truncated: no EOI")
-			}
-			if data[q] != 0 {
-				break
-			}
-			pos = q + 1 // 0xFF 0x00 outside a scan is junk as well
+		if err := s.skipJunk(); err != nil {
+			return nil, 0, err
 		}
-		if pos > junkStart {
-			removed++
-		}
-
-		segStart := pos // fill bytes included
-		for data[pos] == 0xff {
-			pos++
-		}
-		marker := data[pos]
-		pos++
+		segStart, marker := s.readMarker()
 
 		switch {
 		case marker == jpegEOI:
-			if !seenSOS {
+			if !s.seenSOS {
 				return nil, 0, formatError("JPEG", "EOI before any scan")
 			}
-			out = append(out, data[segStart:pos]...)
-			if pos < len(data) {
-				removed++ // trailing bytes
+			s.out = append(s.out, data[segStart:s.pos]...)
+			if s.pos < len(data) {
+				s.removed++ // trailing bytes
 			}
-			return out, removed, nil
+			return s.out, s.removed, nil
 		case marker == jpegSOI:
 			return nil, 0, formatError("JPEG", "second SOI at offset %d", segStart)
 		case marker == jpegTEM || jpegRST0 <= marker && marker <= jpegRST7:
 			// A stand-alone marker outside a scan carries nothing.
-			removed++
+			s.removed++
 			continue
 		}
 
-		// Every other marker starts a segment with a 16-bit length that
-		// counts itself.
-		if len(data)-pos < 2 {
-			return nil, 0, formatError("JPEG", "truncated segment length at offset %d", pos)
+		payload, segment, err := s.readSegment(marker, segStart)
+		if err != nil {
+			return nil, 0, err
 		}
-		length := int(binary.BigEndian.Uint16(data[pos:]))
-		if length < 2 {
-			return nil, 0, formatError("JPEG", "segment length %d at offset %d", length, pos)
-		}
-		if length > len(data)-pos {
-			return nil, 0, formatError("JPEG", "segment 0x%02x at offset %d runs past the end", marker, segStart)
-		}
-		segEnd := pos + length
-		payload := data[pos+2 : segEnd]
-		segment := data[segStart:segEnd]
-		pos = segEnd
-
-		isSOF := jpegSOF0 <= marker && marker <= jpegSOF15 && marker != jpegDHT && marker != jpegJPG && marker != jpegDAC
-		if isSOF || marker == jpegSOS || marker == jpegDHT || marker == jpegDQT ||
-			marker == jpegDAC || marker == jpegDRI || marker == jpegDNL {
-			// A kept segment must be exactly as long as its content says,
-			// so that it has no room for anything else.
-			if err := jpegCheckSegment(marker, payload); err != nil {
-				return nil, 0, err
-			}
-		}
-
-		switch {
-		case isSOF:
-			seenSOF = true
-			out = append(out, segment...)
-
-		case marker == jpegDHT, marker == jpegDAC, marker == jpegDQT, marker == jpegDRI, marker == jpegDNL:
-			out = append(out, segment...)
-
-		case marker == jpegSOS:
-			if !seenSOF {
-				return nil, 0, formatError("JPEG", "SOS before SOF")
-			}
-			end, err := jpegScanEnd(data, pos)
-			if err != nil {
-				return nil, 0, err
-			}
-			seenSOS = true
-			out = append(out, segment...)
-			out = append(out, data[pos:end]...)
-			pos = end
-
-		case marker == jpegAPP0 && bytes.HasPrefix(payload, []byte("JFIF\x00")) && !seenJFIF:
-			seenJFIF = true
-			canon := jpegCanonicalJFIF(payload)
-			if bytes.Equal(canon[4:], payload) {
-				out = append(out, segment...)
-			} else {
-				out = append(out, canon...)
-				removed++ // the thumbnail or extra bytes
-			}
-
-		case marker == jpegAPP14 && len(payload) >= 12 && bytes.HasPrefix(payload, []byte("Adobe")):
-			if len(payload) == 12 {
-				out = append(out, segment...)
-			} else {
-				out = append(out, 0xff, jpegAPP14, 0, 14)
-				out = append(out, payload[:12]...)
-				removed++ // bytes after the 12 that decoders read
-			}
-
-		default:
-			// APP1-APP13, APP15, COM, a JFXX or second JFIF APP0, a short
-			// or foreign APP14, and markers no decoder in use reads.
-			removed++
+		if err := s.keepSegment(marker, payload, segment); err != nil {
+			return nil, 0, err
 		}
 	}
+}
+
+// jpegStripper is the state of stripJPEG's walk: the input, what is kept of
+// it so far, the count of parts removed, the offset reached and the
+// segments seen.
+type jpegStripper struct {
+	data                       []byte
+	out                        []byte
+	removed                    int
+	pos                        int
+	seenSOF, seenSOS, seenJFIF bool
+}
+
+// skipJunk moves past the bytes that are not a marker (nor a marker's fill
+// bytes) between segments, which decoders skip: they are dropped.
+func (s *jpegStripper) skipJunk() error {
+	data := s.data
+	junkStart := s.pos
+	for {
+		for s.pos < len(data) && data[s.pos] != 0xff {
+			s.pos++
+		}
+		q := s.pos
+		for q < len(data) && data[q] == 0xff {
+			q++
+		}
+		if q >= len(data) {
+			return formatError("JPEG", "truncated: no EOI")
+		}
+		if data[q] != 0 {
+			break
+		}
+		s.pos = q + 1 // 0xFF 0x00 outside a scan is junk as well
+	}
+	if s.pos > junkStart {
+		s.removed++
+	}
+	return nil
+}
+
+// readMarker reads the marker at pos (after skipJunk): it returns where its
+// fill bytes start and its code.
+func (s *jpegStripper) readMarker() (segStart int, marker byte) {
+	segStart = s.pos // fill bytes included
+	for s.data[s.pos] == 0xff {
+		s.pos++
+	}
+	marker = s.data[s.pos]
+	s.pos++
+	return segStart, marker
+}
+
+// readSegment reads the rest of a segment that has a length (every marker
+// but the stand-alone ones): the 16-bit length counts itself. It returns
+// the payload and the whole segment from segStart, and moves past it.
+func (s *jpegStripper) readSegment(marker byte, segStart int) (payload, segment []byte, err error) {
+	data, pos := s.data, s.pos
+	if len(data)-pos < 2 {
+		return nil, nil, formatError("JPEG", "truncated segment length at offset %d", pos)
+	}
+	length := int(binary.BigEndian.Uint16(data[pos:]))
+	if length < 2 {
+		return nil, nil, formatError("JPEG", "segment length %d at offset %d", length, pos)
+	}
+	if length > len(data)-pos {
+		return nil, nil, formatError("JPEG", "segment 0x%02x at offset %d runs past the end", marker, segStart)
+	}
+	segEnd := pos + length
+	s.pos = segEnd
+	return data[pos+2 : segEnd], data[segStart:segEnd], nil
+}
+
+// keepSegment keeps what stripJPEG keeps of a segment with a length (and of
+// a scan's entropy-coded data after an SOS), and counts the rest removed.
+func (s *jpegStripper) keepSegment(marker byte, payload, segment []byte) error {
+	isSOF := jpegSOF0 <= marker && marker <= jpegSOF15 && marker != jpegDHT && marker != jpegJPG && marker != jpegDAC
+	if isSOF || marker == jpegSOS || marker == jpegDHT || marker == jpegDQT ||
+		marker == jpegDAC || marker == jpegDRI || marker == jpegDNL {
+		// A kept segment must be exactly as long as its content says,
+		// so that it has no room for anything else.
+		if err := jpegCheckSegment(marker, payload); err != nil {
+			return err
+		}
+	}
+
+	switch {
+	case isSOF:
+		s.seenSOF = true
+		s.out = append(s.out, segment...)
+
+	case marker == jpegDHT, marker == jpegDAC, marker == jpegDQT, marker == jpegDRI, marker == jpegDNL:
+		s.out = append(s.out, segment...)
+
+	case marker == jpegSOS:
+		if !s.seenSOF {
+			return formatError("JPEG", "SOS before SOF")
+		}
+		end, err := jpegScanEnd(s.data, s.pos)
+		if err != nil {
+			return err
+		}
+		s.seenSOS = true
+		s.out = append(s.out, segment...)
+		s.out = append(s.out, s.data[s.pos:end]...)
+		s.pos = end
+
+	case marker == jpegAPP0 && bytes.HasPrefix(payload, []byte("JFIF\x00")) && !s.seenJFIF:
+		s.seenJFIF = true
+		canon := jpegCanonicalJFIF(payload)
+		if bytes.Equal(canon[4:], payload) {
+			s.out = append(s.out, segment...)
+		} else {
+			s.out = append(s.out, canon...)
+			s.removed++ // the thumbnail or extra bytes
+		}
+
+	case marker == jpegAPP14 && len(payload) >= 12 && bytes.HasPrefix(payload, []byte("Adobe")):
+		if len(payload) == 12 {
+			s.out = append(s.out, segment...)
+		} else {
+			s.out = append(s.out, 0xff, jpegAPP14, 0, 14)
+			s.out = append(s.out, payload[:12]...)
+			s.removed++ // bytes after the 12 that decoders read
+		}
+
+	default:
+		// APP1-APP13, APP15, COM, a JFXX or second JFIF APP0, a short
+		// or foreign APP14, and markers no decoder in use reads.
+		s.removed++
+	}
+	return nil
 }
 
 // jpegCanonicalJFIF returns the whole APP0 segment (marker, length and
