@@ -208,7 +208,24 @@ func displayableSide(r *transcript.Record) bool {
 // one tree rooted at the first root; every link it had to invent is a problem
 // (or, for a compaction boundary, the logical parent).
 func link(s *Session, nodes []*node, index map[string]int) {
-	var missing []int // nodes whose parentUuid names no other record
+	missing := resolveParents(nodes, index)
+	cutCycles(s, nodes)
+	adoptRoots(s, nodes)
+	reportMissing(s, nodes, missing)
+	for _, n := range nodes {
+		n.children = nil
+	}
+	for i, n := range nodes {
+		if n.parent >= 0 {
+			nodes[n.parent].children = append(nodes[n.parent].children, i)
+		}
+	}
+}
+
+// resolveParents sets each node's parent from its parentUuid (or logical
+// parent across a compaction), and marks adopted those whose parent is not
+// a node; it returns the nodes whose parentUuid names no other record.
+func resolveParents(nodes []*node, index map[string]int) (missing []int) {
 	for i, n := range nodes {
 		p := n.rec.ParentUUID
 		if p == "" && n.rec.LogicalParentUUID != "" {
@@ -226,19 +243,19 @@ func link(s *Session, nodes []*node, index map[string]int) {
 			missing = append(missing, i)
 		}
 	}
-	// Cycles: nodes no root reaches. Cut each at the first unreached node in
-	// file order.
+	return missing
+}
+
+// cutCycles finds the cycles (nodes no root reaches) and cuts each at the
+// first unreached node in file order, which becomes a root.
+func cutCycles(s *Session, nodes []*node) {
 	reached := make([]bool, len(nodes))
-	kids := func() [][]int {
-		k := make([][]int, len(nodes))
-		for i, n := range nodes {
-			if n.parent >= 0 {
-				k[n.parent] = append(k[n.parent], i)
-			}
+	children := make([][]int, len(nodes))
+	for i, n := range nodes {
+		if n.parent >= 0 {
+			children[n.parent] = append(children[n.parent], i)
 		}
-		return k
 	}
-	children := kids()
 	mark := func(root int) {
 		stack := []int{root}
 		for len(stack) > 0 {
@@ -269,8 +286,11 @@ func link(s *Session, nodes []*node, index map[string]int) {
 		children[p] = without(children[p], i)
 		mark(i)
 	}
-	// Adoption: every root but the first joins the tree after the nearest
-	// earlier record of another tree, conversation records preferred.
+}
+
+// adoptRoots makes every root but the first join the tree after the nearest
+// earlier record of another tree, conversation records preferred.
+func adoptRoots(s *Session, nodes []*node) {
 	uf := newUnionFind(len(nodes))
 	for i, n := range nodes {
 		if n.parent >= 0 {
@@ -298,40 +318,7 @@ func link(s *Session, nodes []*node, index map[string]int) {
 			first = false
 			continue
 		}
-		// The host is the nearest earlier user or assistant record of
-		// another tree, else the nearest earlier record of another tree.
-		target := -1
-		root := uf.find(i)
-		for j := prevTalk[i-1]; j >= 0; {
-			s.work++
-			if uf.find(j) != root {
-				target = j
-				break
-			}
-			if j == 0 {
-				break
-			}
-			j = prevTalk[j-1]
-		}
-		if target < 0 {
-			for j := i - 1; j >= 0; j-- {
-				s.work++
-				if uf.find(j) != root {
-					target = j
-					break
-				}
-			}
-		}
-		if target < 0 {
-			// Nothing earlier: a later record of another tree hosts it.
-			for j := i + 1; j < len(nodes); j++ {
-				s.work++
-				if uf.find(j) != uf.find(i) {
-					target = j
-					break
-				}
-			}
-		}
+		target := hostFor(s, len(nodes), uf, prevTalk, i)
 		if target < 0 {
 			continue
 		}
@@ -339,6 +326,43 @@ func link(s *Session, nodes []*node, index map[string]int) {
 		n.adopted = true
 		uf.union(i, target)
 	}
+}
+
+// hostFor finds the node a stray root i (not the first node) joins: the
+// nearest earlier user or assistant record of another tree, else the
+// nearest earlier record of another tree, else the first later record of
+// another tree; -1 when there is none.
+func hostFor(s *Session, count int, uf unionFind, prevTalk []int, i int) int {
+	root := uf.find(i)
+	for j := prevTalk[i-1]; j >= 0; {
+		s.work++
+		if uf.find(j) != root {
+			return j
+		}
+		if j == 0 {
+			break
+		}
+		j = prevTalk[j-1]
+	}
+	for j := i - 1; j >= 0; j-- {
+		s.work++
+		if uf.find(j) != root {
+			return j
+		}
+	}
+	// Nothing earlier: a later record of another tree hosts it.
+	for j := i + 1; j < count; j++ {
+		s.work++
+		if uf.find(j) != uf.find(i) {
+			return j
+		}
+	}
+	return -1
+}
+
+// reportMissing reports each node whose parentUuid names no other record,
+// with where it is shown now.
+func reportMissing(s *Session, nodes []*node, missing []int) {
 	for _, i := range missing {
 		n := nodes[i]
 		where := "shown first"
@@ -350,14 +374,6 @@ func link(s *Session, nodes []*node, index map[string]int) {
 			kind, what = "cycle", fmt.Sprintf("%s names itself as its parent", n.rec.UUID)
 		}
 		s.Problems = append(s.Problems, Problem{File: s.Path, Line: n.rec.Line, Kind: kind, Reason: what + "; " + where})
-	}
-	for _, n := range nodes {
-		n.children = nil
-	}
-	for i, n := range nodes {
-		if n.parent >= 0 {
-			nodes[n.parent].children = append(nodes[n.parent].children, i)
-		}
 	}
 }
 
