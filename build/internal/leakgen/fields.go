@@ -45,11 +45,23 @@ func (g *gen) schedule() {
 	}
 }
 
+// fields lists every field a secret is planted in, in the order schedule
+// takes them (which decides each field's first context).
 func (g *gen) fields() []fieldDef {
+	var all []fieldDef
+	for _, part := range [][]fieldDef{g.promptFields(), g.toolInputFields(), g.toolResultFields(),
+		g.recordFields(), g.attachmentFields(), g.agentFields()} {
+		all = append(all, part...)
+	}
+	return all
+}
+
+// settingsPath is the settings file the edit tools work on.
+func settingsPath(s *session) string { return s.path("config/settings.py") }
+
+// promptFields are the fields of the prompts, the assistant's text and thinking, and the records that carry a prompt again.
+func (g *gen) promptFields() []fieldDef {
 	T, L := textContexts, lineContexts
-	N, U, M := []string{CtxName}, []string{CtxURL}, []string{CtxMember}
-	m := g.mains
-	cfg := func(s *session) string { return s.path("config/settings.py") }
 	return []fieldDef{
 		{name: "prompt.string", ctxs: T, n: 6, emit: func(s *session, t string, _ secret) {
 			s.user(t, nil)
@@ -102,6 +114,14 @@ func (g *gen) fields() []fieldDef {
 			s.answer(map[string]any{"type": "thinking", "thinking": "The user pasted this:\n" + t + "\nI must not repeat it.", "signature": g.signature()},
 				text("I'll rotate it without printing it."))
 		}},
+	}
+}
+
+// toolInputFields are the fields of the inputs of tool calls, built-in and MCP.
+func (g *gen) toolInputFields() []fieldDef {
+	T, L := textContexts, lineContexts
+	N, U, M := []string{CtxName}, []string{CtxURL}, []string{CtxMember}
+	return []fieldDef{
 		{name: "Bash.command", ctxs: T, n: 6, emit: func(s *session, t string, _ secret) {
 			s.call("Bash", map[string]any{"command": "cat > deploy/.env <<'EOF'\n" + t + "\nEOF", "description": "Write the deploy env file"},
 				"", false, bashResult("", ""))
@@ -119,18 +139,18 @@ func (g *gen) fields() []fieldDef {
 				"File created successfully.", false, nil)
 		}},
 		{name: "Edit.old_string", ctxs: T, n: 5, emit: func(s *session, t string, _ secret) {
-			s.call("Edit", map[string]any{"file_path": cfg(s), "old_string": t, "new_string": "# credentials now come from the environment\n"},
-				"The file "+cfg(s)+" has been updated.", false, nil)
+			s.call("Edit", map[string]any{"file_path": settingsPath(s), "old_string": t, "new_string": "# credentials now come from the environment\n"},
+				"The file "+settingsPath(s)+" has been updated.", false, nil)
 		}},
 		{name: "Edit.new_string", ctxs: T, n: 5, emit: func(s *session, t string, _ secret) {
-			s.call("Edit", map[string]any{"file_path": cfg(s), "old_string": "# TODO: credentials\n", "new_string": t},
-				"The file "+cfg(s)+" has been updated.", false, nil)
+			s.call("Edit", map[string]any{"file_path": settingsPath(s), "old_string": "# TODO: credentials\n", "new_string": t},
+				"The file "+settingsPath(s)+" has been updated.", false, nil)
 		}},
 		{name: "MultiEdit.edits", ctxs: T, n: 5, emit: func(s *session, t string, _ secret) {
-			s.call("MultiEdit", map[string]any{"file_path": cfg(s), "edits": []any{
+			s.call("MultiEdit", map[string]any{"file_path": settingsPath(s), "edits": []any{
 				map[string]any{"old_string": "DEBUG = True", "new_string": "DEBUG = False"},
 				map[string]any{"old_string": "# credentials", "new_string": t}}},
-				"Applied 2 edits to "+cfg(s)+".", false, nil)
+				"Applied 2 edits to "+settingsPath(s)+".", false, nil)
 		}},
 		{name: "Read.file_path", ctxs: N, one: true, n: 3, emit: func(s *session, t string, _ secret) {
 			s.call("Read", map[string]any{"file_path": "/home/kim/Downloads/" + t + ".txt"}, "     1\u2192ok\n", false, nil)
@@ -182,6 +202,13 @@ func (g *gen) fields() []fieldDef {
 			s.call("ExitPlanMode", map[string]any{"plan": "## Plan\n\n1. Move the credential below out of the repo\n2. Rotate it\n\n```\n" + t + "\n```\n"},
 				"User has approved your plan.", false, nil)
 		}},
+	}
+}
+
+// toolResultFields are the fields of the results of tool calls: the tool_result block and the toolUseResult beside it.
+func (g *gen) toolResultFields() []fieldDef {
+	T := textContexts
+	return []fieldDef{
 		{name: "tool_result.string", ctxs: T, n: 6, emit: func(s *session, t string, _ secret) {
 			s.call("Bash", map[string]any{"command": "cat config/credentials.yml", "description": "Show the credentials file"}, t, false, nil)
 		}},
@@ -210,16 +237,16 @@ func (g *gen) fields() []fieldDef {
 				lines = append(lines, "+"+l)
 			}
 			hunk := map[string]any{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": len(lines), "lines": lines}
-			s.call("Edit", map[string]any{"file_path": cfg(s), "old_string": "# config", "new_string": "# config\n# loaded from vault"},
-				"The file "+cfg(s)+" has been updated.", false,
-				map[string]any{"filePath": cfg(s), "oldString": "# config", "newString": "# config\n# loaded from vault", "originalFile": "# config\n",
+			s.call("Edit", map[string]any{"file_path": settingsPath(s), "old_string": "# config", "new_string": "# config\n# loaded from vault"},
+				"The file "+settingsPath(s)+" has been updated.", false,
+				map[string]any{"filePath": settingsPath(s), "oldString": "# config", "newString": "# config\n# loaded from vault", "originalFile": "# config\n",
 					"structuredPatch": []any{hunk}, "userModified": false, "replaceAll": false})
 		}},
 		{name: "toolUseResult.originalFile", ctxs: T, n: 5, emit: func(s *session, t string, _ secret) {
 			hunk := map[string]any{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": []any{"-DEBUG = True", "+DEBUG = False"}}
-			s.call("Edit", map[string]any{"file_path": cfg(s), "old_string": "DEBUG = True", "new_string": "DEBUG = False"},
-				"The file "+cfg(s)+" has been updated.", false,
-				map[string]any{"filePath": cfg(s), "oldString": "DEBUG = True", "newString": "DEBUG = False", "originalFile": "DEBUG = True\n" + t,
+			s.call("Edit", map[string]any{"file_path": settingsPath(s), "old_string": "DEBUG = True", "new_string": "DEBUG = False"},
+				"The file "+settingsPath(s)+" has been updated.", false,
+				map[string]any{"filePath": settingsPath(s), "oldString": "DEBUG = True", "newString": "DEBUG = False", "originalFile": "DEBUG = True\n" + t,
 					"structuredPatch": []any{hunk}, "userModified": false, "replaceAll": false})
 		}},
 		{name: "toolUseResult.content(Write)", ctxs: T, n: 5, emit: func(s *session, t string, _ secret) {
@@ -243,6 +270,14 @@ func (g *gen) fields() []fieldDef {
 				map[string]any{"status": "completed", "prompt": p, "content": []any{text("Found one hard-coded credential:\n\n" + t)},
 					"totalDurationMs": 52000, "totalTokens": 14000, "totalToolUseCount": 4})
 		}},
+	}
+}
+
+// recordFields are the fields of the records around the conversation: titles, summaries, system records and progress.
+func (g *gen) recordFields() []fieldDef {
+	T, L := textContexts, lineContexts
+	m := g.mains
+	return []fieldDef{
 		{name: "custom-title", ctxs: L, one: true, n: 3, on: []*session{m[0], m[4], m[7]}, emit: func(s *session, t string, _ secret) {
 			s.side(map[string]any{"type": "custom-title", "customTitle": t})
 		}},
@@ -293,6 +328,14 @@ func (g *gen) fields() []fieldDef {
 			s.add(p)
 			s.result(id, []any{text("The loader reads the environment first.")}, false, nil)
 		}},
+	}
+}
+
+// attachmentFields are the fields of attachments, PR links and plans.
+func (g *gen) attachmentFields() []fieldDef {
+	T := textContexts
+	U := []string{CtxURL}
+	return []fieldDef{
 		{name: "attachment.hook_success", ctxs: T, n: 5, emit: func(s *session, t string, _ secret) {
 			r := s.env("attachment")
 			r["attachment"] = map[string]any{"type": "hook_success", "hookEvent": "SessionStart", "hookName": "SessionStart:startup",
@@ -319,7 +362,7 @@ func (g *gen) fields() []fieldDef {
 		{name: "attachment.selected_lines_in_ide", ctxs: T, n: 5, emit: func(s *session, t string, _ secret) {
 			r := s.env("attachment")
 			r["attachment"] = map[string]any{"type": "selected_lines_in_ide", "ideName": "Visual Studio Code", "lineStart": 3, "lineEnd": 5,
-				"filename": cfg(s), "content": t, "displayPath": "config/settings.py"}
+				"filename": settingsPath(s), "content": t, "displayPath": "config/settings.py"}
 			s.add(r)
 		}},
 		{name: "pr-link.prUrl", ctxs: U, one: true, n: 2, emit: func(s *session, t string, _ secret) {
@@ -329,6 +372,14 @@ func (g *gen) fields() []fieldDef {
 			s.user("Implement the plan.", map[string]any{"planContent": "# Plan\n\n" + t})
 			s.say(g.ack())
 		}},
+	}
+}
+
+// agentFields are the fields of sub-agents' transcripts, inline sidechains and sub-agents' .meta.json files.
+func (g *gen) agentFields() []fieldDef {
+	T, L := textContexts, lineContexts
+	N := []string{CtxName}
+	return []fieldDef{
 		{name: "subagent.text", ctxs: T, n: 6, on: g.agents, emit: func(s *session, t string, _ secret) {
 			s.say("The loader falls back to this hard-coded value:\n\n" + t)
 		}},

@@ -89,6 +89,16 @@ func keyed(kind string, v *val, name, assign, line string) secret {
 
 // allKinds are the kinds of secret planted, in a fixed order.
 func allKinds() []kindDef {
+	var all []kindDef
+	for _, part := range [][]kindDef{apiTokenKinds(), encodedKinds(), hostedTokenKinds(), credentialKinds()} {
+		all = append(all, part...)
+	}
+	return all
+}
+
+// apiTokenKinds are API keys and tokens of AI, payment, mail and cloud services, each
+// with a prefix of its own.
+func apiTokenKinds() []kindDef {
 	return []kindDef{
 		{"anthropic", func(g *gen) secret {
 			return token("anthropic", new(val).lit("sk-ant-api03-").rnd(g.sep(93, alnumSet, "-_")).lit("AA"),
@@ -118,6 +128,13 @@ func allKinds() []kindDef {
 		{"aws-access-key-id", func(g *gen) secret {
 			return token("aws-access-key-id", new(val).lit("AKIA").rnd(g.str(16, awsSet)), "AWS_ACCESS_KEY_ID")
 		}},
+	}
+}
+
+// encodedKinds are secrets without a prefix of their own: an AWS secret key, a
+// JWT, HTTP authorization headers and an Azure storage key.
+func encodedKinds() []kindDef {
+	return []kindDef{
 		{"aws-secret-key", func(g *gen) secret {
 			v := new(val).rnd(g.sep(40, alnumSet, "/+"))
 			s := string(v.b)
@@ -158,6 +175,13 @@ func allKinds() []kindDef {
 				";EndpointSuffix=core.windows.net"
 			return keyed("azure-storage", new(val).rnd(key), "AZURE_STORAGE_CONNECTION_STRING", conn, conn)
 		}},
+	}
+}
+
+// hostedTokenKinds are tokens of code hosts, chat, registries and hosted platforms,
+// and private keys.
+func hostedTokenKinds() []kindDef {
+	return []kindDef{
 		{"github-pat", func(g *gen) secret {
 			return token("github-pat", new(val).lit("ghp_").rnd(g.str(36, alnumSet)), g.pick("GITHUB_TOKEN", "GH_TOKEN"))
 		}},
@@ -213,6 +237,14 @@ func allKinds() []kindDef {
 		{"databricks", func(g *gen) secret {
 			return token("databricks", new(val).lit("dapi").rnd(g.str(32, hexSet)), "DATABRICKS_TOKEN")
 		}},
+	}
+}
+
+// credentialKinds are passwords and secrets known by where they are written:
+// database URLs, connection strings, assignments and environment
+// variables.
+func credentialKinds() []kindDef {
+	return []kindDef{
 		{"db-url", func(g *gen) secret {
 			v := new(val).rnd(g.str(20, alnumSet))
 			pw := string(v.b)
