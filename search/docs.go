@@ -1,14 +1,11 @@
 package search
 
 import (
-	"regexp"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"ccsite/build/link"
 	"ccsite/build/session"
-	"ccsite/build/transcript"
 )
 
 // MaxText caps the text indexed for one document, and MaxOutput the part
@@ -41,7 +38,7 @@ func Docs(s *session.Session, page, project string) []Doc {
 		}
 		d := base
 		d.ID = page + "#" + anchor
-		d.Role, d.Tool, d.Model, d.Time, d.Text = role, tool, model, t.Time, clip(reANSI.ReplaceAllString(text, ""))
+		d.Role, d.Tool, d.Model, d.Time, d.Text = role, tool, model, t.Time, clip(session.StripANSI(text))
 		out = append(out, d)
 	}
 	for _, m := range s.Messages {
@@ -83,28 +80,10 @@ func Docs(s *session.Session, page, project string) []Doc {
 // usual fields first, then all others, nested ones too, in key order), then
 // its output.
 func toolText(c *session.ToolCall) string {
-	var parts []string
-	var in map[string]any
-	_ = transcript.Unmarshal(c.Input, &in)
-	first := []string{"description", "command", "file_path", "path", "pattern", "query", "url", "prompt",
-		"old_string", "new_string", "content", "plan", "new_source", "skill"}
-	seen := map[string]bool{}
-	for _, k := range first {
-		seen[k] = true
-		strs(in[k], &parts)
-	}
-	var rest []string
-	for k := range in {
-		if !seen[k] {
-			rest = append(rest, k)
-		}
-	}
-	sort.Strings(rest)
-	for _, k := range rest {
-		strs(in[k], &parts)
-	}
+	parts := c.In().Strings("description", "command", "file_path", "path", "pattern", "query", "url", "prompt",
+		"old_string", "new_string", "content", "plan", "new_source", "skill")
 	if c.ResultBlock != nil {
-		out := c.ResultBlock.Content.Text()
+		out := c.ResultText()
 		if len(out) > MaxOutput {
 			out = clipTo(out, MaxOutput)
 		}
@@ -112,33 +91,6 @@ func toolText(c *session.ToolCall) string {
 	}
 	return strings.Join(parts, "\n")
 }
-
-// strs appends the strings in v (a decoded JSON value), maps in key order.
-func strs(v any, out *[]string) {
-	switch x := v.(type) {
-	case string:
-		if x != "" {
-			*out = append(*out, x)
-		}
-	case []any:
-		for _, e := range x {
-			strs(e, out)
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			strs(x[k], out)
-		}
-	}
-}
-
-// reANSI matches terminal escape sequences (colours, cursor moves), which
-// are not text to find or show.
-var reANSI = regexp.MustCompile("\x1b(?:\\[[0-9;?]*[ -/]*[@-~]|\\][^\x07\x1b]*(?:\x07|\x1b\\\\)|[@-Z\\\\-_])")
 
 func clip(s string) string { return clipTo(s, MaxText) }
 

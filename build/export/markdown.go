@@ -141,18 +141,13 @@ func (mw *mdWriter) answer(m *session.Message) {
 }
 
 func (mw *mdWriter) tool(c *session.ToolCall) {
-	var in map[string]jsontext.Value
-	_ = transcript.Unmarshal(c.Input, &in)
-	str := func(k string) string {
-		var s string
-		_ = transcript.Unmarshal(in[k], &s)
-		return s
-	}
+	in := c.In()
+	str := in.Str
 	switch c.Name {
 	case "Bash":
 		mw.printf("\n**Bash**%s\n\n%s", suffix(str("description")), fence("sh", str("command")))
 	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit":
-		mw.printf("\n**%s** %s\n", prose(oneLine(c.Name)), code(str("file_path")+str("notebook_path")))
+		mw.printf("\n**%s** %s\n", prose(oneLine(c.Name)), code(in.FilePath()))
 		if c.Name == "Edit" {
 			mw.printf("\n%s", fence("diff", minusPlus(str("old_string"), str("new_string"))))
 		}
@@ -172,7 +167,7 @@ func (mw *mdWriter) tool(c *session.ToolCall) {
 	if c.Result != nil && c.Name != "Edit" && c.Name != "Write" {
 		out := ""
 		if c.ResultBlock != nil {
-			out = c.ResultBlock.Content.Text()
+			out = c.ResultText()
 		}
 		if strings.TrimSpace(out) != "" {
 			label := "Output"

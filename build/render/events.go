@@ -141,7 +141,7 @@ func (c *viewCtx) system(m *session.Message) Event {
 		if name := tagValue(content, "command-name"); name != "" {
 			text += ": " + strings.TrimSpace(name+" "+tagValue(content, "command-args"))
 		} else if out := tagValue(content, "local-command-stdout"); out != "" && len(out) < 160 && !strings.Contains(out, "\n") {
-			text += " output: " + ansiStrip(out)
+			text += " output: " + session.StripANSI(out)
 		}
 		return Event{Icon: "command", Text: text, Detail: markup.ANSI(stripTags(content)), Raw: raw}
 	}
@@ -160,7 +160,7 @@ func (c *viewCtx) system(m *session.Message) Event {
 		return Event{Icon: "info", Text: label, Level: level, Raw: raw}
 	}
 	if len(text) < 200 && !strings.Contains(text, "\n") {
-		return Event{Icon: "info", Text: label + ": " + strings.TrimSpace(ansiStrip(text)), Level: level, Raw: raw}
+		return Event{Icon: "info", Text: label + ": " + strings.TrimSpace(session.StripANSI(text)), Level: level, Raw: raw}
 	}
 	return Event{Icon: "info", Text: label, Detail: markup.ANSI(text), Level: level, Raw: raw}
 }
@@ -182,10 +182,6 @@ func tagValue(s, name string) string {
 var reTags = regexp.MustCompile(`</?[a-z][a-z-]*>`)
 
 func stripTags(s string) string { return strings.TrimSpace(reTags.ReplaceAllString(s, "")) }
-
-var reANSI = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
-
-func ansiStrip(s string) string { return reANSI.ReplaceAllString(s, "") }
 
 func orDefault(s, d string) string {
 	if s == "" {
@@ -226,21 +222,10 @@ func (c *viewCtx) attachment(m *session.Message) Event {
 			e.Text = label + ": " + a.HookName
 		}
 	}
-	if s := strings.TrimSpace(rawStringOf(a.Content)); s != "" {
+	if s := strings.TrimSpace(session.RawString(a.Content)); s != "" {
 		e.Detail = markup.ANSI(s)
 	}
 	return e
-}
-
-func rawStringOf(v jsontext.Value) string {
-	if len(v) == 0 || v[0] != '"' {
-		return ""
-	}
-	var s string
-	if transcript.Unmarshal(v, &s) != nil {
-		return ""
-	}
-	return s
 }
 
 // ProgressGroup is a run of progress records not tied to a tool call.

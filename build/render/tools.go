@@ -74,18 +74,18 @@ func (c *viewCtx) tool(call *session.ToolCall) ToolView {
 			t.Tool = parts[1]
 		}
 	}
-	in := inputOf(call.Input)
+	in := call.In()
 	tur := call.ToolUseResult
 	if t.Status == "error" {
-		text := resultText(call)
+		text := call.ResultText()
 		// 2.x writes a call the person stopped as an error saying so.
 		if strings.Contains(text, "[Request interrupted by user") {
 			t.Status = "interrupted"
 		}
 		t.Error = markup.ANSI(text)
 	}
-	builder, ok := toolBuilders[call.Name]
-	if !ok {
+	builder := toolBuilderFor(call.Name)
+	if builder == nil {
 		if t.Server != "" {
 			builder = (*viewCtx).mcpTool
 		} else {
@@ -98,7 +98,7 @@ func (c *viewCtx) tool(call *session.ToolCall) ToolView {
 		// MCP servers and other tools often answer in JSON: show it
 		// indented and highlighted.
 		if t.Result != nil && len(t.Result.Images) == 0 {
-			if js := jsonText(resultText(call)); js != nil {
+			if js := jsonText(call.ResultText()); js != nil {
 				t.Result.HTML, t.Result.JSON = c.rawJSON(js), true
 			}
 		}
@@ -120,49 +120,13 @@ func jsonText(text string) jsontext.Value {
 	return v
 }
 
-// input is a tool_use input decoded loosely.
-type input map[string]jsontext.Value
-
-func inputOf(v jsontext.Value) input {
-	var m input
-	_ = transcript.Unmarshal(v, &m)
-	return m
-}
-
-func (in input) str(k string) string { return rawStringOf(in[k]) }
-
-func (in input) num(k string) int {
-	var n float64
-	if transcript.Unmarshal(in[k], &n) != nil {
-		return 0
-	}
-	return int(n)
-}
-
-func (in input) flag(k string) bool {
-	var b bool
-	_ = transcript.Unmarshal(in[k], &b)
-	return b
-}
-
-// resultText is the tool_result's text: its string or text blocks.
-func resultText(call *session.ToolCall) string {
-	if call.ResultBlock == nil {
-		if s := rawStringOf(call.ToolUseResult); s != "" {
-			return s
-		}
-		return ""
-	}
-	return call.ResultBlock.Content.Text()
-}
-
 // output is the generic view of a result: its text (ANSI-aware) and images.
 func (c *viewCtx) output(call *session.ToolCall) *Output {
 	if call.ResultBlock == nil {
 		return nil
 	}
 	o := &Output{}
-	text := resultText(call)
+	text := call.ResultText()
 	for _, b := range call.ResultBlock.Content.Blocks {
 		if b.Type == "image" {
 			if img, ok := c.image(b.Source); ok {
@@ -179,30 +143,35 @@ func (c *viewCtx) output(call *session.ToolCall) *Output {
 	return o
 }
 
-type toolBuilder func(c *viewCtx, t *ToolView, call *session.ToolCall, in input, tur jsontext.Value)
+type toolBuilder func(c *viewCtx, t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value)
 
-var toolBuilders map[string]toolBuilder
-
-func init() {
-	toolBuilders = map[string]toolBuilder{
-		"Bash":            (*viewCtx).bashTool,
-		"Read":            (*viewCtx).readTool,
-		"Write":           (*viewCtx).writeTool,
-		"Edit":            (*viewCtx).editTool,
-		"MultiEdit":       (*viewCtx).editTool,
-		"Glob":            (*viewCtx).searchTool,
-		"Grep":            (*viewCtx).searchTool,
-		"LS":              (*viewCtx).searchTool,
-		"TodoWrite":       (*viewCtx).todoTool,
-		"Task":            (*viewCtx).taskTool,
-		"Agent":           (*viewCtx).taskTool,
-		"WebSearch":       (*viewCtx).webTool,
-		"WebFetch":        (*viewCtx).webTool,
-		"ExitPlanMode":    (*viewCtx).planTool,
-		"exit_plan_mode":  (*viewCtx).planTool,
-		"NotebookEdit":    (*viewCtx).notebookTool,
-		"AskUserQuestion": (*viewCtx).askTool,
+// toolBuilderFor returns the card builder of a known tool, else nil.
+func toolBuilderFor(name string) toolBuilder {
+	switch name {
+	case "Bash":
+		return (*viewCtx).bashTool
+	case "Read":
+		return (*viewCtx).readTool
+	case "Write":
+		return (*viewCtx).writeTool
+	case "Edit", "MultiEdit":
+		return (*viewCtx).editTool
+	case "Glob", "Grep", "LS":
+		return (*viewCtx).searchTool
+	case "TodoWrite":
+		return (*viewCtx).todoTool
+	case "Task", "Agent":
+		return (*viewCtx).taskTool
+	case "WebSearch", "WebFetch":
+		return (*viewCtx).webTool
+	case "ExitPlanMode", "exit_plan_mode":
+		return (*viewCtx).planTool
+	case "NotebookEdit":
+		return (*viewCtx).notebookTool
+	case "AskUserQuestion":
+		return (*viewCtx).askTool
 	}
+	return nil
 }
 
 // BashView is a Bash call.
@@ -215,14 +184,14 @@ type BashView struct {
 	ExitNote    string
 }
 
-func (c *viewCtx) bashTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) bashTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "bash"
-	cmd := in.str("command")
-	t.Summary = in.str("description")
+	cmd := in.Str("command")
+	t.Summary = in.Str("description")
 	if t.Summary == "" {
 		t.Summary = firstLine(cmd)
 	}
-	v := BashView{Command: c.b.MD.Highlighter().Block("bash", "", cmd), Description: in.str("description"), Background: in.flag("run_in_background")}
+	v := BashView{Command: c.b.MD.Highlighter().Block("bash", "", cmd), Description: in.Str("description"), Background: in.Bool("run_in_background")}
 	var res struct {
 		Stdout      string `json:"stdout"`
 		Stderr      string `json:"stderr"`
@@ -236,7 +205,7 @@ func (c *viewCtx) bashTool(t *ToolView, call *session.ToolCall, in input, tur js
 			t.Status = "interrupted"
 		}
 	} else if call.Result != nil && t.Status != "error" {
-		v.Out = c.terminal(resultText(call), "", "")
+		v.Out = c.terminal(call.ResultText(), "", "")
 	}
 	t.Data = v
 }
@@ -266,9 +235,9 @@ type FileView struct {
 	Long    bool
 }
 
-func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "file"
-	p := in.str("file_path")
+	p := in.Str("file_path")
 	t.Summary = p
 	v := FileView{Path: p}
 	var res struct {
@@ -301,14 +270,14 @@ func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in input, tur js
 	} else if call.Result != nil && t.Status != "error" {
 		// No structured result (older versions, sub-agents rebuilt from
 		// progress): the numbered text as sent, highlighted when it is.
-		if start, content, n, ok := catN(resultText(call)); ok {
+		if start, content, n, ok := catN(call.ResultText()); ok {
 			v.Code = c.b.MD.Highlighter().Lines("", p, content, start)
 			v.Lines, v.Long = n, n > collapseLines
 			v.Range = fmt.Sprintf("lines %d–%d", start, start+n-1)
 		} else if o := c.output(call); o != nil {
 			t.Result = o
 		}
-		if off, lim := in.num("offset"), in.num("limit"); v.Range == "" && (off > 0 || lim > 0) {
+		if off, lim := in.Num("offset"), in.Num("limit"); v.Range == "" && (off > 0 || lim > 0) {
 			v.Range = fmt.Sprintf("from line %d, %d lines", max(off, 1), lim)
 		}
 	}
@@ -364,9 +333,9 @@ func hunksOf(tur jsontext.Value) []markup.Hunk {
 	return res.StructuredPatch
 }
 
-func (c *viewCtx) writeTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) writeTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "file"
-	p := in.str("file_path")
+	p := in.Str("file_path")
 	t.Summary = p
 	v := FileView{Path: p}
 	var res struct {
@@ -374,7 +343,7 @@ func (c *viewCtx) writeTool(t *ToolView, call *session.ToolCall, in input, tur j
 		OriginalFile string `json:"originalFile"`
 	}
 	_ = structured(tur, &res)
-	content := in.str("content")
+	content := in.Str("content")
 	hunks := hunksOf(tur)
 	switch {
 	case res.Type == "update" && len(hunks) > 0:
@@ -404,9 +373,9 @@ func (c *viewCtx) setDiff(v *FileView, hunks []markup.Hunk) {
 	v.Long = v.Lines > 2*collapseLines
 }
 
-func (c *viewCtx) editTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) editTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "file"
-	p := in.str("file_path")
+	p := in.Str("file_path")
 	t.Summary = p
 	v := FileView{Path: p}
 	if hunks := hunksOf(tur); len(hunks) > 0 {
@@ -418,18 +387,8 @@ func (c *viewCtx) editTool(t *ToolView, call *session.ToolCall, in input, tur js
 			OriginalFile string `json:"originalFile"`
 		}
 		_ = structured(tur, &res)
-		type edit struct {
-			Old string `json:"old_string"`
-			New string `json:"new_string"`
-		}
-		var edits []edit
-		if call.Name == "MultiEdit" {
-			_ = transcript.Unmarshal(in["edits"], &edits)
-		} else {
-			edits = []edit{{in.str("old_string"), in.str("new_string")}}
-		}
 		var hunks []markup.Hunk
-		for _, e := range edits {
+		for _, e := range in.Edits(call.Name) {
 			start := 1
 			if i := strings.Index(res.OriginalFile, e.Old); i >= 0 && e.Old != "" {
 				start = strings.Count(res.OriginalFile[:i], "\n") + 1
@@ -440,7 +399,7 @@ func (c *viewCtx) editTool(t *ToolView, call *session.ToolCall, in input, tur js
 			c.setDiff(&v, hunks)
 		}
 	}
-	if in.flag("replace_all") {
+	if in.Bool("replace_all") {
 		v.Note = "all occurrences"
 	}
 	t.Data = v
@@ -459,16 +418,16 @@ type SearchView struct {
 	Long      bool
 }
 
-func (c *viewCtx) searchTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) searchTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "search"
-	v := SearchView{Pattern: in.str("pattern"), Path: in.str("path")}
+	v := SearchView{Pattern: in.Str("pattern"), Path: in.Str("path")}
 	for _, k := range []string{"glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "multiline", "head_limit", "ignore"} {
-		raw, ok := in[k]
-		if !ok {
+		if !in.Has(k) {
 			continue
 		}
+		raw := in.Raw(k)
 		val := string(raw)
-		if s := rawStringOf(raw); s != "" || val == `""` {
+		if s := session.RawString(raw); s != "" || val == `""` {
 			val = s
 		}
 		v.Options = append(v.Options, k+"="+val)
@@ -515,14 +474,14 @@ type Todo struct {
 	Active  string
 }
 
-func (c *viewCtx) todoTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) todoTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "todo"
 	var todos []struct {
 		Content    string `json:"content"`
 		Status     string `json:"status"`
 		ActiveForm string `json:"activeForm"`
 	}
-	_ = transcript.Unmarshal(in["todos"], &todos)
+	_ = in.Decode("todos", &todos)
 	v := TodoView{}
 	done := 0
 	for _, td := range todos {
@@ -549,9 +508,9 @@ type TaskView struct {
 	ToolCount   int
 }
 
-func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "task"
-	v := TaskView{Description: in.str("description"), Type: in.str("subagent_type"), Prompt: c.b.MD.Markdown(in.str("prompt")), AgentID: call.AgentID}
+	v := TaskView{Description: in.Str("description"), Type: in.Str("subagent_type"), Prompt: c.b.MD.Markdown(in.Str("prompt")), AgentID: call.AgentID}
 	t.Summary = v.Description
 	if call.AgentID != "" {
 		v.AgentURL = c.agentURL[call.AgentID]
@@ -576,7 +535,7 @@ func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in input, tur js
 		text = res.Content.Text()
 	}
 	if text == "" && call.Result != nil && t.Status != "error" {
-		text = resultText(call)
+		text = call.ResultText()
 	}
 	if text != "" {
 		v.Result = c.b.MD.Markdown(text)
@@ -600,9 +559,9 @@ type WebLink struct {
 	URL   string `json:"url"`
 }
 
-func (c *viewCtx) webTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) webTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "web"
-	v := WebView{Query: in.str("query"), URL: in.str("url")}
+	v := WebView{Query: in.Str("query"), URL: in.Str("url")}
 	t.Summary = v.Query + v.URL
 	var res struct {
 		Code       int              `json:"code"`
@@ -628,13 +587,13 @@ func (c *viewCtx) webTool(t *ToolView, call *session.ToolCall, in input, tur jso
 						v.Links = append(v.Links, WebLink{Title: orDefault(l.Title, l.URL), URL: safeURL(l.URL)})
 					}
 				}
-			} else if s := rawStringOf(r); s != "" && text == "" {
+			} else if s := session.RawString(r); s != "" && text == "" {
 				text = s
 			}
 		}
 	}
 	if text == "" && call.Result != nil && t.Status != "error" {
-		text = resultText(call)
+		text = call.ResultText()
 	}
 	if text != "" {
 		v.Result = c.b.MD.Markdown(text)
@@ -658,9 +617,9 @@ type PlanView struct {
 	Plan template.HTML
 }
 
-func (c *viewCtx) planTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) planTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "plan"
-	plan := in.str("plan")
+	plan := in.Str("plan")
 	if plan == "" && call.Use != nil {
 		plan = call.Use.Record().PlanContent
 	}
@@ -681,14 +640,14 @@ type NotebookView struct {
 	Source template.HTML
 }
 
-func (c *viewCtx) notebookTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) notebookTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "notebook"
-	v := NotebookView{Path: in.str("notebook_path"), Cell: in.str("cell_id"), Mode: orDefault(in.str("edit_mode"), "replace"), Type: in.str("cell_type")}
+	v := NotebookView{Path: in.Str("notebook_path"), Cell: in.Str("cell_id"), Mode: orDefault(in.Str("edit_mode"), "replace"), Type: in.Str("cell_type")}
 	lang := "python"
 	if v.Type == "markdown" {
 		lang = "markdown"
 	}
-	v.Source = c.b.MD.Highlighter().Block(lang, "", in.str("new_source"))
+	v.Source = c.b.MD.Highlighter().Block(lang, "", in.Str("new_source"))
 	t.Summary = path.Base(v.Path)
 	t.Data = v
 }
@@ -707,7 +666,7 @@ type Question struct {
 	Multiple bool
 }
 
-func (c *viewCtx) askTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) askTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "ask"
 	var qs []struct {
 		Question    string `json:"question"`
@@ -718,7 +677,7 @@ func (c *viewCtx) askTool(t *ToolView, call *session.ToolCall, in input, tur jso
 			Description string `json:"description"`
 		} `json:"options"`
 	}
-	_ = transcript.Unmarshal(in["questions"], &qs)
+	_ = in.Decode("questions", &qs)
 	var res struct {
 		Answers map[string]string `json:"answers"`
 	}
@@ -749,10 +708,10 @@ type GenericView struct {
 	Input template.HTML
 }
 
-func (c *viewCtx) genericTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) genericTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	t.Kind = "generic"
 	for _, k := range []string{"description", "command", "file_path", "path", "url", "query", "pattern", "skill", "prompt", "subject"} {
-		if s := in.str(k); s != "" {
+		if s := in.Str(k); s != "" {
 			t.Summary = firstLine(s)
 			break
 		}
@@ -764,7 +723,7 @@ func (c *viewCtx) genericTool(t *ToolView, call *session.ToolCall, in input, tur
 	}
 }
 
-func (c *viewCtx) mcpTool(t *ToolView, call *session.ToolCall, in input, tur jsontext.Value) {
+func (c *viewCtx) mcpTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	c.genericTool(t, call, in, tur)
 	t.Kind = "generic"
 }

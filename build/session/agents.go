@@ -105,13 +105,7 @@ func linkInline(parent, a *Session) {
 		if !isAgentTool(c.Name) || claimed[c.ID] {
 			continue
 		}
-		var in struct {
-			Prompt      string `json:"prompt"`
-			Description string `json:"description"`
-			Type        string `json:"subagent_type"`
-		}
-		_ = transcript.Unmarshal(c.Input, &in)
-		if first != "" && strings.TrimSpace(in.Prompt) == first {
+		if first != "" && strings.TrimSpace(c.In().Str("prompt")) == first {
 			best = c
 			a.Agent.LinkedBy = append(a.Agent.LinkedBy, "prompt")
 			break
@@ -138,16 +132,12 @@ func isAgentTool(name string) bool { return name == "Task" || name == "Agent" }
 
 // describe fills an agent's type and description from the call's input.
 func describe(a *Session, c *ToolCall) {
-	var in struct {
-		Description string `json:"description"`
-		Type        string `json:"subagent_type"`
-	}
-	_ = transcript.Unmarshal(c.Input, &in)
+	in := c.In()
 	if a.Agent.Description == "" {
-		a.Agent.Description = in.Description
+		a.Agent.Description = in.Str("description")
 	}
 	if a.Agent.AgentType == "" {
-		a.Agent.AgentType = in.Type
+		a.Agent.AgentType = in.Str("subagent_type")
 	}
 }
 

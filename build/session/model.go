@@ -252,6 +252,8 @@ type ToolCall struct {
 	ProgressCount int                  `json:"progress,omitzero"`
 	// AgentID names the sub-agent a Task/Agent call ran.
 	AgentID string `json:"agentId,omitempty"`
+	// input is Input decoded, on first use (see In).
+	input lazyInput
 }
 
 // OrphanResult is a tool_result whose tool_use is not in the file.

@@ -1,0 +1,83 @@
+package session
+
+import (
+	"slices"
+	"sync"
+	"testing"
+
+	"ccsite/build/transcript"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+func TestInput(t *testing.T) {
+	c := &ToolCall{Name: "Edit", Input: jsontext.Value(`{"file_path":"/a.go","old_string":"x","new_string":"y",` +
+		`"limit":12.7,"replace_all":true,"n":null,"opts":{"b":"B","a":["A1",2,"A2"]},"empty":""}`)}
+	in := c.In()
+	if got := in.Str("file_path"); got != "/a.go" {
+		t.Errorf("Str = %q", got)
+	}
+	if in.Str("limit") != "" || in.Num("limit") != 12 || in.Num("file_path") != 0 || !in.Bool("replace_all") || in.Bool("missing") {
+		t.Errorf("Num/Bool/Str of other types wrong")
+	}
+	if !in.Has("n") || in.Has("missing") || in.Raw("missing") != nil || string(in.Raw("n")) != "null" {
+		t.Errorf("Has/Raw wrong")
+	}
+	if got, want := in.Keys(), []string{"empty", "file_path", "limit", "n", "new_string", "old_string", "opts", "replace_all"}; !slices.Equal(got, want) {
+		t.Errorf("Keys = %q", got)
+	}
+	if got := in.Edits("Edit"); len(got) != 1 || got[0] != (Edit{"x", "y"}) {
+		t.Errorf("Edits = %v", got)
+	}
+	if got, want := in.Strings("new_string", "missing", "file_path"), []string{"y", "/a.go", "x", "A1", "A2", "B"}; !slices.Equal(got, want) {
+		t.Errorf("Strings = %q, want %q", got, want)
+	}
+	if in.FilePath() != "/a.go" {
+		t.Errorf("FilePath = %q", in.FilePath())
+	}
+	me := DecodeInput(jsontext.Value(`{"edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`))
+	if got := me.Edits("MultiEdit"); !slices.Equal(got, []Edit{{"a", "b"}, {"c", "d"}}) {
+		t.Errorf("MultiEdit Edits = %v", got)
+	}
+	if DecodeInput(jsontext.Value(`"not an object"`)) != nil || DecodeInput(nil) != nil {
+		t.Errorf("a non-object input decodes to something")
+	}
+}
+
+// In decodes once, whichever goroutine asks first.
+func TestInputConcurrent(t *testing.T) {
+	c := &ToolCall{Input: jsontext.Value(`{"command":"ls"}`)}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if c.In().Str("command") != "ls" {
+				t.Error("command lost")
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestResultText(t *testing.T) {
+	c := &ToolCall{ToolUseResult: jsontext.Value(`"Error: no such file"`)}
+	if got := c.ResultText(); got != "Error: no such file" {
+		t.Errorf("ResultText without a block = %q", got)
+	}
+	c.ResultBlock = &transcript.Block{Type: "tool_result", Content: transcript.Content{Blocks: []transcript.Block{{Type: "text", Text: "a"}, {Type: "text", Text: "b"}}}}
+	if got := c.ResultText(); got != "a\n\nb" {
+		t.Errorf("ResultText = %q", got)
+	}
+}
+
+func TestStripANSI(t *testing.T) {
+	for in, want := range map[string]string{
+		"\x1b[1;31mred\x1b[0m":                       "red",
+		"\x1b]8;;https://x.test\x07link\x1b]8;;\x07": "link",
+		"\x1b]0;title\x1b\\text":                     "text",
+		"a\x1bMb\x1b_c":                              "abc",
+		"plain [1m text":                             "plain [1m text",
+	} {
+		if got := StripANSI(in); got != want {
+			t.Errorf("StripANSI(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
