@@ -152,27 +152,86 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		return st, err
 	}
 	defer r.Close()
-	n, err := r.DocCount()
+	w := &staticWriter{r: r, metas: metas, write: write}
+	err = w.run()
+	return w.st, err
+}
+
+// staticWriter is the state writeStatic's steps share: the bleve index
+// read, the documents (sorted by id, so numbered), where the files go and
+// what has been written.
+type staticWriter struct {
+	r     index.IndexReader
+	metas []meta
+	write func(path string, data []byte) error
+	st    StaticStats
+	// byInternal maps bleve's internal ids to document numbers.
+	byInternal docNumbers
+	// lens holds each document's field length, for BM25.
+	lens []uint32
+}
+
+// termShard is a term shard's first term and file name.
+type termShard struct {
+	first, file string
+}
+
+// docShard is a display shard's first document and file name.
+type docShard struct {
+	first int
+	file  string
+}
+
+// metaTables are the meta shards and the tables they index into.
+type metaTables struct {
+	projects, kinds []string
+	day0            int64
+	files           []string
+}
+
+// run writes the shards, then the manifest and search/api.js.
+func (w *staticWriter) run() error {
+	n, err := w.r.DocCount()
 	if err != nil {
-		return st, err
+		return err
 	}
-	if int(n) != len(metas) {
-		return st, fmt.Errorf("search index holds %d documents, the build gave %d", n, len(metas))
+	if int(n) != len(w.metas) {
+		return fmt.Errorf("search index holds %d documents, the build gave %d", n, len(w.metas))
 	}
 	// bleve's BM25 average field length: the term dictionary's size over
 	// the document count, rounded up (search/searcher/search_term.go).
 	var card int
-	if br, ok := r.(index.BM25Reader); ok {
+	if br, ok := w.r.(index.BM25Reader); ok {
 		if card, err = br.FieldCardinality("text"); err != nil {
-			return st, err
+			return err
 		}
 	}
 	avgdl := 0.0
 	if n > 0 {
 		avgdl = math.Ceil(float64(card) / float64(n))
 	}
+	if err := w.numberDocs(); err != nil {
+		return err
+	}
+	shards, err := w.termShards()
+	if err != nil {
+		return err
+	}
+	tables, err := w.metaShards()
+	if err != nil {
+		return err
+	}
+	docShards, err := w.docShards()
+	if err != nil {
+		return err
+	}
+	return w.manifest(avgdl, shards, tables, docShards)
+}
 
-	// Number the documents by id; map bleve's internal ids to numbers.
+// numberDocs numbers the documents by id and maps bleve's internal ids to
+// those numbers.
+func (w *staticWriter) numberDocs() error {
+	metas := w.metas
 	slices.SortFunc(metas, func(a, b meta) int { return strings.Compare(a.id, b.id) })
 	num := make(map[string]uint32, len(metas))
 	for i, m := range metas {
@@ -180,60 +239,67 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 	}
 	// bleve's internal ids are document numbers: a slice maps them (the
 	// numbers of deleted documents stay unset).
-	byInternal := make(docNumbers, 0, len(metas))
-	all, err := r.DocIDReaderAll()
+	w.byInternal = make(docNumbers, 0, len(metas))
+	all, err := w.r.DocIDReaderAll()
 	if err != nil {
-		return st, err
+		return err
 	}
+	defer all.Close()
 	for {
 		iid, err := all.Next()
 		if err != nil {
-			all.Close()
-			return st, err
+			return err
 		}
 		if iid == nil {
-			break
+			return nil
 		}
-		ext, err := r.ExternalID(iid)
+		ext, err := w.r.ExternalID(iid)
 		if err != nil {
-			all.Close()
-			return st, err
+			return err
 		}
 		d, ok := num[ext]
 		if !ok {
-			all.Close()
-			return st, fmt.Errorf("search index: document %q was not built", ext)
+			return fmt.Errorf("search index: document %q was not built", ext)
 		}
-		byInternal.set(internalKey(iid), d)
+		w.byInternal.set(internalKey(iid), d)
 	}
-	all.Close()
+}
 
-	out := func(prefix string, body []byte, kind *int64) (string, error) {
-		sum := sha256.Sum256(body)
-		name := prefix + "-" + hex.EncodeToString(sum[:6])
-		var buf bytes.Buffer
-		buf.WriteString("ccsiteSearch.put(")
-		buf.WriteString(jsString(name))
-		buf.WriteString(",")
-		buf.Write(body)
-		buf.WriteString(");\n")
-		if err := write(StaticDir+"/"+name+".js", buf.Bytes()); err != nil {
-			return "", err
-		}
-		st.Files++
-		st.Bytes += int64(buf.Len())
-		*kind += int64(buf.Len())
-		return name, nil
+// out writes a shard: body handed to ccsiteSearch.put under a name made of
+// prefix and a hash of body. It counts the file's bytes in kind too, and
+// returns the name.
+func (w *staticWriter) out(prefix string, body []byte, kind *int64) (string, error) {
+	sum := sha256.Sum256(body)
+	name := prefix + "-" + hex.EncodeToString(sum[:6])
+	var buf bytes.Buffer
+	buf.WriteString("ccsiteSearch.put(")
+	buf.WriteString(jsString(name))
+	buf.WriteString(",")
+	buf.Write(body)
+	buf.WriteString(");\n")
+	if err := w.write(StaticDir+"/"+name+".js", buf.Bytes()); err != nil {
+		return "", err
 	}
+	w.st.Files++
+	w.st.Bytes += int64(buf.Len())
+	*kind += int64(buf.Len())
+	return name, nil
+}
 
-	// Term shards, straight from the dictionary and postings.
-	lens := make([]uint32, len(metas))
-	dict, err := r.FieldDict("text")
+// termShards writes the term shards, straight from the dictionary and
+// postings, and fills lens.
+func (w *staticWriter) termShards() ([]termShard, error) {
+	w.lens = make([]uint32, len(w.metas))
+	// The terms, in order; their postings are read and encoded by one
+	// worker per core (each on its own run of terms), then the shards are
+	// cut in order.
+	termList, err := w.terms()
 	if err != nil {
-		return st, err
+		return nil, err
 	}
-	type termShard struct {
-		first, file string
+	encs, err := w.encodeAll(termList)
+	if err != nil {
+		return nil, err
 	}
 	var shards []termShard
 	var terms []string
@@ -243,25 +309,7 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		if len(terms) == 0 {
 			return nil
 		}
-		body := make([]byte, 0, size+len(terms)*8)
-		body = append(body, '[')
-		for i, t := range terms {
-			if i > 0 {
-				body = append(body, ',')
-			}
-			body = append(body, jsString(t)...)
-		}
-		body = append(body, "],["...)
-		for i, p := range posts {
-			if i > 0 {
-				body = append(body, ',')
-			}
-			body = append(body, '"')
-			body = append(body, p...)
-			body = append(body, '"')
-		}
-		body = append(body, ']')
-		name, err := out("t", body, &st.TermBytes)
+		name, err := w.out("t", termShardBody(terms, posts, size), &w.st.TermBytes)
 		if err != nil {
 			return err
 		}
@@ -269,22 +317,76 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		terms, posts, size = terms[:0], nil, 0
 		return nil
 	}
-	// The terms, in order; their postings are read and encoded by one
-	// worker per core (each on its own run of terms), then the shards are
-	// cut in order.
+	for i, t := range termList {
+		enc := encs[i]
+		if enc == nil {
+			continue
+		}
+		w.st.Terms++
+		terms = append(terms, t)
+		posts = append(posts, enc)
+		size += len(enc) + len(t) + 4
+		if size >= termShardBytes {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	encs = nil
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return shards, nil
+}
+
+// terms lists the terms of the text field, in the dictionary's order.
+func (w *staticWriter) terms() ([]string, error) {
+	dict, err := w.r.FieldDict("text")
+	if err != nil {
+		return nil, err
+	}
+	defer dict.Close()
 	var termList []string
 	for {
 		e, err := dict.Next()
 		if err != nil {
-			dict.Close()
-			return st, err
+			return nil, err
 		}
 		if e == nil {
-			break
+			return termList, nil
 		}
 		termList = append(termList, e.Term)
 	}
-	dict.Close()
+}
+
+// termShardBody is a term shard's data: its terms, then their encoded
+// postings; size is about their bytes.
+func termShardBody(terms []string, posts [][]byte, size int) []byte {
+	body := make([]byte, 0, size+len(terms)*8)
+	body = append(body, '[')
+	for i, t := range terms {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, jsString(t)...)
+	}
+	body = append(body, "],["...)
+	for i, p := range posts {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, '"')
+		body = append(body, p...)
+		body = append(body, '"')
+	}
+	body = append(body, ']')
+	return body
+}
+
+// encodeAll reads and encodes the postings of each term, one worker per
+// core each on its own run of terms; nil for a term no live document
+// holds. It counts postings and positions and fills lens.
+func (w *staticWriter) encodeAll(termList []string) ([][]byte, error) {
 	encs := make([][]byte, len(termList))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(termList)/1000))
 	type partial struct {
@@ -294,113 +396,108 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 	}
 	parts := make([]partial, workers)
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		lo, hi := w*len(termList)/workers, (w+1)*len(termList)/workers
+	for k := 0; k < workers; k++ {
+		lo, hi := k*len(termList)/workers, (k+1)*len(termList)/workers
 		wg.Go(func() {
-			pt := &parts[w]
-			pt.lens = make([]uint32, len(metas))
+			pt := &parts[k]
+			pt.lens = make([]uint32, len(w.metas))
 			var ps []posting
 			var tfd index.TermFieldDoc
 			for i := lo; i < hi && pt.err == nil; i++ {
 				ps = ps[:0]
-				ps, pt.err = readPostings(r, termList[i], byInternal, pt.lens, ps, &tfd)
+				ps, pt.err = readPostings(w.r, termList[i], w.byInternal, pt.lens, ps, &tfd)
 				if pt.err != nil || len(ps) == 0 {
 					// Only in deleted documents: an updated index's merge
 					// keeps such terms in its dictionary; a new index has
 					// none.
 					continue
 				}
-				slices.SortFunc(ps, func(a, b posting) int { return int(a.doc) - int(b.doc) })
-				var enc []byte
-				prev := -1
-				for _, p := range ps {
-					gap := uint64(int(p.doc) - prev - 1)
-					prev = int(p.doc)
-					if p.freq == 1 {
-						enc = varint(enc, gap<<1)
-					} else {
-						enc = varint(enc, gap<<1|1)
-						enc = varint(enc, uint64(p.freq-2))
-					}
-					last := uint32(0)
-					for _, q := range p.pos {
-						enc = varint(enc, uint64(q-last))
-						last = q
-					}
-					pt.positions += len(p.pos)
-				}
+				var positions int
+				encs[i], positions = encodePostings(ps)
+				pt.positions += positions
 				pt.postings += len(ps)
-				encs[i] = enc
 			}
 		})
 	}
 	wg.Wait()
 	for _, pt := range parts {
 		if pt.err != nil {
-			return st, pt.err
+			return nil, pt.err
 		}
-		st.Positions += pt.positions
-		st.Postings += pt.postings
+		w.st.Positions += pt.positions
+		w.st.Postings += pt.postings
 		for d, l := range pt.lens {
 			if l != 0 {
-				lens[d] = l
+				w.lens[d] = l
 			}
 		}
 	}
-	for i, t := range termList {
-		enc := encs[i]
-		if enc == nil {
-			continue
-		}
-		st.Terms++
-		terms = append(terms, t)
-		posts = append(posts, enc)
-		size += len(enc) + len(t) + 4
-		if size >= termShardBytes {
-			if err := flush(); err != nil {
-				return st, err
-			}
-		}
-	}
-	encs = nil
-	if err := flush(); err != nil {
-		return st, err
-	}
+	return encs, nil
+}
 
-	// Tables the meta shards index into.
-	projects, projectIdx := table(metas, func(m meta) string { return m.project })
-	kinds, kindIdx := table(metas, func(m meta) string {
+// encodePostings sorts a term's postings by document and encodes them:
+// per document the gap from the previous one (its low bit telling whether
+// a frequency other than 1 follows), then its positions as gaps. It
+// returns the code and the count of positions.
+func encodePostings(ps []posting) (enc []byte, positions int) {
+	slices.SortFunc(ps, func(a, b posting) int { return int(a.doc) - int(b.doc) })
+	prev := -1
+	for _, p := range ps {
+		gap := uint64(int(p.doc) - prev - 1)
+		prev = int(p.doc)
+		if p.freq == 1 {
+			enc = varint(enc, gap<<1)
+		} else {
+			enc = varint(enc, gap<<1|1)
+			enc = varint(enc, uint64(p.freq-2))
+		}
+		last := uint32(0)
+		for _, q := range p.pos {
+			enc = varint(enc, uint64(q-last))
+			last = q
+		}
+		positions += len(p.pos)
+	}
+	return enc, positions
+}
+
+// metaShards writes the meta shards, metaShardDocs documents each, and
+// returns them with the tables they index into.
+func (w *staticWriter) metaShards() (metaTables, error) {
+	metas := w.metas
+	var t metaTables
+	var projectIdx, kindIdx []int
+	t.projects, projectIdx = table(metas, func(m meta) string { return m.project })
+	t.kinds, kindIdx = table(metas, func(m meta) string {
 		return m.role + "\x00" + m.tool + "\x00" + m.model
 	})
-	day0 := int64(0)
 	for i, m := range metas {
-		if d := day(m.time); i == 0 || d < day0 {
-			day0 = d
+		if d := day(m.time); i == 0 || d < t.day0 {
+			t.day0 = d
 		}
 	}
-	var metaFiles []string
 	for start := 0; start < len(metas); start += metaShardDocs {
 		var enc []byte
 		for i := start; i < min(len(metas), start+metaShardDocs); i++ {
 			m := metas[i]
-			enc = varint(enc, uint64(lens[i]))
+			enc = varint(enc, uint64(w.lens[i]))
 			enc = varint(enc, uint64(kindIdx[i]))
 			enc = varint(enc, uint64(projectIdx[i]))
-			enc = varint(enc, uint64(day(m.time)-day0))
+			enc = varint(enc, uint64(day(m.time)-t.day0))
 		}
-		name, err := out("m", []byte(jsString(string(enc))), &st.MetaBytes)
+		name, err := w.out("m", []byte(jsString(string(enc))), &w.st.MetaBytes)
 		if err != nil {
-			return st, err
+			return t, err
 		}
-		metaFiles = append(metaFiles, name)
+		t.files = append(t.files, name)
 	}
+	return t, nil
+}
 
-	// Display shards: a few KB of documents each, their pages and titles
-	// listed once.
-	type docShard struct {
-		first int
-		file  string
-	}
+// docShards writes the display shards: a few KB of documents each, their
+// pages and titles listed once.
+func (w *staticWriter) docShards() ([]docShard, error) {
+	metas := w.metas
 	var docShards []docShard
 	for start := 0; start < len(metas); {
 		var pages, titles []string
@@ -434,30 +531,33 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		}
 		body, err := json.Marshal([]any{pages, titles, rows})
 		if err != nil {
-			return st, err
+			return nil, err
 		}
-		name, err := out("d", body, &st.DocBytes)
+		name, err := w.out("d", body, &w.st.DocBytes)
 		if err != nil {
-			return st, err
+			return nil, err
 		}
 		docShards = append(docShards, docShard{start, name})
 		start = i
 	}
+	return docShards, nil
+}
 
-	// The manifest.
+// manifest writes the manifest (index.js) and search/api.js.
+func (w *staticWriter) manifest(avgdl float64, shards []termShard, tables metaTables, docShards []docShard) error {
 	man := map[string]any{
 		"v":        1,
-		"n":        len(metas),
-		"avgdl":    liveAvgdl(st.Terms, len(metas), avgdl),
+		"n":        len(w.metas),
+		"avgdl":    liveAvgdl(w.st.Terms, len(w.metas), avgdl),
 		"k1":       1.2,
 		"b":        0.75,
-		"day0":     day0,
-		"projects": projects,
+		"day0":     tables.day0,
+		"projects": tables.projects,
 		"metaDocs": metaShardDocs,
-		"meta":     metaFiles,
+		"meta":     tables.files,
 	}
 	var ks [][]string
-	for _, k := range kinds {
+	for _, k := range tables.kinds {
 		ks = append(ks, strings.Split(k, "\x00"))
 	}
 	man["kinds"] = ks
@@ -473,21 +573,21 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 	man["docs"] = df
 	body, err := json.Marshal(man)
 	if err != nil {
-		return st, err
+		return err
 	}
 	manifest := append([]byte("ccsiteSearch.manifest("), body...)
 	manifest = append(manifest, ");\n"...)
-	if err := write(ManifestPath, manifest); err != nil {
-		return st, err
+	if err := w.write(ManifestPath, manifest); err != nil {
+		return err
 	}
-	st.Files++
-	st.Bytes += int64(len(manifest))
+	w.st.Files++
+	w.st.Bytes += int64(len(manifest))
 	// search/api.js: no search API here (see APIScript).
-	if err := write(APIPath, []byte(apiScript(false))); err != nil {
-		return st, err
+	if err := w.write(APIPath, []byte(apiScript(false))); err != nil {
+		return err
 	}
-	st.Docs = len(metas)
-	return st, nil
+	w.st.Docs = len(w.metas)
+	return nil
 }
 
 // fieldLength recovers a document's token count from the norm bleve keeps
