@@ -103,7 +103,10 @@ type SessionView struct {
 	Problems  []session.Problem
 	Unknown   []NameCount
 	Source    string
-	// Markdown and JSON link the session's other forms, when written.
+	// Exports link the session's other forms (export.Formats), in order;
+	// Markdown and JSON are those two's links, for themes written before
+	// Exports.
+	Exports        []ExportLink
 	Markdown, JSON string
 	// Embedded is a body inside another page: its title is an h2.
 	Embedded bool
@@ -185,9 +188,8 @@ type Links struct {
 	Parent      string
 	ParentTitle string
 	Prev, Next  *Nav
-	// Markdown and JSON are the paths of the session's other forms, "" when
-	// not written.
-	Markdown, JSON string
+	// Exports are the session's other forms, with their paths.
+	Exports []ExportLink
 	// AgentAnchor, when set, places sub-agents on this same page: links to
 	// them are "#"+AgentAnchor(a) (a shared single file).
 	AgentAnchor func(a *session.Session) string
@@ -196,6 +198,12 @@ type Links struct {
 	AnchorPrefix string
 	// Embedded marks a body shown inside another page (headings one down).
 	Embedded bool
+}
+
+// ExportLink links one of a session's other forms: its name, media type
+// and URL (a path from the site root in Links, relative in a view).
+type ExportLink struct {
+	Name, Type, URL string
 }
 
 // Builder makes page bodies from sessions.
@@ -217,11 +225,15 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		Problems: s.Problems, Unknown: sortedCounts(s.Unknown), Source: s.Path,
 		Prev: l.Prev, Next: l.Next,
 	}
-	if l.Markdown != "" {
-		v.Markdown = link.Rel(l.Page, l.Markdown)
-	}
-	if l.JSON != "" {
-		v.JSON = link.Rel(l.Page, l.JSON)
+	for _, e := range l.Exports {
+		e.URL = link.Rel(l.Page, e.URL)
+		v.Exports = append(v.Exports, e)
+		switch e.Name {
+		case "Markdown":
+			v.Markdown = e.URL
+		case "JSON":
+			v.JSON = e.URL
+		}
 	}
 	v.Embedded = l.Embedded
 	if l.Parent != "" {
