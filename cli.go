@@ -39,12 +39,14 @@ const (
 const usage = `ccsite turns Claude Code session transcripts into a static website.
 
 Usage:
-  ccsite build [-o DIR] [--theme NAME] [--theme-dir DIR] [--base-url URL] [--json] [--workers N]
-               [--no-search] [--force] [--quiet] [--no-cache] [--report FILE.json]
+  ccsite build [-o DIR] [--state DIR] [--theme NAME] [--theme-dir DIR] [--base-url URL] [--json]
+               [--workers N] [--no-search] [--force] [--quiet] [--no-cache] [--report FILE.json]
                [SAFETY...] [EXCLUSIONS...] [PATH...]
         Write the site: a page per session and sub-agent (and its Markdown),
         per project, and an index (default DIR: ./site). A build into a
-        previous site redoes only what changed (--force: everything).
+        previous site redoes only what changed (--force: everything). The
+        build's state (manifest, search index) is kept outside DIR, in
+        --state DIR (default: $CCSITE_STATE_HOME or ~/.local/state/ccsite/sites/…).
         EXCLUSIONS: --exclude-project GLOB, --exclude-session ID, --since DATE,
         --until DATE (each repeatable but the dates).
   ccsite share [-o FILE.html] [--theme NAME] [--theme-dir DIR] [SAFETY...] SESSION.jsonl
@@ -55,9 +57,9 @@ Usage:
         folder with --theme-dir (any file there overrides the default of the
         same path; a template file may redefine single {{define}} blocks).
   ccsite theme list
-  ccsite serve [--addr 127.0.0.1:8080] [--watch] [--interval 1s] [SITE]
+  ccsite serve [--addr 127.0.0.1:8080] [--watch] [--interval 1s] [--state DIR] [SITE]
         Serve a built site (default ./site) and its search API; --watch rebuilds on change.
-  ccsite search [--site DIR] [--json] [--project P] [--tool T] [--role R] [-n N] QUERY
+  ccsite search [--site DIR] [--state DIR] [--json] [--project P] [--tool T] [--role R] [-n N] QUERY
         Search a built site's index: all words must match, "quoted phrases",
         and filters (also inline: project:P tool:T role:R after:DATE before:DATE).
   ccsite inspect [--json] [--workers N] [PATH...]
@@ -95,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	case "theme":
 		return runTheme(args[1:], stdout, stderr)
 	case "search":
-		return runSearch(ctx, args[1:], stdout, stderr)
+		return runSearch(ctx, args[1:], stdout, stderr, getenv)
 	case "serve":
 		return runServe(ctx, args[1:], stdout, stderr)
 	case "inspect":
@@ -240,22 +242,44 @@ func holdsTranscript(root string, depth int) bool {
 	return found
 }
 
+// buildFlagSet holds the flags of ccsite build.
+type buildFlagSet struct {
+	out, state, themeName, themeDir, baseURL, report *string
+	workers                                          *int
+	asJSON, noSearch, force, quiet, noCache          *bool
+	wait                                             *time.Duration
+	rf                                               *redactFlags
+	ef                                               *excludeFlags
+}
+
+// declareBuildFlags declares the flags of ccsite build on fs: the one
+// declaration, which serve --watch also reads recorded builds with.
+func declareBuildFlags(fs *flag.FlagSet) *buildFlagSet {
+	bf := &buildFlagSet{}
+	bf.out = fs.String("o", "site", "write the site to `DIR`")
+	bf.state = fs.String("state", "", "keep the build's state (manifest, journal, search index) in `DIR`, outside the site (default: $CCSITE_STATE_HOME, else ~/.local/state/ccsite, in sites/<name>-<hash>)")
+	bf.workers = fs.Int("workers", 0, "parse and render with N workers (default: one per CPU)")
+	bf.themeName, bf.themeDir = themeFlags(fs)
+	bf.baseURL = fs.String("base-url", "", "the site's public `URL`: adds canonical links and sitemap.xml")
+	bf.asJSON = fs.Bool("json", false, "also write each session's model as <session>.json")
+	bf.noSearch = fs.Bool("no-search", false, "build no search index, search page or search box")
+	bf.rf = addRedactFlags(fs)
+	bf.ef = addExcludeFlags(fs)
+	bf.report = fs.String("report", "", "write every problem, exclusion and redaction count to `FILE.json`")
+	bf.force = fs.Bool("force", false, "rebuild every page, even those whose input has not changed")
+	bf.quiet = fs.Bool("quiet", false, "print only warnings and errors: no progress, no summary")
+	bf.noCache = fs.Bool("no-cache", false, "do not keep highlighted code between builds ($CCSITE_CACHE_DIR, else the user cache folder)")
+	bf.wait = fs.Duration("wait", 5*time.Minute, "wait up to `DURATION` for another build writing the same folder (0: do not wait)")
+	return bf
+}
+
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("o", "site", "write the site to `DIR`")
-	workers := fs.Int("workers", 0, "parse and render with N workers (default: one per CPU)")
-	themeName, themeDir := themeFlags(fs)
-	baseURL := fs.String("base-url", "", "the site's public `URL`: adds canonical links and sitemap.xml")
-	asJSON := fs.Bool("json", false, "also write each session's model as <session>.json")
-	noSearch := fs.Bool("no-search", false, "build no search index, search page or search box")
-	rf := addRedactFlags(fs)
-	ef := addExcludeFlags(fs)
-	report := fs.String("report", "", "write every problem, exclusion and redaction count to `FILE.json`")
-	force := fs.Bool("force", false, "rebuild every page, even those whose input has not changed")
-	quiet := fs.Bool("quiet", false, "print only warnings and errors: no progress, no summary")
-	noCache := fs.Bool("no-cache", false, "do not keep highlighted code between builds ($CCSITE_CACHE_DIR, else the user cache folder)")
-	wait := fs.Duration("wait", 5*time.Minute, "wait up to `DURATION` for another build writing the same folder (0: do not wait)")
+	bf := declareBuildFlags(fs)
+	out, state, workers, themeName, themeDir, baseURL := bf.out, bf.state, bf.workers, bf.themeName, bf.themeDir, bf.baseURL
+	asJSON, noSearch, rf, ef, report, force := bf.asJSON, bf.noSearch, bf.rf, bf.ef, bf.report, bf.force
+	quiet, noCache, wait := bf.quiet, bf.noCache, bf.wait
 	paths, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -288,7 +312,10 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		return exitFail
 	}
 	defer cleanup()
-	cfg := build.SiteConfig{Paths: paths, Out: *out, Workers: *workers,
+	if *state == "" {
+		*state = build.DefaultStateDir(*out, getenv)
+	}
+	cfg := build.Config{Paths: paths, Out: *out, State: *state, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
 		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait,
 		OnWait: func() {
@@ -303,7 +330,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		stopBar, barDone = make(chan struct{}), make(chan struct{})
 		go showProgress(stderr, cfg.Progress, stopBar, barDone)
 	}
-	sum, err := build.BuildSite(ctx, cfg)
+	sum, err := build.Run(ctx, cfg)
 	if stopBar != nil {
 		close(stopBar)
 		<-barDone
@@ -312,6 +339,12 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		fmt.Fprintf(stderr, "ccsite build: warning: the exclusion %q matched nothing\n", g)
 	}
 	if err != nil {
+		// A problem with the input or the output folder is said as it is;
+		// a failure later on names the phase it happened in.
+		var pe *build.PhaseError
+		if errors.As(err, &pe) && pe.UserFacing() {
+			err = pe.Err
+		}
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		if errors.Is(err, build.ErrLocked) {
 			return exitBusy
@@ -453,10 +486,11 @@ func runTheme(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("search", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	site := fs.String("site", "site", "the built site `DIR` whose index to search")
+	state := fs.String("state", "", "the site's build state `DIR` (where its index is); default: the one ccsite build uses for --site")
 	asJSON := fs.Bool("json", false, "write the results as JSON")
 	project := fs.String("project", "", "only this project (its path or last path element)")
 	tool := fs.String("tool", "", "only calls of this tool")
@@ -469,7 +503,10 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return exitUsage
 	}
-	idx, err := search.Open(*site)
+	if *state == "" {
+		*state = build.DefaultStateDir(*site, getenv)
+	}
+	idx, err := search.Open(build.IndexPath(*state))
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
 		return exitFail
@@ -641,7 +678,7 @@ func reportRedactions(cmd string, red *redact.Redactor, stderr io.Writer) {
 
 // reportSiteRedactions prints a build's redaction counts by rule: those of
 // the pages it wrote and of those it kept.
-func reportSiteRedactions(w io.Writer, sum build.SiteSummary) {
+func reportSiteRedactions(w io.Writer, sum build.Summary) {
 	if !sum.Redacting {
 		return
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"ccsite/build"
 	"io"
 	"io/fs"
 	"os"
@@ -73,7 +74,7 @@ func TestKilledBuild(t *testing.T) {
 	}
 }
 
-// treeFiles reads a site's files but the build's own state (.ccsite).
+// treeFiles reads a site's files (an older build's state, .ccsite, aside).
 func treeFiles(t *testing.T, root string) map[string]string {
 	files := map[string]string{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -129,7 +130,7 @@ func TestBuildRecord(t *testing.T) {
 	if got := string(data); strings.Contains(got, "quiet") || !strings.Contains(got, `"hunter2"`) {
 		t.Errorf("record:\n%s", got)
 	}
-	// Nowhere in the site, its .ccsite state included.
+	// Nowhere in the site.
 	filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if data, _ := os.ReadFile(p); bytes.Contains(data, []byte("hunter2")) {
@@ -184,7 +185,7 @@ func TestSignalStopsBuild(t *testing.T) {
 // files, and returns the journal's path.
 func waitJournal(t *testing.T, site string, n int) string {
 	t.Helper()
-	journal := filepath.Join(site, ".ccsite", "journal")
+	journal := filepath.Join(build.DefaultStateDir(site, os.Getenv), "journal")
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		data, _ := os.ReadFile(journal)
 		if bytes.Count(data, []byte("\n")) > n {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"ccsite/build"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +25,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
 	watch := fs.Bool("watch", false, "build the site again when its transcripts change, and reload the open pages")
 	interval := fs.Duration("interval", time.Second, "with --watch, look for changes every `DURATION`")
+	state := fs.String("state", "", "the site's build state `DIR` (its search index); default: the one ccsite build uses for the folder")
 	rest, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -42,13 +44,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(rest) == 1 {
 		dir = rest[0]
 	}
+	index := build.IndexPath(*state)
+	if *state == "" {
+		index = build.IndexPath(build.DefaultStateDir(dir, os.Getenv))
+	}
 	started := func(a string) {
 		fmt.Fprintf(stderr, "ccsite serve: %s on http://%s/ (search API: /api/search?q=…); Ctrl-C stops\n", dir, a)
 	}
 	if !*watch {
-		err = serve.Run(ctx, dir, *addr, started)
+		err = serve.Run(ctx, dir, index, *addr, started)
 	} else {
-		err = serveWatching(ctx, dir, *addr, *interval, stderr, started)
+		err = serveWatching(ctx, dir, index, *addr, *interval, stderr, started)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite serve: %v\n", err)
@@ -59,7 +65,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 // serveWatching serves the site in dir and builds it again, as it was last
 // built, whenever its input changes; open pages then reload.
-func serveWatching(ctx context.Context, dir, addr string, interval time.Duration, stderr io.Writer, started func(string)) error {
+func serveWatching(ctx context.Context, dir, index, addr string, interval time.Duration, stderr io.Writer, started func(string)) error {
 	rec, builtAt, err := readBuildRecord(dir)
 	if err != nil {
 		return err
@@ -75,7 +81,7 @@ func serveWatching(ctx context.Context, dir, addr string, interval time.Duration
 	if err != nil {
 		return fmt.Errorf("--watch: find the ccsite program to build with: %w", err)
 	}
-	site, err := serve.Open(dir, true)
+	site, err := serve.Open(dir, index, true)
 	if err != nil {
 		return err
 	}
@@ -163,24 +169,13 @@ func (rec BuildRecord) inputs(getenv func(string) string) (roots []string, out s
 	return roots, abs(fs.Lookup("o").Value.String()), nil
 }
 
-// buildFlags has the flags of ccsite build (see runBuild), to tell its
-// paths from its flags' values; TestBuildFlags keeps the two in step.
+// buildFlags has the flags of ccsite build (declared once, by
+// declareBuildFlags), to tell a recorded build's paths from its flags'
+// values.
 func buildFlags() *flag.FlagSet {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.String("o", "site", "")
-	fs.Int("workers", 0, "")
-	themeFlags(fs)
-	fs.String("base-url", "", "")
-	fs.Bool("json", false, "")
-	fs.Bool("no-search", false, "")
-	addRedactFlags(fs)
-	addExcludeFlags(fs)
-	fs.String("report", "", "")
-	fs.Bool("force", false, "")
-	fs.Bool("quiet", false, "")
-	fs.Bool("no-cache", false, "")
-	fs.Duration("wait", 0, "")
+	declareBuildFlags(fs)
 	return fs
 }
 

@@ -25,6 +25,15 @@ import (
 // TestMain lets the test binary double as the ccsite command that the
 // scripts in testdata/script run.
 func TestMain(m *testing.M) {
+	if os.Getenv("CCSITE_STATE_HOME") == "" {
+		// The build states of the tests that call run, in a folder of
+		// their own (the scripts get their own in Setup).
+		dir, err := os.MkdirTemp("", "ccsite-state-")
+		if err == nil {
+			os.Setenv("CCSITE_STATE_HOME", dir)
+			defer os.RemoveAll(dir)
+		}
+	}
 	testscript.Main(m, map[string]func(){
 		"ccsite": func() {
 			os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
@@ -44,6 +53,8 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			// The highlight cache in the script's own folder.
 			env.Setenv("CCSITE_CACHE_DIR", filepath.Join(env.WorkDir, ".cache"))
+			// The build states too.
+			env.Setenv("CCSITE_STATE_HOME", filepath.Join(env.WorkDir, ".state"))
 			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){

@@ -65,7 +65,7 @@ func progressLine(n, total, bytes, totalBytes int64, phase string, took time.Dur
 	} else if bytes >= totalBytes && totalBytes > 0 {
 		eta = "0s"
 	}
-	if phase == "" || phase == "fingerprint" || phase == "discover" {
+	if phase == "" || phase == "discover" || phase == "plan" {
 		phase = "pages"
 	} else if phase == "pages" {
 		phase = "search index"

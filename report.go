@@ -42,7 +42,7 @@ type reportRedactionSet struct {
 	Sessions []build.SessionRedactions `json:"sessions"`
 }
 
-func writeReport(path string, inputs []string, sum build.SiteSummary) error {
+func writeReport(path string, inputs []string, sum build.Summary) error {
 	r := buildReport{Version: version(), Inputs: inputs, Projects: sum.Projects, Sessions: sum.Sessions,
 		Agents: sum.Agents, Orphans: sum.Orphans, Pages: sum.Pages, InputBytes: sum.Bytes,
 		ElapsedMs: sum.Elapsed.Milliseconds(), Phases: sum.Phases, Rendered: sum.Rendered, Kept: sum.Kept, Recovered: sum.Recovered, Problems: sum.ProblemList, Unreadable: sum.Unreadable, Skipped: sum.Skipped, Excluded: sum.Excluded}
@@ -77,14 +77,9 @@ func writeJSONFile(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	// Atomically, as every file ccsite writes (a report inside the site
+	// leaves no half file or stray temporary one the next build keeps).
+	return build.WriteFile(path, append(data, '\n'))
 }
 
 // BuildRecord is how a site was last built, so `ccsite serve --watch` can

@@ -657,7 +657,7 @@ func TestTranscriptHeadings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := extraSite(t, "headings", build.SiteConfig{Paths: []string{dir}})
+	s := extraSite(t, "headings", build.Config{Paths: []string{dir}})
 	page := link.Session(link.ProjectSlug("/home/test/headings"), "55555555-0000-4000-8000-000000000001")
 	tb := newTab(t)
 	s.openIn(tb)

@@ -56,7 +56,7 @@ func listsSite(t *testing.T) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return extraSite(t, "lists", build.SiteConfig{Paths: append(paths, lists)})
+	return extraSite(t, "lists", build.Config{Paths: append(paths, lists)})
 }
 
 // listState is a sortable list (table.list) as the reader sees it.

@@ -146,7 +146,7 @@ func setup() (e *env, skip string, err error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if _, err := build.BuildSite(context.Background(), build.SiteConfig{Paths: []string{demo, hostile}, Out: e.site}); err != nil {
+	if _, err := build.Run(context.Background(), build.Config{Paths: []string{demo, hostile}, Out: e.site}); err != nil {
 		return nil, "", fmt.Errorf("build site: %w", err)
 	}
 	if e.pages, err = sitePages(e.site); err != nil {

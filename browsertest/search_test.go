@@ -177,7 +177,7 @@ func compareStatic(t *testing.T, tb *tab, idx *search.Index, ps []probe) {
 func TestStaticIndexMatchesBleve(t *testing.T) {
 	e := sharedEnv(t)
 	run := func(t *testing.T, site string, open func(tb *tab)) {
-		idx, err := search.Open(site)
+		idx, err := search.Open(build.IndexPath(build.DefaultStateDir(site, os.Getenv)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +196,7 @@ func TestStaticIndexMatchesBleve(t *testing.T) {
 			t.Skip("CCSITE_CORPUS not set")
 		}
 		site := filepath.Join(t.TempDir(), "site")
-		if _, err := build.BuildSite(context.Background(), build.SiteConfig{Paths: []string{corpus}, Out: site}); err != nil {
+		if _, err := build.Run(context.Background(), build.Config{Paths: []string{corpus}, Out: site}); err != nil {
 			t.Fatal(err)
 		}
 		url := "file://" + filepath.ToSlash(site) + "/"
@@ -212,7 +212,7 @@ func TestStaticIndexMatchesBleve(t *testing.T) {
 // (in several messages) and searches for it on the search page: that
 // session comes first, under its title.
 func oneSessionWord(t *testing.T, site, url string) {
-	idx, err := search.Open(site)
+	idx, err := search.Open(build.IndexPath(build.DefaultStateDir(site, os.Getenv)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ const searchStateJS = `(() => ({
 // and a click lands on the message, highlighted, with the words marked.
 func TestSearchPage(t *testing.T) {
 	e := sharedEnv(t)
-	idx, err := search.Open(e.site)
+	idx, err := search.Open(build.IndexPath(build.DefaultStateDir(e.site, os.Getenv)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func demoPaths() ([]string, error) {
 
 // extraSite builds the site called name from cfg (its Out is set here)
 // once for the whole test binary, and serves it.
-func extraSite(t *testing.T, name string, cfg build.SiteConfig) *site {
+func extraSite(t *testing.T, name string, cfg build.Config) *site {
 	t.Helper()
 	sharedEnv(t) // skips or fails as the other tests do; the browser starts
 	sitesMu.Lock()
@@ -72,7 +72,7 @@ func extraSite(t *testing.T, name string, cfg build.SiteConfig) *site {
 	return b.s
 }
 
-func buildExtra(name string, cfg build.SiteConfig) (*site, error) {
+func buildExtra(name string, cfg build.Config) (*site, error) {
 	dir, err := os.MkdirTemp("", "ccsite-browsertest-"+name+"-")
 	if err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func buildExtra(name string, cfg build.SiteConfig) (*site, error) {
 	teardownMu.Unlock()
 	s := &site{dir: filepath.Join(dir, "site")}
 	cfg.Out = s.dir
-	if _, err := build.BuildSite(context.Background(), cfg); err != nil {
+	if _, err := build.Run(context.Background(), cfg); err != nil {
 		return nil, fmt.Errorf("build %s: %w", name, err)
 	}
 	if s.pages, err = sitePages(s.dir); err != nil {
@@ -109,5 +109,5 @@ func demoSite(t *testing.T, theme string) *site {
 	if name == "" {
 		name = "default"
 	}
-	return extraSite(t, "demo-"+name, build.SiteConfig{Paths: paths, Theme: theme})
+	return extraSite(t, "demo-"+name, build.Config{Paths: paths, Theme: theme})
 }

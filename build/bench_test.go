@@ -42,7 +42,7 @@ func BenchmarkBuildSite(b *testing.B) {
 	}
 	out := b.TempDir()
 	for b.Loop() {
-		sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{dir}, Out: out})
+		sum, err := Run(context.Background(), Config{Paths: []string{dir}, Out: out})
 		if err != nil {
 			b.Fatal(err)
 		}

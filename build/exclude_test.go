@@ -68,10 +68,10 @@ func publishArchive(t *testing.T) string {
 	return dir
 }
 
-func buildWith(t *testing.T, in string, cfg SiteConfig) (SiteSummary, string) {
+func buildWith(t *testing.T, in string, cfg Config) (Summary, string) {
 	t.Helper()
 	cfg.Paths, cfg.Out = []string{in}, filepath.Join(t.TempDir(), "site")
-	sum, err := BuildSite(context.Background(), cfg)
+	sum, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,14 +101,14 @@ func TestExclusions(t *testing.T) {
 		}
 	}
 	t.Run("none", func(t *testing.T) {
-		_, all := buildWith(t, in, SiteConfig{})
+		_, all := buildWith(t, in, Config{})
 		check(t, all, nil, []string{"alpha", "bravo", "charlie"})
 		if !strings.Contains(all, "agentpromptbravo") {
 			t.Error("the sub-agent is missing")
 		}
 	})
 	t.Run("project", func(t *testing.T) {
-		sum, all := buildWith(t, in, SiteConfig{Exclude: Exclude{Projects: []string{"*private*", "nothing-like-it"}}})
+		sum, all := buildWith(t, in, Config{Exclude: Exclude{Projects: []string{"*private*", "nothing-like-it"}}})
 		check(t, all, []string{"charlie"}, []string{"alpha", "bravo"})
 		if strings.Contains(all, "kimberly/private") || strings.Contains(all, "kimberly-private") {
 			t.Error("the excluded project is still named")
@@ -119,7 +119,7 @@ func TestExclusions(t *testing.T) {
 		}
 	})
 	t.Run("session takes its sub-agent", func(t *testing.T) {
-		sum, all := buildWith(t, in, SiteConfig{Exclude: Exclude{Sessions: []string{"aaaaaaaa-0000-4000-8000-000000000002"}}})
+		sum, all := buildWith(t, in, Config{Exclude: Exclude{Sessions: []string{"aaaaaaaa-0000-4000-8000-000000000002"}}})
 		check(t, all, []string{"bravo"}, []string{"alpha", "charlie"})
 		if sum.Sessions != 2 || sum.Orphans != 0 || sum.Excluded.Agents != 1 {
 			t.Errorf("sessions %d orphans %d excluded %+v", sum.Sessions, sum.Orphans, sum.Excluded)
@@ -128,14 +128,14 @@ func TestExclusions(t *testing.T) {
 	t.Run("dates", func(t *testing.T) {
 		since, _ := ParseDate("2026-03-05", false)
 		until, _ := ParseDate("2026-03-05", true)
-		_, all := buildWith(t, in, SiteConfig{Exclude: Exclude{Since: since, Until: until}})
+		_, all := buildWith(t, in, Config{Exclude: Exclude{Since: since, Until: until}})
 		check(t, all, []string{"alpha", "charlie"}, []string{"bravo"})
 		until, _ = ParseDate("2026-03-01", true)
-		_, all = buildWith(t, in, SiteConfig{Exclude: Exclude{Until: until}})
+		_, all = buildWith(t, in, Config{Exclude: Exclude{Until: until}})
 		check(t, all, []string{"bravo", "charlie"}, []string{"alpha"})
 	})
 	t.Run("everything out", func(t *testing.T) {
-		_, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: filepath.Join(t.TempDir(), "s"),
+		_, err := Run(context.Background(), Config{Paths: []string{in}, Out: filepath.Join(t.TempDir(), "s"),
 			Exclude: Exclude{Projects: []string{"*"}}})
 		if err == nil {
 			t.Error("a build with nothing left succeeded")
@@ -165,7 +165,7 @@ func TestParseDate(t *testing.T) {
 func TestOmitInSite(t *testing.T) {
 	in := publishArchive(t)
 	out := filepath.Join(t.TempDir(), "site")
-	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out,
+	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: out,
 		Omit: omit.Options{Thinking: true, ToolOutput: true}}); err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestAnonymizePaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, all := buildWith(t, in, SiteConfig{Redact: red})
+	sum, all := buildWith(t, in, Config{Redact: red})
 	if !strings.Contains(all, "2 projects · 3 sessions") {
 		t.Error("the index does not list the 3 sessions of the 2 projects")
 	}

@@ -37,17 +37,13 @@ func copyTree(t *testing.T, src, dst string) {
 	}
 }
 
-// siteFiles reads every file of a site but the build's own state (.ccsite:
-// bleve's segments, the manifest), which is not published.
+// siteFiles reads every file of a site (the build's state is elsewhere).
 func siteFiles(t *testing.T, out string) map[string]string {
 	t.Helper()
 	files := map[string]string{}
 	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
-		}
-		if d.IsDir() && d.Name() == ".ccsite" {
-			return filepath.SkipDir
 		}
 		if !d.IsDir() {
 			b, err := os.ReadFile(p)
@@ -124,8 +120,8 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	copyTree(t, "../demo/projects", in)
 	site := filepath.Join(t.TempDir(), "site")
 	// A base URL (sitemap.xml lists every page) and the JSON exports.
-	cfg := SiteConfig{Paths: []string{in}, Out: site, BaseURL: "https://example.org/s/", JSON: true}
-	first, err := BuildSite(context.Background(), cfg)
+	cfg := Config{Paths: []string{in}, Out: site, BaseURL: "https://example.org/s/", JSON: true}
+	first, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,14 +176,14 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		if st.opts != nil {
 			cfg.Omit = *st.opts
 		}
-		sum, err := BuildSite(context.Background(), cfg)
+		sum, err := Run(context.Background(), cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
 		full := filepath.Join(t.TempDir(), "full")
 		fcfg := cfg
 		fcfg.Out = full
-		want, err := BuildSite(context.Background(), fcfg)
+		want, err := Run(context.Background(), fcfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,15 +205,15 @@ func TestIncrementalMatchesFull(t *testing.T) {
 	}
 	// One more message: its session's documents are replaced in the index.
 	appendLine(t, filepath.Join(webapp, "2f17df70-2c36-56b8-95ef-251e65ace575.jsonl"), "one more before force")
-	if _, err := BuildSite(context.Background(), cfg); err != nil {
+	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := os.ReadFile(filepath.Join(site, ".ccsite", "state.json")); !strings.Contains(string(st), `"indexUpdated":true`) {
+	if st, _ := os.ReadFile(filepath.Join(DefaultStateDir(site, os.Getenv), "state.json")); !strings.Contains(string(st), `"indexUpdated":true`) {
 		t.Error("documents were deleted, yet the manifest does not say the index was updated")
 	}
 	// --force redoes everything, to the same site.
 	cfg.Force = true
-	sum, err := BuildSite(context.Background(), cfg)
+	sum, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,13 +221,13 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		t.Errorf("--force kept %d sessions", sum.Kept)
 	}
 	// Documents were deleted along the way: --force made the index anew.
-	if st, _ := os.ReadFile(filepath.Join(site, ".ccsite", "state.json")); strings.Contains(string(st), `"indexUpdated"`) {
+	if st, _ := os.ReadFile(filepath.Join(DefaultStateDir(site, os.Getenv), "state.json")); strings.Contains(string(st), `"indexUpdated"`) {
 		t.Error("after --force the search index is still an updated one")
 	}
 	full := filepath.Join(t.TempDir(), "full")
 	fcfg := cfg
 	fcfg.Out, fcfg.Force = full, false
-	if _, err := BuildSite(context.Background(), fcfg); err != nil {
+	if _, err := Run(context.Background(), fcfg); err != nil {
 		t.Fatal(err)
 	}
 	sameSite(t, "--force", site, full)
@@ -244,15 +240,15 @@ func TestInterruptedBuild(t *testing.T) {
 	in := t.TempDir()
 	copyTree(t, "../demo/projects", in)
 	site := filepath.Join(t.TempDir(), "site")
-	cfg := SiteConfig{Paths: []string{in}, Out: site}
-	if _, err := BuildSite(context.Background(), cfg); err != nil {
+	cfg := Config{Paths: []string{in}, Out: site}
+	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	stopped := 0
 	for i, delay := range []time.Duration{0, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond} {
 		appendLine(t, filepath.Join(in, "-home-demo-webapp", "2f17df70-2c36-56b8-95ef-251e65ace575.jsonl"), "round "+string(rune('a'+i)))
 		ctx, cancel := context.WithTimeout(context.Background(), delay)
-		_, err := BuildSite(ctx, cfg)
+		_, err := Run(ctx, cfg)
 		cancel()
 		if err != nil {
 			if !errors.Is(err, context.DeadlineExceeded) {
@@ -262,13 +258,13 @@ func TestInterruptedBuild(t *testing.T) {
 		}
 		// A file the stopped build wrote that no build writes.
 		if err != nil {
-			jr, _, _ := openJournal(site)
+			jr, _, _ := openJournal(DefaultStateDir(site, os.Getenv))
 			jr.add("stray/left.html")
 			jr.close()
 			os.MkdirAll(filepath.Join(site, "stray"), 0o755)
 			os.WriteFile(filepath.Join(site, "stray", "left.html"), []byte("half"), 0o644)
 		}
-		sum, err2 := BuildSite(context.Background(), cfg)
+		sum, err2 := Run(context.Background(), cfg)
 		if err2 != nil {
 			t.Fatal(err2)
 		}
@@ -281,7 +277,7 @@ func TestInterruptedBuild(t *testing.T) {
 		full := filepath.Join(t.TempDir(), "full")
 		fcfg := cfg
 		fcfg.Out = full
-		if _, err := BuildSite(context.Background(), fcfg); err != nil {
+		if _, err := Run(context.Background(), fcfg); err != nil {
 			t.Fatal(err)
 		}
 		sameSite(t, "after a stop at "+delay.String(), site, full)
@@ -294,13 +290,13 @@ func TestInterruptedBuild(t *testing.T) {
 	for _, delay := range []time.Duration{time.Millisecond, 5 * time.Millisecond, 15 * time.Millisecond} {
 		os.RemoveAll(first)
 		ctx, cancel := context.WithTimeout(context.Background(), delay)
-		_, err := BuildSite(ctx, SiteConfig{Paths: []string{in}, Out: first})
+		_, err := Run(ctx, Config{Paths: []string{in}, Out: first})
 		cancel()
-		if _, err2 := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: first}); err2 != nil {
+		if _, err2 := Run(context.Background(), Config{Paths: []string{in}, Out: first}); err2 != nil {
 			t.Fatalf("after a first build stopped at %s (%v): %v", delay, err, err2)
 		}
 		full := filepath.Join(t.TempDir(), "full")
-		if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: full}); err != nil {
+		if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: full}); err != nil {
 			t.Fatal(err)
 		}
 		sameSite(t, "after a first build stopped at "+delay.String(), first, full)
@@ -315,12 +311,12 @@ func TestCacheBetweenBuilds(t *testing.T) {
 	in, _ := secretArchive(t, sec)
 	copyTree(t, "../demo/projects", in)
 	cache := t.TempDir()
-	build := func(out string) SiteSummary {
+	build := func(out string) Summary {
 		red, err := redact.New(redact.Options{Secrets: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, CacheDir: cache, Force: true, Redact: red})
+		sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, CacheDir: cache, Force: true, Redact: red})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -339,7 +335,7 @@ func TestCacheBetweenBuilds(t *testing.T) {
 		t.Errorf("second build: %d highlighted, %d from the cache; the first highlighted %d",
 			second.Highlighted, second.HighlightHits, first.Highlighted)
 	}
-	total := func(s SiteSummary) (n int) {
+	total := func(s Summary) (n int) {
 		for _, r := range s.Redactions {
 			n += r.Total
 		}
@@ -372,7 +368,7 @@ func TestOrphansOfOneID(t *testing.T) {
 		}
 	}
 	site := filepath.Join(t.TempDir(), "site")
-	sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: site})
+	sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: site})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +389,7 @@ func TestOrphansOfOneID(t *testing.T) {
 	if len(seen) != 2 {
 		t.Errorf("the two orphans' notes are not on two pages: %v", seen)
 	}
-	again, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: site})
+	again, err := Run(context.Background(), Config{Paths: []string{in}, Out: site})
 	if err != nil {
 		t.Fatal(err)
 	}

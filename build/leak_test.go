@@ -93,11 +93,11 @@ func TestNoSecretLeaks(t *testing.T) {
 
 // leakControl builds and shares without redaction and scans that: which
 // plants reach any output, which strings to keep the site shows.
-func leakControl(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string) (*leakRun, SiteSummary) {
+func leakControl(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string) (*leakRun, Summary) {
 	t.Helper()
 	ctrl := newLeakRun(m, len(plan.Plants), len(plan.Keep))
-	site, share := leakDir(t, "control-site"), leakDir(t, "control-share")
-	sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: site, JSON: true})
+	site, share, state := leakDir(t, "control-site"), leakDir(t, "control-share"), leakDir(t, "control-state")
+	sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: site, State: state, JSON: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,23 +106,25 @@ func leakControl(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string) (*
 	ctrl.scanTree(t, site)
 	ctrl.area, ctrl.keepArea = "share", false
 	ctrl.scanTree(t, share)
+	ctrl.area = "state"
+	ctrl.scanTree(t, state)
 	return ctrl, sum
 }
 
 // leakRedacted builds with the default redaction (cold, then --force with
 // the cache warm), shares every session, and scans it all.
-func leakRedacted(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string, ctrl SiteSummary) *leakRun {
+func leakRedacted(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string, ctrl Summary) *leakRun {
 	t.Helper()
 	ctx := context.Background()
-	site, cache, share := leakDir(t, "site"), leakDir(t, "cache"), leakDir(t, "share")
+	site, cache, share, state := leakDir(t, "site"), leakDir(t, "cache"), leakDir(t, "share"), leakDir(t, "state")
 	run := newLeakRun(m, len(plan.Plants), len(plan.Keep))
-	var sums []SiteSummary
+	var sums []Summary
 	for i, force := range []bool{false, true} {
 		red, err := redact.New(redact.Options{Secrets: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, err := BuildSite(ctx, SiteConfig{Paths: []string{in}, Out: site, JSON: true, Redact: red, CacheDir: cache, Force: force})
+		sum, err := Run(ctx, Config{Paths: []string{in}, Out: site, State: state, JSON: true, Redact: red, CacheDir: cache, Force: force})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,6 +158,10 @@ func leakRedacted(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string, c
 	run.scanTree(t, share)
 	run.area = "cache"
 	run.scanTree(t, cache)
+	// The build's state (manifest, search index) is not published, yet
+	// holds what the pages show: it is checked as well.
+	run.area = "state"
+	run.scanTree(t, state)
 	last := sums[len(sums)-1]
 	if run.files < 20 || run.bleveDocs == 0 || run.bleveTerms == 0 {
 		t.Errorf("scanned %d files, %d bleve documents, %d bleve terms: too few to mean anything", run.files, run.bleveDocs, run.bleveTerms)
@@ -278,7 +284,7 @@ func leakDir(t *testing.T, name string) string {
 
 // leakCheckSummary checks that a build made every page it should: a build
 // that silently dropped sessions would pass the scan.
-func leakCheckSummary(t *testing.T, name string, plan *leakgen.Plan, sum, ctrl SiteSummary) {
+func leakCheckSummary(t *testing.T, name string, plan *leakgen.Plan, sum, ctrl Summary) {
 	t.Helper()
 	if sum.Sessions != len(plan.Sessions) || sum.Orphans != plan.Orphans || sum.Agents < plan.Agents || sum.Projects != plan.Projects {
 		t.Errorf("%s: %d sessions, %d sub-agents, %d orphans, %d projects; planted %d, %d, %d, %d",
@@ -458,8 +464,8 @@ func leakOutput(where string) string {
 	default:
 		file, _, _ := strings.Cut(rest, " ")
 		kind = strings.TrimPrefix(filepath.Ext(file), ".") + " file"
-		if strings.HasPrefix(file, ".ccsite/") {
-			kind = ".ccsite " + kind
+		if area == "state" {
+			kind = "state " + kind
 		}
 	}
 	switch {
@@ -518,7 +524,7 @@ func (r *leakRun) scanTree(t *testing.T, root string) {
 			r.blob(where+" (name)", []byte(d.Name()), 0)
 		}
 		if d.IsDir() {
-			if d.Name() == "bleve" && filepath.Base(filepath.Dir(p)) == ".ccsite" {
+			if d.Name() == "bleve" {
 				if err := r.scanBleve(where, p); err != nil {
 					t.Errorf("bleve index %s: %v", p, err)
 				}

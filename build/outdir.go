@@ -15,15 +15,12 @@ import (
 // the wait the caller allowed.
 var ErrLocked = errors.New("another ccsite build is writing this folder")
 
-// lockName is the lock file in the output folder's state folder.
-const lockName = ".ccsite/lock"
-
 // lockOut takes the output folder's lock, waiting up to wait for another
 // build to finish (telling waiting once). The lock is the kernel's
 // (flock), so a build that is killed releases it.
-func lockOut(ctx context.Context, out string, wait time.Duration, waiting func()) (unlock func(), err error) {
-	p := filepath.Join(out, filepath.FromSlash(lockName))
-	if err := safeMkdirAll(out, filepath.Dir(p)); err != nil {
+func lockOut(ctx context.Context, out, state string, wait time.Duration, waiting func()) (unlock func(), err error) {
+	p := filepath.Join(state, lockName)
+	if err := os.MkdirAll(state, 0o755); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)

@@ -183,7 +183,7 @@ func TestRedactionEverywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "site")
-	sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, JSON: true, Redact: red})
+	sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, JSON: true, Redact: red})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +265,7 @@ func TestRedactedNamesStayApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "site")
-	sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, Redact: red})
+	sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, Redact: red})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestLongAgentID(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "site")
-	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out}); err != nil {
+	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	var long []string
@@ -64,11 +64,11 @@ func TestPanickingSession(t *testing.T) {
 				return nil
 			})
 			out := filepath.Join(t.TempDir(), "site")
-			full, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: filepath.Join(t.TempDir(), "full")})
+			full, err := Run(context.Background(), Config{Paths: []string{in}, Out: filepath.Join(t.TempDir(), "full")})
 			if err != nil {
 				t.Fatal(err)
 			}
-			sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out,
+			sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: out,
 				panicOn: func(s, path string) {
 					if s == stage && path == victim {
 						panic("boom")
@@ -96,13 +96,13 @@ func TestConcurrentBuilds(t *testing.T) {
 	in := t.TempDir()
 	copyTree(t, "../demo/projects", in)
 	out := filepath.Join(t.TempDir(), "site")
-	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out}); err != nil {
+	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	errs := make(chan error, 4)
 	for range 4 {
 		go func() {
-			_, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, Force: true, LockWait: time.Minute})
+			_, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, Force: true, LockWait: time.Minute})
 			errs <- err
 		}()
 	}
@@ -112,18 +112,18 @@ func TestConcurrentBuilds(t *testing.T) {
 		}
 	}
 	// Held by someone else, no wait: a clear error, nothing touched.
-	unlock, err := lockOut(context.Background(), out, 0, nil)
+	unlock, err := lockOut(context.Background(), out, DefaultStateDir(out, os.Getenv), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	waited := false
-	_, err = BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, LockWait: 300 * time.Millisecond, OnWait: func() { waited = true }})
+	_, err = Run(context.Background(), Config{Paths: []string{in}, Out: out, LockWait: 300 * time.Millisecond, OnWait: func() { waited = true }})
 	unlock()
 	if !errors.Is(err, ErrLocked) || !waited {
 		t.Errorf("locked: err %v, told it waits %v", err, waited)
 	}
 	full := filepath.Join(t.TempDir(), "full")
-	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: full}); err != nil {
+	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: full}); err != nil {
 		t.Fatal(err)
 	}
 	sameSite(t, "after concurrent builds", out, full)
@@ -136,7 +136,7 @@ func TestSymlinksInOutput(t *testing.T) {
 	in := t.TempDir()
 	copyTree(t, "../demo/projects", in)
 	out := filepath.Join(t.TempDir(), "site")
-	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out}); err != nil {
+	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(out)
@@ -168,7 +168,7 @@ func TestSymlinksInOutput(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, ".tmp-123456"), []byte("half"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out, Force: true}); err != nil {
+	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadDir(elsewhere)
@@ -187,7 +187,7 @@ func TestSymlinksInOutput(t *testing.T) {
 		t.Error("the leftover temporary file is still there")
 	}
 	full := filepath.Join(t.TempDir(), "full")
-	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: full}); err != nil {
+	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: full}); err != nil {
 		t.Fatal(err)
 	}
 	sameSite(t, "after links in the output", out, full)
@@ -245,7 +245,7 @@ func TestKilledRepair(t *testing.T) {
 		if st, err := os.Stat(filepath.Join(site, "assets")); err == nil && st.IsDir() {
 			os.WriteFile(filepath.Join(site, "assets", ".tmp-4242"), []byte("half a file"), 0o644)
 		}
-		if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: site}); err != nil {
+		if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: site}); err != nil {
 			t.Fatalf("round %d: the build after the kills: %v", i, err)
 		}
 		filepath.WalkDir(site, func(p string, d os.DirEntry, err error) error {
@@ -255,7 +255,7 @@ func TestKilledRepair(t *testing.T) {
 			return nil
 		})
 		full := filepath.Join(t.TempDir(), "full")
-		if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: full}); err != nil {
+		if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: full}); err != nil {
 			t.Fatal(err)
 		}
 		sameSite(t, fmt.Sprintf("round %d after kills at %v", i, delays), site, full)
@@ -273,7 +273,7 @@ func TestChildBuild(t *testing.T) {
 		t.Skip("only as TestKilledRepair's child")
 	}
 	in, out, _ := strings.Cut(arg, string(filepath.ListSeparator))
-	if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{in}, Out: out}); err != nil {
+	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: out}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -139,5 +139,5 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 			return 0, err
 		}
 	}
-	return n, writeFile(cfg.Out, buf.Bytes())
+	return n, WriteFile(cfg.Out, buf.Bytes())
 }

@@ -126,7 +126,7 @@ func rel(root, p string) string {
 func TestSiteDemo(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
-	sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{"../demo/projects"}, Out: out})
+	sum, err := Run(context.Background(), Config{Paths: []string{"../demo/projects"}, Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestSiteCorpus(t *testing.T) {
 		t.Skip("CCSITE_CORPUS not set")
 	}
 	out := t.TempDir()
-	sum, err := BuildSite(context.Background(), SiteConfig{Paths: []string{dir}, Out: out})
+	sum, err := Run(context.Background(), Config{Paths: []string{dir}, Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestSiteRefusesForeignFolder(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := BuildSite(context.Background(), SiteConfig{Paths: []string{"../demo/projects"}, Out: out})
+	_, err := Run(context.Background(), Config{Paths: []string{"../demo/projects"}, Out: out})
 	if err == nil || !strings.Contains(err.Error(), "not empty") {
 		t.Fatalf("build into a foreign folder: err = %v, want a refusal", err)
 	}
@@ -175,7 +175,7 @@ func TestSiteDeterministic(t *testing.T) {
 	t.Parallel()
 	read := func(workers int) map[string]string {
 		out := t.TempDir()
-		if _, err := BuildSite(context.Background(), SiteConfig{Paths: []string{"../demo/projects"}, Out: out, Workers: workers}); err != nil {
+		if _, err := Run(context.Background(), Config{Paths: []string{"../demo/projects"}, Out: out, Workers: workers}); err != nil {
 			t.Fatal(err)
 		}
 		files := map[string]string{}

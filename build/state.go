@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"ccsite/build/archive"
 	"ccsite/build/render"
@@ -24,29 +23,16 @@ import (
 	"ccsite/theme"
 )
 
-// The build's own files in the output folder.
-const (
-	// stateFile is the manifest of the last complete build: every source
-	// file's size, mtime and hash, the tool and options, and what each
-	// page unit wrote and needs, so the next build redoes only what
-	// changed.
-	stateFile = ".ccsite/state.json"
-	// journalFile lists, before each is written, the files a running
-	// build writes. It is removed when the build completes: found at the
-	// start of a build, it says the last one was interrupted, so this one
-	// starts over and removes what that one left.
-	journalFile = ".ccsite/journal"
-	// stateFormat changes when the state's meaning does.
-	stateFormat = 1
-)
+// stateFormat changes when the state's meaning does.
+const stateFormat = 2
 
 // buildState is the manifest.
 type buildState struct {
 	Format  int    `json:"format"`
 	Tool    string `json:"tool"`
 	Options string `json:"options"`
-	// Sources are keyed by pathKey: the manifest is in the site, and
-	// holds no path a page would not show.
+	// Sources are keyed by pathKey: the manifest holds no path a page
+	// would not show.
 	Sources map[string]source `json:"sources"`
 	// Units are the pages of each session (its sub-agents' included) or
 	// orphan agent, by the page's path.
@@ -82,37 +68,27 @@ type unit struct {
 	Files   []string `json:"files"`
 	Docs    []string `json:"docs,omitempty"`
 	// DocsHash hashes the documents, so identical ones are not indexed
-	// again; docs holds them while the unit is built.
+	// again.
 	DocsHash string `json:"docsHash,omitempty"`
-	docs     []search.Doc
-	Row      render.SessionRow `json:"row"`
-	Orphan   *render.Nav       `json:"orphan,omitempty"`
-	Start    time.Time         `json:"start,omitzero"`
-	End      time.Time         `json:"end,omitzero"`
-	Tokens   int64             `json:"tokens,omitzero"`
-	Tools    int               `json:"tools,omitzero"`
-	Agents   int               `json:"agents,omitzero"`
-	Pages    int               `json:"pages"`
+	// Overview is the session's, for its project page's row; Orphan the
+	// link an orphan agent gets there instead.
+	Overview session.Overview `json:"overview,omitzero"`
+	Orphan   *render.Nav      `json:"orphan,omitempty"`
+	Agents   int              `json:"agents,omitzero"`
+	Pages    int              `json:"pages"`
 	// Problems are the session's and its sub-agents'.
 	Problems []session.Problem `json:"problems,omitempty"`
-	// Owns lists the source files whose redactions count for this
-	// session; Redacted holds those counts, by file (as pages show its
-	// path) and rule.
-	Owns     []string                  `json:"-"`
+	// Redacted holds the redaction counts, by file (as pages show its
+	// path) and rule; owns lists the source files whose redactions count
+	// for this session, while it is built.
 	Redacted map[string]map[string]int `json:"redacted,omitempty"`
-	mu       sync.Mutex
-}
-
-func (u *unit) addFile(p string) {
-	u.mu.Lock()
-	u.Files = append(u.Files, p)
-	u.mu.Unlock()
+	owns     []string
 }
 
 // readState reads the last build's manifest; nil when there is none or it
 // was written by another tool or for other options.
-func readState(out, tool, options string) *buildState {
-	data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(stateFile)))
+func readState(state, tool, options string) *buildState {
+	data, err := os.ReadFile(filepath.Join(state, stateFile))
 	if err != nil {
 		return nil
 	}
@@ -128,7 +104,7 @@ func readState(out, tool, options string) *buildState {
 
 // writeState writes the manifest, sorted (json sorts map keys), through a
 // temporary file.
-func writeState(out string, st *buildState) error {
+func writeState(state string, st *buildState) error {
 	for _, u := range st.Units {
 		sort.Strings(u.Files)
 		u.Files = slices.Compact(u.Files)
@@ -137,7 +113,7 @@ func writeState(out string, st *buildState) error {
 	if err != nil {
 		return err
 	}
-	return writeInside(out, filepath.Join(out, filepath.FromSlash(stateFile)), data)
+	return WriteFile(filepath.Join(state, stateFile), data)
 }
 
 // toolID names the running binary: its version, revision and file, so a
@@ -160,7 +136,7 @@ func toolID() string {
 
 // optionsID hashes every option that changes what a page holds: the
 // theme's files, base URL, exports, search, redaction and omissions.
-func optionsID(cfg SiteConfig, th *theme.Theme) (string, error) {
+func optionsID(cfg Config, th *theme.Theme) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "base=%q json=%v nosearch=%v omit=%+v\n", cfg.BaseURL, cfg.JSON, cfg.NoSearch, cfg.Omit)
 	fmt.Fprintf(h, "redact=%s\n", cfg.Redact.Fingerprint())
@@ -324,8 +300,8 @@ type journal struct {
 
 // openJournal starts the journal; it returns what an interrupted build's
 // journal listed (nil when the last build completed).
-func openJournal(out string) (*journal, []string, error) {
-	p := filepath.Join(out, filepath.FromSlash(journalFile))
+func openJournal(state string) (*journal, []string, error) {
+	p := filepath.Join(state, journalFile)
 	var left []string
 	if data, err := os.ReadFile(p); err == nil {
 		for _, l := range strings.Split(string(data), "\n") {
@@ -337,7 +313,7 @@ func openJournal(out string) (*journal, []string, error) {
 			left = []string{}
 		}
 	}
-	if err := safeMkdirAll(out, filepath.Dir(p)); err != nil {
+	if err := os.MkdirAll(state, 0o755); err != nil {
 		return nil, nil, err
 	}
 	if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {

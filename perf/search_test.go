@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"ccsite/build"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -29,7 +30,7 @@ func TestSearchCold(t *testing.T) {
 	if v := os.Getenv("CCSITE_PERF_QUERIES"); v != "" {
 		queries = strings.Split(v, ",")
 	} else {
-		idx, err := search.Open(site)
+		idx, err := search.Open(build.IndexPath(build.DefaultStateDir(site, os.Getenv)))
 		if err != nil {
 			t.Fatal(err)
 		}

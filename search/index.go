@@ -33,12 +33,6 @@ const TokenPattern = `[\p{L}\p{N}_]+`
 // Analyzer is the name of the text analyser in the index mapping.
 const Analyzer = "ccsite"
 
-// Dir is where a site keeps its bleve index, relative to the site root: a
-// dot-folder, because it is a build product for `ccsite search` and
-// `ccsite serve`, not a page to publish, and bleve's files are not
-// byte-identical from one build to the next (the pages are).
-const Dir = ".ccsite/bleve"
-
 // Doc is one searchable part of a message: a prompt, an answer's text, a
 // thinking block, a tool call (input and output), a sub-agent's message.
 type Doc struct {
@@ -387,11 +381,10 @@ type Index struct {
 // ErrNoIndex is returned when a site has no search index.
 var ErrNoIndex = errors.New("no search index")
 
-// Open opens the index of the site in siteDir.
-func Open(siteDir string) (*Index, error) {
-	dir := siteDir + string(os.PathSeparator) + Dir
+// Open opens the bleve index in dir (a site's is in its state folder).
+func Open(dir string) (*Index, error) {
 	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("%w in %s (build the site with ccsite build first)", ErrNoIndex, siteDir)
+		return nil, fmt.Errorf("%w at %s (build the site with ccsite build first)", ErrNoIndex, dir)
 	}
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
 	if err != nil {

@@ -3,6 +3,7 @@ package search_test
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -25,14 +26,14 @@ func TestTokens(t *testing.T) {
 func demoIndex(t *testing.T) *search.Index {
 	t.Helper()
 	out := t.TempDir()
-	sum, err := build.BuildSite(context.Background(), build.SiteConfig{Paths: []string{"../demo/projects"}, Out: out})
+	sum, err := build.Run(context.Background(), build.Config{Paths: []string{"../demo/projects"}, Out: out})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sum.Docs < 40 {
 		t.Fatalf("the demo gave %d search documents, want dozens", sum.Docs)
 	}
-	idx, err := search.Open(out)
+	idx, err := search.Open(build.IndexPath(build.DefaultStateDir(out, os.Getenv)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func tinySite(t *testing.T) string {
 // the streams it opened are closed).
 func liveServer(t *testing.T, dir string) (*serve.Site, *httptest.Server) {
 	t.Helper()
-	site, err := serve.Open(dir, true)
+	site, err := serve.Open(dir, build.IndexPath(build.DefaultStateDir(dir, os.Getenv)), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestLiveEvents(t *testing.T) {
 // streams, rather than waiting on them until the shutdown times out.
 func TestServeEndsStreams(t *testing.T) {
 	t.Parallel()
-	site, err := serve.Open(tinySite(t), true)
+	site, err := serve.Open(tinySite(t), "", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,8 +309,8 @@ func TestRebuildSearch(t *testing.T) {
 	t.Parallel()
 	in, out := t.TempDir(), t.TempDir()
 	session(t, in, "11111111-0000-4000-8000-000000000001", "Count the apples in the basket.")
-	cfg := build.SiteConfig{Paths: []string{in}, Out: out}
-	if _, err := build.BuildSite(context.Background(), cfg); err != nil {
+	cfg := build.Config{Paths: []string{in}, Out: out}
+	if _, err := build.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	site, srv := liveServer(t, out)
@@ -339,7 +339,7 @@ func TestRebuildSearch(t *testing.T) {
 		// A build that cannot take the index's lock would wait forever.
 		done := make(chan error, 1)
 		go func() {
-			_, err := build.BuildSite(context.Background(), cfg)
+			_, err := build.Run(context.Background(), cfg)
 			done <- err
 		}()
 		select {

@@ -23,8 +23,9 @@ import (
 // (closed and opened again around each Rebuild) and, with live reload on,
 // the pages listening for the next build.
 type Site struct {
-	dir  string
-	live *live // nil without live reload
+	dir   string
+	index string // the bleve index's folder (in the site's state folder)
+	live  *live  // nil without live reload
 
 	mu         sync.RWMutex
 	idx        *search.Index // nil while rebuilding, or when the site has no index
@@ -34,18 +35,20 @@ type Site struct {
 // errRebuilding answers searches while the index is closed for a rebuild.
 var errRebuilding = errors.New("the site is being rebuilt; search again in a moment")
 
-// Open opens the built site in dir and its search index, if it has one.
+// Open opens the built site in dir and its search index (the bleve index
+// in folder index, kept in the site's state folder), if it has one: a site
+// copied without its state is served with its static search.
 // With live, served pages get a script that reloads them after each
 // successful Rebuild (the files on disk never do).
-func Open(dir string, live bool) (*Site, error) {
+func Open(dir, index string, live bool) (*Site, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, errors.New(dir + " is not a built site (run ccsite build first)")
 	}
-	idx, err := search.Open(dir)
+	idx, err := search.Open(index)
 	if err != nil && !errors.Is(err, search.ErrNoIndex) {
 		return nil, err
 	}
-	s := &Site{dir: dir, idx: idx}
+	s := &Site{dir: dir, index: index, idx: idx}
 	if live {
 		s.live = newLive()
 	}
@@ -80,7 +83,7 @@ func (s *Site) Rebuild(build func() error) (reloaded int, err error) {
 	s.rebuilding = true
 	s.mu.Unlock()
 	err = build()
-	idx, oerr := search.Open(s.dir)
+	idx, oerr := search.Open(s.index)
 	if errors.Is(oerr, search.ErrNoIndex) {
 		oerr = nil
 	}
@@ -235,8 +238,8 @@ func (s *Site) apiSearch(w http.ResponseWriter, r *http.Request) {
 
 // Run serves dir on addr until ctx ends. ready, when set, receives the
 // address actually listened on (useful with port 0).
-func Run(ctx context.Context, dir, addr string, ready func(addr string)) error {
-	s, err := Open(dir, false)
+func Run(ctx context.Context, dir, index, addr string, ready func(addr string)) error {
+	s, err := Open(dir, index, false)
 	if err != nil {
 		return err
 	}

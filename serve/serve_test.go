@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -18,10 +19,10 @@ import (
 func TestServe(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
-	if _, err := build.BuildSite(context.Background(), build.SiteConfig{Paths: []string{"../demo/projects"}, Out: out}); err != nil {
+	if _, err := build.Run(context.Background(), build.Config{Paths: []string{"../demo/projects"}, Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	idx, err := search.Open(out)
+	idx, err := search.Open(build.IndexPath(build.DefaultStateDir(out, os.Getenv)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,13 +80,15 @@ func TestServe(t *testing.T) {
 func TestRun(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
-	if _, err := build.BuildSite(context.Background(), build.SiteConfig{Paths: []string{"../demo/projects"}, Out: out}); err != nil {
+	if _, err := build.Run(context.Background(), build.Config{Paths: []string{"../demo/projects"}, Out: out}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- serve.Run(ctx, out, "127.0.0.1:0", func(a string) { addr <- a }) }()
+	go func() {
+		done <- serve.Run(ctx, out, build.IndexPath(build.DefaultStateDir(out, os.Getenv)), "127.0.0.1:0", func(a string) { addr <- a })
+	}()
 	a := <-addr
 	resp, err := http.Get("http://" + a + "/api/search?q=status")
 	if err != nil {
@@ -104,7 +107,7 @@ func TestRun(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not stop")
 	}
-	if err := serve.Run(context.Background(), t.TempDir()+"/missing", "127.0.0.1:0", nil); err == nil {
+	if err := serve.Run(context.Background(), t.TempDir()+"/missing", "", "127.0.0.1:0", nil); err == nil {
 		t.Error("serving a missing folder: no error")
 	}
 }

@@ -1,0 +1,159 @@
+package build
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+
+	"ccsite/search"
+)
+
+// indexer keeps the search index: a goroutine adds and deletes documents
+// as the collector hands them over (so the collector never waits for a
+// batch to be written), and finish derives the static index.
+type indexer struct {
+	index   *search.Writer
+	prev    *buildState // the last build's manifest, when kept
+	ops     chan indexOp
+	done    chan error
+	changed bool // a document was added or deleted
+	deleted bool // documents were deleted from the index
+}
+
+// indexOp is work for the indexer: documents to delete, then to add.
+type indexOp struct {
+	del  []string
+	docs []search.Doc
+}
+
+// openIndexer opens the index in dir (made anew when fresh) and starts
+// its goroutine. fresh reports whether it was made anew.
+func openIndexer(dir string, fresh bool) (*indexer, error) {
+	w, err := search.OpenWriter(dir, fresh)
+	if err != nil {
+		return nil, err
+	}
+	x := &indexer{index: w, ops: make(chan indexOp, 64), done: make(chan error, 1)}
+	go func() {
+		var err error
+		for op := range x.ops {
+			if err == nil && len(op.del) > 0 {
+				err = x.index.Delete(op.del)
+			}
+			if err == nil && len(op.docs) > 0 {
+				_, err = x.index.Add(op.docs)
+			}
+		}
+		x.done <- err
+	}()
+	return x, nil
+}
+
+// send hands a unit's documents to the index, after deleting those of the
+// last build's unit at page; when they are the same as that unit's, it
+// does nothing at all. It records the documents' ids and hash in u.
+func (x *indexer) send(u *unit, page string, docs []search.Doc) {
+	u.DocsHash = docsHash(docs)
+	var old *unit
+	if x.prev != nil {
+		old = x.prev.Units[page]
+	}
+	if old != nil && old.DocsHash == u.DocsHash {
+		u.Docs = old.Docs
+		return
+	}
+	u.Docs = make([]string, len(docs))
+	for i, d := range docs {
+		u.Docs[i] = d.ID
+	}
+	op := indexOp{docs: docs}
+	if old != nil {
+		op.del = old.Docs
+		x.deleted = true
+	}
+	if len(op.del) > 0 || len(op.docs) > 0 {
+		x.changed = true
+		x.ops <- op
+	}
+}
+
+// dropGone deletes the documents of the last build's units this build did
+// not reach (sessions gone since).
+func (x *indexer) dropGone(reached map[string]*unit) {
+	if x.prev == nil {
+		return
+	}
+	var gone []string
+	for _, page := range slices.Sorted(maps.Keys(x.prev.Units)) {
+		if reached[page] == nil {
+			gone = append(gone, x.prev.Units[page].Docs...)
+		}
+	}
+	if len(gone) > 0 {
+		x.changed, x.deleted = true, true
+		x.ops <- indexOp{del: gone}
+	}
+}
+
+// close finishes the index; it returns the number of documents.
+func (x *indexer) close() (int, error) {
+	close(x.ops)
+	addErr := <-x.done
+	x.ops = nil
+	n, err := x.index.Close()
+	if addErr != nil {
+		err = addErr
+	}
+	// The index's own files are in the state folder, never in the site.
+	return n, err
+}
+
+// abort stops the indexer when a build fails before close.
+func (x *indexer) abort() {
+	if x == nil || x.ops == nil {
+		return
+	}
+	close(x.ops)
+	<-x.done
+	x.ops = nil
+	x.index.Close()
+}
+
+// writeStatic writes the static search index through w, or keeps the last
+// build's when no document changed. It fills next's record of it.
+func (x *indexer) writeStatic(w *siteWriter, docs int, next *buildState) (search.StaticStats, error) {
+	if p := x.prev; p != nil && !x.changed && len(p.Static) > 0 && w.exists(p.Static) {
+		w.keep(p.Static)
+		next.Static, next.Search, next.Docs = p.Static, p.Search, p.Docs
+		return p.Search, nil
+	}
+	var files []string
+	st, err := x.index.WriteStatic(func(path string, data []byte) error {
+		files = append(files, path)
+		if path != search.ManifestPath && path != search.APIPath {
+			return w.writeShard(path, data)
+		}
+		_, err := w.write(path, data)
+		return err
+	})
+	if err != nil {
+		return st, fmt.Errorf("static search index: %w", err)
+	}
+	sort.Strings(files)
+	next.Static, next.Search, next.Docs = files, st, docs
+	return st, nil
+}
+
+// docsHash hashes documents, every field the index holds.
+func docsHash(docs []search.Doc) string {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for i := range docs {
+		enc.Encode(&docs[i])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}

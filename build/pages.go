@@ -1,0 +1,251 @@
+package build
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"ccsite/build/export"
+	"ccsite/build/link"
+	"ccsite/build/render"
+	"ccsite/build/session"
+	"ccsite/search"
+)
+
+// renderer turns a loaded session into files, search documents and a
+// summary: a pure function of its input (it writes nothing and takes no
+// lock; the highlight cache it shares guards itself).
+type renderer struct {
+	cfg  Config
+	plan *sitePlan
+	keys keyer
+	ts   *render.Templates
+	md   *render.Builder
+}
+
+// rendered is what rendering one session (its sub-agents included) or one
+// orphan agent gives, for the collector to write.
+type rendered struct {
+	seq   int
+	l     Loaded
+	page  string
+	pp    *projectPlan
+	unit  *unit
+	files []outFile
+	docs  []search.Doc
+	// failed says why the session gave no page (it could not be read, or
+	// rendering it panicked).
+	failed string
+}
+
+// outFile is a file of the site a render made.
+type outFile struct {
+	path  string
+	data  []byte
+	page  bool // a page (counted, and listed in the sitemap)
+	media bool // a medium, named by its content: written once
+}
+
+// render renders l, a panic included: a bug ccsite has on one session's
+// data is reported against its file while the rest of the site is built.
+func (r *renderer) render(l Loaded, seq int) (res *rendered) {
+	res = &rendered{seq: seq, l: l}
+	defer func() {
+		if p := recover(); p != nil {
+			*res = rendered{seq: seq, l: l, failed: fmt.Sprintf("%s: %v", r.cfg.Redact.NameOnly(sourceOf(l)), panicError(p))}
+		}
+	}()
+	if l.Cached != nil {
+		return res
+	}
+	if l.Err != nil || l.Session == nil {
+		// A file that could not be read at all: reported, the rest goes on.
+		res.failed = fmt.Sprintf("%s: %v", sourceOf(l), l.Err)
+		return res
+	}
+	if r.cfg.panicOn != nil && l.File != nil {
+		r.cfg.panicOn("render", l.File.Path)
+	}
+	res.pp = r.plan.projectOf(l.Project)
+	if res.pp == nil {
+		res.failed = fmt.Sprintf("%s: its project was not planned (a bug; please report it)", sourceOf(l))
+		return res
+	}
+	if s := l.Session; s.Agent != nil && s.Agent.Orphan {
+		r.orphan(res)
+	} else {
+		r.session(res)
+	}
+	return res
+}
+
+func sourceOf(l Loaded) string {
+	switch {
+	case l.File != nil:
+		return l.File.Path
+	case l.Agent != nil:
+		return l.Agent.Path
+	}
+	return ""
+}
+
+// mediaOf is a Builder storing media as files of res.
+func (r *renderer) mediaOf(res *rendered) *render.Builder {
+	rb := *r.md
+	rb.Media = func(ext string, data []byte) string {
+		sum := sha256.Sum256(data)
+		p := link.Media(hex.EncodeToString(sum[:12]) + "." + ext)
+		res.files = append(res.files, outFile{path: p, data: data, media: true})
+		return p
+	}
+	return &rb
+}
+
+// orphan renders an orphan agent's page.
+func (r *renderer) orphan(res *rendered) {
+	l, s, pp := res.l, res.l.Session, res.pp
+	page := r.plan.orphanPage[l.Agent]
+	project := l.Project.Path
+	u := &unit{Session: s.ID, Title: s.Title, Project: project, owns: owns(s, r.cfg.Redact.Active())}
+	if l.Agent != nil {
+		u.Key = r.keys.orphan(pp, page, l.Agent)
+	}
+	anonymizeSources(s, r.cfg.Redact)
+	body := r.mediaOf(res).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }})
+	r.page(res, u, page, "agent", s.Title, nil, body)
+	r.docs(res, s, page, project)
+	u.Orphan = &render.Nav{Title: s.Title, URL: link.Rel(link.Project(pp.slug), page), Time: render.MkTime(s.Start)}
+	u.Problems = append(u.Problems, s.Problems...)
+	res.page, res.unit = page, u
+}
+
+// session renders a session's page, its exports and its sub-agents' pages.
+func (r *renderer) session(res *rendered) {
+	l, s, pp := res.l, res.l.Session, res.pp
+	sp := r.plan.byFile[l.File]
+	page, project := sp.page, l.Project.Path
+	u := &unit{Key: r.keys.session(pp, sp), Session: s.ID, Title: s.Title, Project: project,
+		Refs: AgentRefIDs(s), ClaimK: r.keys.claims(l.Claimed), owns: owns(s, r.cfg.Redact.Active())}
+	for _, ag := range l.Claimed {
+		u.Claimed = append(u.Claimed, pathKey(ag.Path))
+	}
+	anonymizeSources(s, r.cfg.Redact)
+	rb := r.mediaOf(res)
+	agentPage := func(a *session.Session) string {
+		if a.Agent == nil || a.Agent.Warmup {
+			return ""
+		}
+		return link.Agent(pp.slug, sp.dir, a.Agent.AgentID)
+	}
+	links := render.Links{Page: page, Project: link.Project(pp.slug), Agent: agentPage,
+		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session")}
+	r.exports(res, u, s, page, project, false, &links)
+	r.page(res, u, page, "session", s.Title, nil, rb.Session(s, project, links))
+	r.docs(res, s, page, project)
+	u.Problems = append(u.Problems, s.Problems...)
+	for _, a := range s.Agents {
+		ap := agentPage(a)
+		if ap == "" {
+			continue
+		}
+		al := render.Links{Page: ap, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" },
+			Parent: page, ParentTitle: s.Title}
+		r.exports(res, u, a, ap, project, true, &al)
+		ab := rb.Session(a, project, al)
+		r.docs(res, a, ap, project)
+		r.page(res, u, ap, "agent", a.Title, []render.Crumb{{Label: s.Title, URL: link.Rel(ap, page)}}, ab)
+		u.Agents++
+		u.Problems = append(u.Problems, a.Problems...)
+	}
+	u.Overview = s.Overview()
+	res.page, res.unit = page, u
+}
+
+// exports renders the session's other forms (export.Formats) and links
+// them from its page.
+func (r *renderer) exports(res *rendered, u *unit, s *session.Session, page, project string, agent bool, links *render.Links) {
+	for _, f := range export.Formats() {
+		if (agent && !f.Agents) || (f.Optional && !r.cfg.JSON) {
+			continue
+		}
+		path := link.Export(page, f.Ext)
+		var buf bytes.Buffer
+		if err := f.Write(&buf, s, project); err != nil {
+			panic(fmt.Errorf("export %s: %w", path, err)) // a bug: reported against the session
+		}
+		res.files = append(res.files, outFile{path: path, data: buf.Bytes()})
+		links.Exports = append(links.Exports, render.ExportLink{Name: f.Name, Type: f.Type, URL: path})
+	}
+}
+
+// page renders a page into res.
+func (r *renderer) page(res *rendered, u *unit, page, kind, title string, extra []render.Crumb, body any) {
+	pp := res.pp
+	crumbs := []render.Crumb{{Label: pp.p.Name, URL: link.Rel(page, link.Project(pp.slug))}}
+	crumbs = append(crumbs, extra...)
+	crumbs = append(crumbs, render.Crumb{Label: title})
+	u.Pages++
+	data, err := renderPage(r.ts, r.cfg, &render.Page{Path: page, Title: title, Kind: kind, Crumbs: crumbs, Body: body})
+	if err != nil {
+		panic(err) // a template failing on one session's data: a bug, reported against it
+	}
+	res.files = append(res.files, outFile{path: page, data: data, page: true})
+}
+
+// renderPage executes the page template.
+func renderPage(ts *render.Templates, cfg Config, p *render.Page) ([]byte, error) {
+	p.Search = !cfg.NoSearch
+	if cfg.BaseURL != "" {
+		p.Canonical = cfg.BaseURL + p.Path
+	}
+	var buf bytes.Buffer
+	if err := ts.Page(&buf, p); err != nil {
+		return nil, fmt.Errorf("render %s: %w", p.Path, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// docs adds a page's search documents to res.
+func (r *renderer) docs(res *rendered, s *session.Session, page, project string) {
+	if !r.cfg.NoSearch {
+		res.docs = append(res.docs, search.Docs(s, page, project)...)
+	}
+}
+
+// owns lists the source files whose redactions count for s's unit.
+func owns(s *session.Session, redacting bool) []string {
+	if !redacting {
+		return nil
+	}
+	out := []string{s.Path}
+	for _, a := range s.Agents {
+		out = append(out, a.Path)
+	}
+	return out
+}
+
+func navTo(from string, sp *sessionPlan, label string) *render.Nav {
+	if sp == nil {
+		return nil
+	}
+	t := render.MkTime(sp.file.FirstTime)
+	title := label
+	if !t.Zero {
+		title += " · " + sp.file.FirstTime.UTC().Format("2006-01-02 15:04")
+	}
+	return &render.Nav{Title: title, URL: link.Rel(from, sp.page), Time: t}
+}
+
+// anonymizeSources passes the source file paths a page shows through
+// the redactor (anonymised, secrets in file names replaced), once the
+// redaction counts have been tied to the real ones.
+func anonymizeSources(s *session.Session, red interface{ Name(file, s string) string }) {
+	s.Path = red.Name(s.Path, s.Path)
+	for i := range s.Problems {
+		s.Problems[i].File = red.Name(s.Problems[i].File, s.Problems[i].File)
+	}
+	for _, a := range s.Agents {
+		anonymizeSources(a, red)
+	}
+}

@@ -1,0 +1,532 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+
+	"ccsite/build/archive"
+	"ccsite/build/link"
+	"ccsite/build/markup"
+	"ccsite/build/omit"
+	"ccsite/build/redact"
+	"ccsite/build/render"
+	"ccsite/build/session"
+	"ccsite/search"
+	"ccsite/theme"
+)
+
+// Config configures a site build.
+type Config struct {
+	Paths []string
+	Out   string
+	// State is the folder of the site's build state (manifest, journal,
+	// lock, search index): never inside Out, whose files are all
+	// published. "" means DefaultStateDir(Out).
+	State   string
+	Workers int
+	// Theme names a built-in theme ("" for the default); ThemeDir, when
+	// set, is a folder whose templates and assets override it.
+	Theme    string
+	ThemeDir string
+	// BaseURL, when set, is where the site will be published: pages get
+	// canonical links and the site a sitemap.xml.
+	BaseURL string
+	// JSON also writes each session's model as <session>.json.
+	JSON bool
+	// NoSearch leaves out the search index, page and boxes.
+	NoSearch bool
+	// Redact, when set, rewrites every line before it is parsed (secrets,
+	// the user's strings, paths) and anonymises project paths.
+	Redact *redact.Redactor
+	// Exclude leaves projects and sessions out; Omit leaves out thinking
+	// or tool output.
+	Exclude Exclude
+	Omit    omit.Options
+	// Force rebuilds every page, whatever the previous build left.
+	Force bool
+	// Progress, when set, is kept up to date while the build runs.
+	Progress *Progress
+	// CacheDir, when set, keeps highlighted code between builds (see
+	// DefaultCacheDir).
+	CacheDir string
+	// LockWait is how long to wait for another build writing Out;
+	// OnWait, when set, is told once that this one waits.
+	LockWait time.Duration
+	OnWait   func()
+	// panicOn, set by tests, is called as each session file is parsed
+	// and rendered: it may panic, as a bug would.
+	panicOn func(stage, path string)
+}
+
+// Progress is how far a build is: sessions and orphan agents done (kept
+// or rendered) of all, and their bytes. Read it with Load.
+type Progress struct {
+	done, total, bytes, totalBytes atomic.Int64
+	phase                          atomic.Value
+}
+
+// Load returns the counts so far and the current phase.
+func (p *Progress) Load() (done, total, bytes, totalBytes int64, phase string) {
+	ph, _ := p.phase.Load().(string)
+	return p.done.Load(), p.total.Load(), p.bytes.Load(), p.totalBytes.Load(), ph
+}
+
+// SessionRedactions counts what was redacted in one session (its
+// sub-agents included), by rule: never the values.
+type SessionRedactions struct {
+	Project string         `json:"project"`
+	Session string         `json:"session"`
+	Title   string         `json:"title"`
+	Page    string         `json:"page"`
+	Total   int            `json:"total"`
+	ByRule  map[string]int `json:"byRule"`
+	Files   []string       `json:"files"`
+}
+
+// Summary counts what a build wrote.
+type Summary struct {
+	Projects, Sessions, Agents, Orphans int
+	Pages                               int
+	Problems                            int
+	Bytes                               int64
+	Written                             int64
+	Elapsed                             time.Duration
+	Highlighted, HighlightHits, Plain   int64
+	// Docs counts the search index's documents; Search describes the
+	// static index derived from it.
+	Docs   int
+	Search search.StaticStats
+	// Unreadable lists the files that could not be read, with why.
+	Unreadable []string
+	// Skipped lists the paths discovery left out (a link loop, a pipe
+	// named .jsonl, a file reached twice), with why.
+	Skipped []archive.Skip
+	// Rendered counts the pages written by this build, Kept the sessions
+	// and orphan agents whose pages the last build wrote and this one kept;
+	// Pages counts all the site's pages.
+	Rendered, Kept int
+	// Recovered is set when the last build had been interrupted: this one
+	// started over.
+	Recovered bool
+	// Phases are the build's steps and their times.
+	Phases []Phase
+	// CacheErr says why the highlight cache could not be used or saved.
+	CacheErr error
+	// ProblemList holds every problem, by file and line.
+	ProblemList []session.Problem
+	// Excluded says what the exclusions left out.
+	Excluded ExcludeStats
+	// Redacting is set when a redactor ran; Redactions are then its
+	// counts per session, most first.
+	Redacting  bool
+	Redactions []SessionRedactions
+}
+
+// Phase is a step of a build and its time. The steps that run together
+// as sessions stream through (load, render, publish) are timed by the
+// time spent in each, summed over the goroutines doing it.
+type Phase struct {
+	Name string        `json:"name"`
+	Took time.Duration `json:"-"`
+	Ms   int64         `json:"ms"`
+}
+
+// Run builds the static site of the archive at cfg.Paths into cfg.Out: a
+// page per session and per sub-agent, a page per project, an index, the
+// assets and the search index. It reads as its phases, in order; each
+// hands the next what it made, each is timed, and an error says in which
+// phase it happened.
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	r := &runner{cfg: cfg, start: time.Now(), progress: cfg.Progress}
+	r.last = r.start
+	if r.progress == nil {
+		r.progress = &Progress{}
+	}
+	r.cfg.Out = filepath.Clean(cfg.Out)
+	if r.cfg.State == "" {
+		r.cfg.State = DefaultStateDir(r.cfg.Out, os.Getenv)
+	}
+	src, err := phase(r, "discover", func() (*sources, error) { return r.discover(ctx) })
+	if err != nil {
+		return r.sum, err
+	}
+	// Planning opens the output folder (locked, its journal started),
+	// reads the last build's manifest and fixes every page's path.
+	type opened struct {
+		out  *output
+		plan *planned
+	}
+	op, err := phase(r, "plan", func() (opened, error) {
+		out, err := r.open(ctx, src)
+		if err != nil {
+			return opened{}, err
+		}
+		plan, err := r.plan(src, out)
+		if err != nil {
+			out.close()
+			return opened{}, err
+		}
+		return opened{out, plan}, nil
+	})
+	if err != nil {
+		return r.sum, err
+	}
+	out, plan := op.out, op.plan
+	defer out.close()
+	defer plan.release()
+	col, err := phase(r, "pages", func() (*collector, error) { return r.pages(ctx, src, out, plan) })
+	if err != nil {
+		return r.sum, err
+	}
+	defer afterPages(plan.hl)()
+	r.sum.Phases = append(r.sum.Phases, col.busy...)
+	if _, err := phase(r, "search index", func() (struct{}, error) { return struct{}{}, r.index(col, out) }); err != nil {
+		return r.sum, err
+	}
+	if _, err := phase(r, "lists", func() (struct{}, error) { return struct{}{}, r.lists(src, out, plan, col) }); err != nil {
+		return r.sum, err
+	}
+	if _, err := phase(r, "prune", func() (struct{}, error) { return struct{}{}, r.prune(out) }); err != nil {
+		return r.sum, err
+	}
+	if _, err := phase(r, "save", func() (struct{}, error) { return struct{}{}, r.save(out, plan, col) }); err != nil {
+		return r.sum, err
+	}
+	r.summarise(plan, out, col)
+	return r.sum, nil
+}
+
+// runner carries what every phase reports to: the summary, the progress
+// and the phase clock. Phases pass their products as values.
+type runner struct {
+	cfg      Config
+	start    time.Time
+	last     time.Time
+	progress *Progress
+	sum      Summary
+}
+
+// phase runs one phase: it times it, marks the progress, and names the
+// phase in its error (errors.Is still sees the cause).
+func phase[T any](r *runner, name string, f func() (T, error)) (T, error) {
+	v, err := f()
+	now := time.Now()
+	r.sum.Phases = append(r.sum.Phases, Phase{Name: name, Took: now.Sub(r.last), Ms: now.Sub(r.last).Milliseconds()})
+	r.last = now
+	r.progress.phase.Store(name)
+	if err != nil {
+		return v, &PhaseError{Phase: name, Err: err}
+	}
+	return v, nil
+}
+
+// PhaseError is an error of a build phase: it names the phase.
+type PhaseError struct {
+	Phase string
+	Err   error
+}
+
+func (e *PhaseError) Error() string { return e.Phase + ": " + e.Err.Error() }
+func (e *PhaseError) Unwrap() error { return e.Err }
+
+// UserFacing tells whether the error is about the build's input or
+// output folder (discover, plan), whose message says all a user needs:
+// the command prints it without the phase.
+func (e *PhaseError) UserFacing() bool { return e.Phase == "discover" || e.Phase == "plan" }
+
+// busy is a streaming phase's time (summed over goroutines).
+func busy(name string, d time.Duration) Phase {
+	return Phase{Name: name, Took: d, Ms: d.Milliseconds()}
+}
+
+// sources is the discover phase's product: the archive, the theme and its
+// templates.
+type sources struct {
+	a       *archive.Archive
+	th      *theme.Theme
+	ts      *render.Templates
+	options string // hash of every option that changes a page
+}
+
+func (r *runner) discover(ctx context.Context) (*sources, error) {
+	th, err := theme.Open(r.cfg.Theme, r.cfg.ThemeDir)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := loadTemplates(th)
+	if err != nil {
+		return nil, err
+	}
+	a, err := archive.Discover(ctx, r.cfg.Paths)
+	if err != nil {
+		return nil, err
+	}
+	r.sum.Skipped = a.Skipped
+	r.sum.Excluded = r.cfg.Exclude.Apply(a)
+	if len(a.Projects) == 0 && len(a.Orphans) == 0 {
+		return nil, fmt.Errorf("%w: the exclusions left nothing to build", archive.ErrNothing)
+	}
+	r.sum.Bytes = a.Bytes
+	options, err := optionsID(r.cfg, th)
+	if err != nil {
+		return nil, err
+	}
+	return &sources{a: a, th: th, ts: ts, options: options}, nil
+}
+
+// output is the open phase's product: the output folder, locked, with its
+// writer, and what the last build left.
+type output struct {
+	w        *siteWriter
+	jr       *journal
+	unlock   func()
+	previous []string // files the last build wrote (its marker, its journal)
+	left     bool     // the last build was interrupted
+}
+
+func (o *output) close() {
+	o.jr.close()
+	o.unlock()
+}
+
+func (r *runner) open(ctx context.Context, src *sources) (*output, error) {
+	absOut, err1 := filepath.Abs(r.cfg.Out)
+	absState, err2 := filepath.Abs(r.cfg.State)
+	if rel, err := filepath.Rel(absOut, absState); err1 == nil && err2 == nil && err == nil && (rel == "." || filepath.IsLocal(rel)) {
+		return nil, fmt.Errorf("the state folder %s is inside the site %s: it would be published (choose another --state)", r.cfg.State, r.cfg.Out)
+	}
+	previous, err := prepareOut(r.cfg.Out)
+	if err != nil {
+		return nil, err
+	}
+	// One build at a time writes a folder: another waits for this one.
+	unlock, err := lockOut(ctx, r.cfg.Out, r.cfg.State, r.cfg.LockWait, r.cfg.OnWait)
+	if err != nil {
+		return nil, err
+	}
+	if err := errors.Join(removeTemps(r.cfg.Out), removeLegacyState(r.cfg.Out)); err != nil {
+		unlock()
+		return nil, err
+	}
+	jr, left, err := openJournal(r.cfg.State)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	if left != nil {
+		// The last build was interrupted: start over, and remove what it
+		// wrote that this one does not.
+		r.sum.Recovered = true
+		previous = append(previous, left...)
+	}
+	return &output{jr: jr, unlock: unlock, previous: previous, left: left != nil}, nil
+}
+
+// planned is the plan phase's product: every page's path, the last
+// build's manifest when its pages can be kept, the sources' fingerprints,
+// the highlighter and its cache, the index.
+type planned struct {
+	plan  *sitePlan
+	prev  *buildState
+	next  *buildState
+	keys  keyer
+	hl    *markup.Highlighter
+	cache *diskCache
+	index *indexer
+}
+
+func (r *runner) plan(src *sources, out *output) (*planned, error) {
+	tool := toolID()
+	var prev *buildState
+	if !out.left {
+		// With --force every page is made again; the last build's
+		// manifest still tells which search documents are unchanged and
+		// which files already hold what this build writes.
+		prev = readState(r.cfg.State, tool, src.options)
+		if prev != nil && r.cfg.Force && prev.IndexUpdated && !r.cfg.NoSearch {
+			// An index that had documents deleted ranks (in bleve, not
+			// in the static index) a little unlike a new one: --force
+			// gives exactly what a first build gives.
+			prev = nil
+		}
+	}
+	var prevSources map[string]source
+	if prev != nil {
+		prevSources = prev.Sources
+	}
+	fp := fingerprint(src.a, prevSources, r.workers())
+	var units, total int64
+	for _, p := range src.a.Projects {
+		units += int64(len(p.Sessions))
+	}
+	for _, s := range fp {
+		total += s.Size
+	}
+	r.progress.total.Store(units + int64(len(src.a.Orphans)))
+	r.progress.totalBytes.Store(total)
+	pl := &planned{hl: markup.NewHighlighter(), keys: keyer{options: tool + " " + src.options, fp: fp},
+		next: &buildState{Format: stateFormat, Tool: tool, Options: src.options, Sources: keyed(fp), Units: map[string]*unit{}}}
+	if r.cfg.CacheDir != "" {
+		var err error
+		if pl.cache, err = openDiskCache(r.cfg.CacheDir, tool); err == nil {
+			pl.hl.Store = pl.cache
+		} else {
+			r.sum.CacheErr = err
+		}
+	}
+	redactNames(src.a, r.cfg.Redact)
+	pl.plan = planSite(src.a)
+	if r.cfg.NoSearch {
+		search.Remove(IndexPath(r.cfg.State))
+	} else {
+		x, err := openIndexer(IndexPath(r.cfg.State), prev == nil)
+		if err != nil {
+			pl.closeCache()
+			return nil, err
+		}
+		if x.index.Fresh() {
+			prev = nil // the kept pages' documents are not in a new index
+		}
+		x.prev = prev
+		pl.index = x
+	}
+	pl.prev = prev
+	out.w = newSiteWriter(r.cfg.Out, out.jr, prev != nil)
+	return pl, nil
+}
+
+// release aborts the index and closes the cache when a build stops before
+// the phases that finish them.
+func (pl *planned) release() {
+	pl.index.abort()
+	pl.closeCache()
+}
+
+func (pl *planned) closeCache() error {
+	if pl.cache == nil {
+		return nil
+	}
+	err := pl.cache.Close()
+	pl.cache = nil
+	return err
+}
+
+func (r *runner) workers() int {
+	if r.cfg.Workers > 0 {
+		return r.cfg.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// index finishes the search index (the documents of sessions gone since
+// the last build go too) and writes the static index.
+func (r *runner) index(col *collector, out *output) error {
+	x := col.pl.index
+	if x == nil {
+		return nil
+	}
+	defer func() { col.pl.index = nil }()
+	x.dropGone(col.pl.next.Units)
+	n, err := x.close()
+	if err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	r.sum.Docs = n
+	st, err := x.writeStatic(out.w, n, col.pl.next)
+	if err != nil {
+		return err
+	}
+	r.sum.Search, r.sum.Docs = st, col.pl.next.Docs
+	col.pl.next.IndexUpdated = x.deleted || (col.pl.prev != nil && col.pl.prev.IndexUpdated)
+	return nil
+}
+
+// lists writes the project pages, the index, the assets and the sitemap.
+func (r *runner) lists(src *sources, out *output, plan *planned, col *collector) error {
+	pages, err := writeLists(r.cfg, src.ts, out.w, plan.plan, plan.next.Units)
+	if err != nil {
+		return err
+	}
+	col.listPages = len(pages)
+	for _, p := range pages {
+		if p != link.Search() {
+			col.urls = append(col.urls, p)
+		}
+	}
+	if err := writeAssets(src.th, out.w); err != nil {
+		return err
+	}
+	if r.cfg.BaseURL != "" {
+		return writeSitemap(r.cfg.BaseURL, out.w, col.urls)
+	}
+	return nil
+}
+
+// prune removes what the last build wrote and this one did not (a deleted
+// session, an option turned off), then writes the marker.
+func (r *runner) prune(out *output) error {
+	if err := out.w.prune(out.previous); err != nil {
+		return err
+	}
+	return out.w.writeMarker()
+}
+
+// save writes the manifest to the state folder and ends the journal.
+func (r *runner) save(out *output, plan *planned, col *collector) error {
+	r.sum.Redacting, r.sum.Redactions = r.cfg.Redact.Active(), redactions(r.cfg.Redact, col.owners, plan.next.Units)
+	if err := writeState(r.cfg.State, plan.next); err != nil {
+		return err
+	}
+	return out.jr.done()
+}
+
+// summarise fills the summary from the phases' products.
+func (r *runner) summarise(plan *planned, out *output, col *collector) {
+	r.sum.Projects = len(plan.plan.projects)
+	r.sum.Sessions, r.sum.Agents, r.sum.Orphans = col.sessions, col.agents, col.orphans
+	r.sum.Rendered, r.sum.Written = out.w.pages, out.w.written
+	r.sum.Kept = len(plan.next.Units) - col.rendered
+	for _, u := range plan.next.Units {
+		r.sum.Pages += u.Pages
+	}
+	r.sum.Pages += col.listPages
+	r.sum.Unreadable = col.unreadable
+	r.sum.ProblemList = col.problems
+	r.sum.Problems = len(col.problems)
+	r.sum.HighlightHits, r.sum.Highlighted, r.sum.Plain = plan.hl.Stats()
+	if err := plan.closeCache(); err != nil {
+		r.sum.CacheErr = err
+	}
+	r.sum.Elapsed = time.Since(r.start)
+}
+
+// afterPages gives back what rendering held before the index is merged
+// and read through: the peak is then the index's, not the sum of both.
+func afterPages(hl *markup.Highlighter) (restore func()) {
+	hl.Forget()
+	var undo []func()
+	if os.Getenv("GOGC") == "" {
+		// The index's phases allocate little that lives: collect more
+		// often, so the heap leaves room for the index's mapped files.
+		old := debug.SetGCPercent(100)
+		undo = append(undo, func() { debug.SetGCPercent(old) })
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		old := debug.SetMemoryLimit(-1)
+		debug.SetMemoryLimit(min(old, 320<<20))
+		undo = append(undo, func() { debug.SetMemoryLimit(old) })
+	}
+	debug.FreeOSMemory()
+	return func() {
+		for _, u := range undo {
+			u()
+		}
+	}
+}
