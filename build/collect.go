@@ -43,10 +43,6 @@ type collector struct {
 // memory follows the largest sessions, not the archive.
 func (r *runner) pages(ctx context.Context, src *sources, out *output, pl *planned) (*collector, error) {
 	workers := r.workers()
-	if r.cfg.Redact.Active() && pl.cache != nil {
-		r.cfg.Redact.Remember(newCleanLines(pl.cache, r.cfg.Redact.Fingerprint()))
-		defer r.cfg.Redact.Remember(nil)
-	}
 	col := &collector{r: r, pl: pl, w: out.w, sum: &r.sum, owners: map[string]*unit{}}
 	rn := &renderer{cfg: r.cfg, plan: pl.plan, keys: pl.keys, ts: src.ts, md: newBuilder(pl.hl)}
 	lopts := LoadOptions{Workers: workers, Redact: r.cfg.Redact, Omit: r.cfg.Omit, panicOn: r.cfg.panicOn}

@@ -181,6 +181,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	out, plan := op.out, op.plan
 	defer out.close()
 	defer plan.release()
+	defer r.cfg.Redact.Remember(nil)
 	col, err := phase(r, "pages", func() (*collector, error) { return r.pages(ctx, src, out, plan) })
 	if err != nil {
 		return r.sum, err
@@ -377,6 +378,11 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 		var err error
 		if pl.cache, err = openDiskCache(r.cfg.CacheDir, tool); err == nil {
 			pl.hl.Store = pl.cache
+			if r.cfg.Redact.Active() {
+				// Lines (and names, just below) found clean by an earlier
+				// build are not scanned again.
+				r.cfg.Redact.Remember(newCleanLines(pl.cache, r.cfg.Redact.Fingerprint()))
+			}
 		} else {
 			r.sum.CacheErr = err
 		}
