@@ -17,6 +17,7 @@ import (
 	"ccsite/build/markup"
 	"ccsite/build/redact"
 	"ccsite/build/render"
+	"ccsite/build/session"
 	"ccsite/theme"
 )
 
@@ -36,9 +37,11 @@ func newBuilder(hl *markup.Highlighter) *render.Builder {
 }
 
 // projectView is a project's page, made from its units: the rows of its
-// sessions (newest first), its orphan agents, its totals and timeline.
-func projectView(pp *projectPlan, units map[string]*unit) *render.ProjectView {
+// sessions (newest first), those with no conversation apart, its orphan
+// agents, its totals and timeline.
+func projectView(pp *projectPlan, units map[string]*unit) *render.ProjectPage {
 	pv := &render.ProjectView{Name: pp.p.Name, Path: pp.p.Path}
+	page := &render.ProjectPage{ProjectView: pv}
 	var first, last time.Time
 	days := map[time.Time]int{}
 	for i := len(pp.sessions) - 1; i >= 0; i-- { // newest first
@@ -48,7 +51,12 @@ func projectView(pp *projectPlan, units map[string]*unit) *render.ProjectView {
 			continue
 		}
 		o := u.Overview
-		pv.Sessions = append(pv.Sessions, render.RowOf(o, link.Rel(link.Project(pp.slug), sp.page)))
+		row := render.RowOf(o, link.Rel(link.Project(pp.slug), sp.page))
+		if o.NoConversation() {
+			page.Empty = append(page.Empty, row)
+		} else {
+			pv.Sessions = append(pv.Sessions, row)
+		}
 		if o.End.After(last) {
 			last = o.End
 		}
@@ -73,16 +81,45 @@ func projectView(pp *projectPlan, units map[string]*unit) *render.ProjectView {
 	}
 	pv.Timeline = markup.Timeline(days)
 	pv.First, pv.Last = render.MkTime(first), render.MkTime(last)
-	return pv
+	return page
+}
+
+// recentMax is how many sessions the index lists as the most recent.
+const recentMax = 20
+
+// recentSession is a session with a conversation, for the index's list of
+// the most recent ones.
+type recentSession struct {
+	page string
+	o    session.Overview
+	pp   *projectPlan
+}
+
+// recentRows are the recentMax sessions with a conversation active last,
+// across projects: newest end first, then by page.
+func recentRows(list []recentSession) []render.RecentRow {
+	sort.Slice(list, func(i, j int) bool {
+		if !list[i].o.End.Equal(list[j].o.End) {
+			return list[i].o.End.After(list[j].o.End)
+		}
+		return list[i].page < list[j].page
+	})
+	var rows []render.RecentRow
+	for _, r := range list[:min(len(list), recentMax)] {
+		rows = append(rows, render.RecentOf(r.o, link.Rel(link.Index(), r.page), r.pp.p.Name, link.Rel(link.Index(), link.Project(r.pp.slug))))
+	}
+	return rows
 }
 
 // writeLists writes the project pages, the search page and the index; it
 // returns the pages with content of their own (the search page has none).
 func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, units map[string]*unit) (pages []string, err error) {
 	idx := &render.IndexView{}
+	home := &render.HomeView{IndexView: idx}
+	var recent []recentSession
 	type proj struct {
 		pp   *projectPlan
-		pv   *render.ProjectView
+		pv   *render.ProjectPage
 		last time.Time
 	}
 	var projects []proj
@@ -106,23 +143,36 @@ func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, u
 	}
 	for _, pr := range projects {
 		pp, pv := pr.pp, pr.pv
-		if len(pv.Sessions) == 0 && len(pv.Orphans) == 0 {
+		if len(pv.Sessions) == 0 && len(pv.Empty) == 0 && len(pv.Orphans) == 0 {
 			continue
 		}
 		page := link.Project(pp.slug)
 		if err := write(&render.Page{Path: page, Title: pp.p.Name, Kind: "project", Crumbs: []render.Crumb{{Label: pp.p.Name}}, Body: pv}); err != nil {
 			return pages, err
 		}
+		n := len(pv.Sessions) + len(pv.Empty)
 		idx.Projects = append(idx.Projects, render.ProjectRow{Name: pp.p.Name, Path: pp.p.Path, URL: page,
-			Sessions: len(pv.Sessions), Last: pv.Last, Tokens: pv.Tokens, ToolCalls: pv.ToolCalls})
-		idx.Sessions += len(pv.Sessions)
+			Sessions: n, Last: pv.Last, Tokens: pv.Tokens, ToolCalls: pv.ToolCalls})
+		idx.Sessions += n
+		home.Totals.Projects++
+		for _, sp := range pp.sessions {
+			u := units[sp.page]
+			if u == nil || u.Orphan != nil {
+				continue
+			}
+			home.Totals.Add(u.Overview)
+			if !u.Overview.NoConversation() {
+				recent = append(recent, recentSession{sp.page, u.Overview, pp})
+			}
+		}
 	}
+	home.Recent = recentRows(recent)
 	if !cfg.NoSearch {
 		if err := write(&render.Page{Path: link.Search(), Title: "Search", Kind: "search", Crumbs: []render.Crumb{{Label: "Search"}}}); err != nil {
 			return pages, err
 		}
 	}
-	return pages, write(&render.Page{Path: link.Index(), Title: "All projects", Kind: "index", Body: idx})
+	return pages, write(&render.Page{Path: link.Index(), Title: "All projects", Kind: "index", Body: home})
 }
 
 // lastOf is the end of a project's last session.

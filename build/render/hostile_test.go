@@ -533,21 +533,26 @@ func render1(n *html.Node) string {
 // project, session and path names.
 func TestHostileLists(t *testing.T) {
 	t.Parallel()
-	idx := renderPage(t, &render.Page{Path: link.Index(), Title: xss("index_title"), Kind: "index", Body: &render.IndexView{
-		Projects: []render.ProjectRow{{Name: xss("project_name"), Path: xss("project_path"), URL: "javascript:alert(1)", Sessions: 1}},
-		Sessions: 1}})
+	idx := renderPage(t, &render.Page{Path: link.Index(), Title: xss("index_title"), Kind: "index", Body: &render.HomeView{
+		IndexView: &render.IndexView{
+			Projects: []render.ProjectRow{{Name: xss("project_name"), Path: xss("project_path"), URL: "javascript:alert(1)", Sessions: 1}},
+			Sessions: 1},
+		Recent: []render.RecentRow{{Title: xss("recent_title"), URL: "javascript:alert(1)", Project: xss("recent_project"),
+			ProjectURL: " javascript:alert(1)", Active: xss("recent_active"), Size: xss("recent_size")}},
+		Totals: render.Totals{Projects: 1, Sessions: 1}}})
 	proj := renderPage(t, &render.Page{Path: link.Project(testProject), Title: xss("project_title"), Kind: "project",
-		Crumbs: []render.Crumb{{Label: xss("crumb")}}, Body: &render.ProjectView{
+		Crumbs: []render.Crumb{{Label: xss("crumb")}}, Body: &render.ProjectPage{ProjectView: &render.ProjectView{
 			Name: xss("project_name"), Path: xss("project_path"),
 			Sessions: []render.SessionRow{{Title: xss("session_title"), URL: " javascript:alert(1)", Excerpt: xss("excerpt"), Active: xss("active")}},
-			Orphans:  []render.Nav{{Title: xss("orphan"), URL: "data:text/html;base64," + htmlB64}}}})
+			Orphans:  []render.Nav{{Title: xss("orphan"), URL: "data:text/html;base64," + htmlB64}}},
+			Empty: []render.SessionRow{{Title: xss("empty_title"), URL: "javascript:alert(1)"}}}})
 	for name, page := range map[string]string{"index": idx, "project": proj} {
 		t.Run(name, func(t *testing.T) {
 			checkSafe(t, page, func(string) bool { return false })
 			text := textOf(parseHTML(t, page))
-			locs := []string{"project_name", "project_path"}
+			locs := []string{"project_name", "project_path", "recent_title", "recent_project", "recent_active", "recent_size"}
 			if name == "project" {
-				locs = append(locs, "crumb", "session_title", "excerpt", "orphan")
+				locs = []string{"project_name", "project_path", "crumb", "session_title", "excerpt", "orphan", "empty_title"}
 			}
 			for _, loc := range locs {
 				if !strings.Contains(text, xss(loc)) {

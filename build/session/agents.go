@@ -193,8 +193,9 @@ func Attach(parent, agent *Session, evidence ...string) {
 		break
 	}
 	parent.Agents = append(parent.Agents, agent)
-	// The description may now title an agent that had no prompt.
-	if agent.TitleSource == "none" {
+	// The description may now title an agent that had no prompt, or only
+	// a weaker source (a command, an answer, a tool call).
+	if agent.Agent.Description != "" {
 		title(agent)
 	}
 }

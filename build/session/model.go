@@ -51,7 +51,7 @@ type Session struct {
 	SessionIDs []string `json:"sessionIds,omitempty"`
 
 	Title       string    `json:"title"`
-	TitleSource string    `json:"titleSource"` // custom-title, ai-title, agent-name, summary, first-prompt, none
+	TitleSource string    `json:"titleSource"` // custom-title, ai-title, agent-name, summary, first-prompt, agent-description, command, first-answer, first-tool, none (see title.go)
 	Slug        string    `json:"slug,omitempty"`
 	CWD         string    `json:"cwd,omitempty"`
 	GitBranches []string  `json:"gitBranches,omitempty"`

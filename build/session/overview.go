@@ -7,6 +7,8 @@ import "time"
 // pages, the index and the build's manifest are made from overviews.
 type Overview struct {
 	Title string `json:"title"`
+	// TitleSource says where the title comes from (Session.TitleSource).
+	TitleSource string `json:"titleSource,omitempty"`
 	// Excerpt is the first prompt's first words, when they differ from the
 	// title.
 	Excerpt   string        `json:"excerpt,omitempty"`
@@ -20,6 +22,16 @@ type Overview struct {
 	// Agents counts the attached sub-agents; Problems the session's own.
 	Agents   int `json:"agents,omitzero"`
 	Problems int `json:"problems,omitzero"`
+	// Prompts counts what a person typed (prompts, shell input, slash
+	// commands: Stats.Prompts), Housekeeping the built-in slash commands
+	// without arguments among them (/clear, /model…), Answers the
+	// assistant's answers, Messages every message (Stats).
+	Prompts      int `json:"prompts,omitzero"`
+	Housekeeping int `json:"housekeeping,omitzero"`
+	Answers      int `json:"answers,omitzero"`
+	Messages     int `json:"messages,omitzero"`
+	// Bytes is the size of the transcript file.
+	Bytes int64 `json:"bytes,omitzero"`
 }
 
 // Overview summarises s.
@@ -31,9 +43,24 @@ func (s *Session) Overview() Overview {
 			break
 		}
 	}
-	return Overview{Title: s.Title, Excerpt: ex, Start: s.Start, End: s.End, Active: s.Active,
+	housekeeping := 0
+	for _, m := range s.allMessages() {
+		if m.Prompt && Housekeeping(m) {
+			housekeeping++
+		}
+	}
+	return Overview{Title: s.Title, TitleSource: s.TitleSource, Excerpt: ex, Start: s.Start, End: s.End, Active: s.Active,
 		Turns: s.Stats.Turns, ToolCalls: s.Stats.ToolCalls, Tokens: s.Stats.Tokens,
-		Models: append([]string(nil), s.Models...), Agents: len(s.Agents), Problems: len(s.Problems)}
+		Models: append([]string(nil), s.Models...), Agents: len(s.Agents), Problems: len(s.Problems),
+		Prompts: s.Stats.Prompts, Housekeeping: housekeeping, Answers: s.Stats.Answers, Messages: s.Stats.Messages,
+		Bytes: s.Stats.Bytes}
+}
+
+// NoConversation reports a session in which nothing was said: no prompt
+// typed (built-in commands such as /clear or /model aside) and no answer.
+// Lists show such sessions apart from the others.
+func (o Overview) NoConversation() bool {
+	return o.Prompts-o.Housekeeping <= 0 && o.Answers == 0
 }
 
 // Total is every token counted: input, output, cache reads and writes.

@@ -2,7 +2,6 @@ package session
 
 import (
 	"sort"
-	"strings"
 	"time"
 
 	"ccsite/build/transcript"
@@ -141,92 +140,6 @@ func metadata(s *Session) {
 		}
 	}
 	s.ActiveMs = s.Active.Milliseconds()
-}
-
-// title picks custom-title > ai-title > agent-name > a summary of this file
-// > the first typed prompt (a sub-agent's description when it has none) >
-// the first command > a summary whose leaf is in another file > the first
-// answer.
-func title(s *Session) {
-	var custom, ai, agentName string
-	inFile := map[string]bool{}
-	if len(s.Summaries) > 0 { // a set of every uuid only when it is asked
-		for _, m := range s.allMessages() {
-			for _, r := range m.Records {
-				inFile[r.UUID] = true
-			}
-		}
-	}
-	for _, sd := range s.Side {
-		r := sd.Record
-		switch r.Type {
-		case transcript.TypeCustomTitle:
-			if r.CustomTitle != "" {
-				custom = r.CustomTitle
-			}
-		case transcript.TypeAITitle:
-			if r.AITitle != "" {
-				ai = r.AITitle
-			}
-		case transcript.TypeAgentName:
-			if r.AgentName != "" {
-				agentName = r.AgentName
-			}
-		}
-	}
-	var summary, otherSummary string
-	for i := range s.Summaries {
-		sm := &s.Summaries[i]
-		sm.InFile = inFile[sm.LeafUUID]
-		if strings.TrimSpace(sm.Text) == "" {
-			continue
-		}
-		if sm.InFile {
-			summary = sm.Text
-		} else {
-			otherSummary = sm.Text
-		}
-	}
-	// A typed prompt says more than a command (/clear, /init), which says
-	// more than nothing.
-	first, command, answer := "", "", ""
-	for _, m := range s.Messages {
-		switch {
-		case m.Prompt && (m.Kind == KindPrompt || m.Kind == KindQueued) && !contextOnly(m):
-			if first == "" {
-				first = Excerpt(PromptText(m), 100)
-			}
-		case m.Kind.StartsTurn():
-			if command == "" {
-				command = Excerpt(PromptText(m), 100)
-			}
-		case m.Kind == KindAnswer:
-			if answer == "" {
-				answer = Excerpt(m.Text(), 100)
-			}
-		}
-	}
-	if first == "" && s.Agent != nil && s.Agent.Description != "" {
-		first = s.Agent.Description
-	}
-	for _, c := range []struct{ v, src string }{
-		{custom, "custom-title"}, {ai, "ai-title"}, {agentName, "agent-name"},
-		{summary, "summary"}, {first, "first-prompt"}, {command, "first-prompt"},
-		{otherSummary, "summary"}, {answer, "first-answer"},
-	} {
-		if v := Excerpt(c.v, 200); v != "" {
-			s.Title, s.TitleSource = v, c.src
-			return
-		}
-	}
-	s.Title, s.TitleSource = "Untitled session "+shortID(s.ID), "none"
-}
-
-func shortID(id string) string {
-	if len(id) > 16 {
-		return id[:8]
-	}
-	return id
 }
 
 // counts fills Stats: messages, prompts, tools and tokens once per message id.

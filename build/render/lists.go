@@ -1,0 +1,93 @@
+package render
+
+import (
+	"fmt"
+	"time"
+
+	"ccsite/build/session"
+)
+
+// HomeView is the front page's body: what was done last across projects,
+// the archive's totals, then the projects.
+type HomeView struct {
+	*IndexView
+	// Recent are the sessions with a conversation that were active last,
+	// newest first.
+	Recent []RecentRow
+	Totals Totals
+}
+
+// RecentRow is a session among the most recent ones of the archive.
+type RecentRow struct {
+	Title, URL          string
+	Project, ProjectURL string
+	// When is the session's last activity.
+	When      Time
+	WhenUnix  int64
+	Active    string
+	ActiveSec int64
+	Messages  int
+	Size      string
+	Bytes     int64
+}
+
+// Totals are the archive's figures.
+type Totals struct {
+	Projects, Sessions int
+	// Empty counts the sessions with no conversation (among Sessions).
+	Empty int
+	// ActiveTime sums the sessions' active time.
+	ActiveTime time.Duration
+	Messages   int
+	ToolCalls  int
+	Tokens     int64
+}
+
+// ProjectPage is a project page's body: the sessions with a conversation
+// in its table, those without one (see session.Overview.NoConversation)
+// listed apart.
+type ProjectPage struct {
+	*ProjectView
+	Empty []SessionRow
+}
+
+// RecentOf is a session's row among the recent sessions of the front page.
+func RecentOf(o session.Overview, url, project, projectURL string) RecentRow {
+	r := RecentRow{Title: o.Title, URL: url, Project: project, ProjectURL: projectURL, When: mkTime(o.End),
+		Active: duration(o.Active), ActiveSec: int64(o.Active.Seconds()), Messages: o.Messages,
+		Size: Size(o.Bytes), Bytes: o.Bytes}
+	if !o.End.IsZero() {
+		r.WhenUnix = o.End.Unix()
+	}
+	return r
+}
+
+// Add counts a session's overview in the totals (projects are counted
+// apart).
+func (t *Totals) Add(o session.Overview) {
+	t.Sessions++
+	if o.NoConversation() {
+		t.Empty++
+	}
+	t.ActiveTime += o.Active
+	t.Messages += o.Messages
+	t.ToolCalls += o.ToolCalls
+	t.Tokens += o.Tokens.Total()
+}
+
+// Active is the total active time as pages show it.
+func (t Totals) Active() string { return duration(t.ActiveTime) }
+
+// Duration is a duration as pages show it: "42s", "3m 05s", "2h 10m".
+func Duration(d time.Duration) string { return duration(d) }
+
+// Size is a file size in bytes, KB or MB (of 1024).
+func Size(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%d KB", (n+512)/1024)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+}
