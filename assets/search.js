@@ -161,14 +161,14 @@
     return from(shardFor(prefix));
   }
 
-  // ---- document metadata (lengths, kinds, projects, days) ---------------
+  // ---- document metadata (lengths, kinds, projects, days, sessions) -----
 
   function metaShard(i) {
     return load(manifest.meta[i]).then(function (d) {
       if (!d.len) {
-        var r = new Reader(d.s), len = [], kind = [], proj = [], day = [];
-        while (r.more()) { len.push(r.next()); kind.push(r.next()); proj.push(r.next()); day.push(r.next()); }
-        d.len = len; d.kind = kind; d.proj = proj; d.day = day;
+        var r = new Reader(d.s), len = [], kind = [], proj = [], day = [], sess = [];
+        while (r.more()) { len.push(r.next()); kind.push(r.next()); proj.push(r.next()); day.push(r.next()); sess.push(r.next()); }
+        d.len = len; d.kind = kind; d.proj = proj; d.day = day; d.sess = sess;
       }
       return d;
     });
@@ -186,7 +186,7 @@
     return Promise.all(list.map(metaShard)).then(function () {
       return function (doc) {
         var d = shards[manifest.meta[Math.floor(doc / size)]], k = doc % size;
-        return { len: d.len[k], kind: d.kind[k], proj: d.proj[k], day: d.day[k] };
+        return { len: d.len[k], kind: d.kind[k], proj: d.proj[k], day: d.day[k], session: d.sessions[d.sess[k]] };
       };
     });
   }
@@ -203,7 +203,7 @@
       return load(firsts[i][1]).then(function (d) {
         var row = d[2][doc - firsts[i][0]];
         var page = d[0][row[0]];
-        return { page: page, anchor: row[1], title: d[1][row[2]], time: row[3], excerpt: row[4] };
+        return { page: page, anchor: row[1], title: d[1][row[2]], time: row[3], text: row[4] };
       });
     }));
   }
@@ -217,7 +217,7 @@
     return (text.match(TOKEN) || []).map(function (t) { return t.toLowerCase(); });
   }
 
-  var FILTER = /\b(project|tool|role|model|after|before):("[^"]*"|[^\t\n\f\r ]+)/gi;
+  var FILTER = /\b(project|session|tool|role|model|after|before):("[^"]*"|[^\t\n\f\r ]+)/gi;
   var PHRASE = /"([^"]*)"/g;
 
   function parseDay(v) {
@@ -232,11 +232,12 @@
 
   // parse takes a query apart as search/query.go's parse does.
   function parse(text) {
-    var q = { words: [], phrases: [], project: "", tool: "", role: "", model: "", after: null, before: null };
+    var q = { words: [], phrases: [], project: "", session: "", tool: "", role: "", model: "", after: null, before: null };
     text = String(text).replace(FILTER, function (all, key, val) {
       val = val.replace(/^"+|"+$/g, "");
       switch (key.toLowerCase()) {
         case "project": q.project = val; break;
+        case "session": q.session = val; break;
         case "tool": q.tool = val; break;
         case "role": q.role = val; break;
         case "model": q.model = val; break;
@@ -254,8 +255,24 @@
       var t = tokens(w);
       if (t.length) q.words.push(t);
     });
-    q.empty = !q.words.length && !q.phrases.length && !q.project && !q.tool && !q.role && !q.model &&
+    q.empty = isEmpty(q);
+    return q;
+  }
+
+  function isEmpty(q) {
+    return !q.words.length && !q.phrases.length && !q.project && !q.session && !q.tool && !q.role && !q.model &&
       q.after === null && q.before === null;
+  }
+
+  // scoped adds a scope ({session, project}: the fields of search.Query)
+  // to a parsed query; a filter written in the text wins, as in
+  // search/query.go.
+  function scoped(q, scope) {
+    if (scope) {
+      if (!q.session && scope.session) q.session = scope.session;
+      if (!q.project && scope.project) q.project = scope.project;
+      q.empty = isEmpty(q);
+    }
     return q;
   }
 
@@ -406,6 +423,7 @@
     if (q.tool) tests.push(function (m) { return manifest.kinds[m.kind][1] === q.tool; });
     if (q.role) tests.push(function (m) { return manifest.kinds[m.kind][0] === q.role; });
     if (q.model) tests.push(function (m) { return manifest.kinds[m.kind][2] === q.model; });
+    if (q.session) tests.push(function (m) { return m.session === q.session; });
     if (q.project) {
       var p = q.project, wild = /[*?]/.test(p), ok = manifest.projects.map(function (name) {
         return name === p || (!wild && (name.endsWith("/" + p) || name.endsWith("\\" + p)));
@@ -422,13 +440,15 @@
   }
 
   // query runs text against the static index: {total, hits: [{id, page,
-  // anchor, title, project, role, tool, model, time, excerpt, score}]},
-  // best first. opts: {prefix: the last word as a prefix, size: hits to
-  // describe (default 20)}.
+  // anchor, title, project, session, role, tool, model, time, excerpt,
+  // score}]}, best first; excerpt is the part of the document's display
+  // text around its first match. opts: {prefix: the last word as a
+  // prefix, size: hits to describe (default 20), scope: {session,
+  // project}}.
   function query(text, opts) {
     opts = opts || {};
     var t0 = performance.now();
-    var q = parse(text);
+    var q = scoped(parse(text), opts.scope);
     if (q.empty) return Promise.reject(new Error("Type words to find, \"a phrase\", or filters such as tool:Bash."));
     return loadManifest().then(function () {
       return run(q, !!opts.prefix);
@@ -441,8 +461,8 @@
           var anchor = d.anchor.split("?")[0];
           return {
             id: d.page + "#" + d.anchor, doc: h.doc, score: h.score, page: d.page, anchor: anchor,
-            title: d.title, project: manifest.projects[md.proj], role: k[0], tool: k[1], model: k[2],
-            time: d.time ? new Date(d.time * 1000).toISOString() : "", excerpt: d.excerpt
+            title: d.title, project: manifest.projects[md.proj], session: md.session, role: k[0], tool: k[1], model: k[2],
+            time: d.time ? new Date(d.time * 1000).toISOString() : "", excerpt: around(d.text || "", q, !!opts.prefix)
           };
         });
         var res = { total: all.length, hits: hits, terms: termsOf(q), ms: performance.now() - t0, source: "static" };
@@ -450,6 +470,61 @@
         return res;
       });
     });
+  }
+
+  // ---- snippets -----------------------------------------------------------
+
+  var WIDTH = 240; // characters, as search/query.go's snippets (bytes there)
+
+  // firstMatch finds in text the first place a query's word or phrase
+  // matches, as tokens (the last word as a prefix while typing): {at, end}
+  // in characters, or null.
+  function firstMatch(text, q, prefix) {
+    var seqs = [];
+    q.words.forEach(function (w, i) {
+      seqs.push({ terms: w, prefix: prefix && w.length === 1 && i === q.words.length - 1 });
+    });
+    q.phrases.forEach(function (p) { seqs.push({ terms: p }); });
+    if (!seqs.length) return null;
+    var toks = [], m;
+    TOKEN.lastIndex = 0;
+    while ((m = TOKEN.exec(text))) toks.push({ t: m[0].toLowerCase(), at: m.index, end: m.index + m[0].length });
+    for (var i = 0; i < toks.length; i++) {
+      for (var s = 0; s < seqs.length; s++) {
+        var terms = seqs[s].terms, n = terms.length, ok = i + n <= toks.length;
+        for (var k = 0; ok && k < n; k++) {
+          ok = seqs[s].prefix ? toks[i + k].t.lastIndexOf(terms[k], 0) === 0 : toks[i + k].t === terms[k];
+        }
+        if (ok) return { at: toks[i].at, end: toks[i + n - 1].end };
+      }
+    }
+    return null;
+  }
+
+  function lowSurrogate(text, i) { var c = text.charCodeAt(i); return c >= 0xdc00 && c <= 0xdfff; }
+
+  // around cuts about WIDTH characters of text around its first match (the
+  // start when none is found), on spaces where one is near, with "…"
+  // where it cut.
+  function around(text, q, prefix) {
+    if (text.length <= WIDTH) return text;
+    var hit = firstMatch(text, q, prefix);
+    var from = 0, to;
+    if (hit) {
+      from = Math.max(0, hit.at - Math.floor(WIDTH / 3));
+      if (from > 0) {
+        var sp = text.indexOf(" ", from);
+        if (sp >= 0 && sp < hit.at && sp - from < 24) from = sp + 1;
+      }
+    }
+    to = Math.min(text.length, Math.max(from + WIDTH, hit ? hit.end : 0));
+    if (to < text.length) {
+      var sp2 = text.lastIndexOf(" ", to);
+      if (sp2 > (hit ? hit.end : from) && to - sp2 < 24) to = sp2;
+    }
+    if (from > 0 && lowSurrogate(text, from)) from++;
+    if (to < text.length && lowSurrogate(text, to)) to--;
+    return (from > 0 ? "…" : "") + text.slice(from, to) + (to < text.length ? "…" : "");
   }
 
   function termsOf(q) {
@@ -466,13 +541,14 @@
       w.forEach(function (x) { x[0](m); });
     },
     put: function (name, a, b) {
-      var data = name.charAt(0) === "t" ? { terms: a, posts: b } : name.charAt(0) === "m" ? { s: a } : a;
+      var data = name.charAt(0) === "t" ? { terms: a, posts: b } : name.charAt(0) === "m" ? { s: a, sessions: b } : a;
       shards[name] = data;
       var p = pending[name];
       if (p) { delete pending[name]; p.resolve(data); }
     },
     query: query,
-    search: function (text, prefix) { return search(text, prefix); },
+    search: function (text, prefix, scope) { return search(text, prefix, scope); },
+    around: around,
     parse: parse,
     tokens: tokens,
     root: root,
@@ -488,10 +564,12 @@
   // is no such API (a static host), so the static index answers instead.
   // search/api.js says whether there is one: the build writes it saying
   // no, and `ccsite serve` answers it saying yes, so no request ever fails.
-  function viaAPI(text, prefix) {
-    if (!api.served || !/^https?:$/.test(location.protocol) || parse(text).empty) return Promise.resolve(null);
+  function viaAPI(text, prefix, scope) {
+    if (!api.served || !/^https?:$/.test(location.protocol) || scoped(parse(text), scope).empty) return Promise.resolve(null);
     var t0 = performance.now();
     var url = root + "api/search?n=20&q=" + encodeURIComponent(text) + (prefix ? "&prefix=1" : "");
+    if (scope && scope.session) url += "&session=" + encodeURIComponent(scope.session);
+    if (scope && scope.project) url += "&project=" + encodeURIComponent(scope.project);
     return fetch(url, { headers: { Accept: "application/json" } }).then(function (r) {
       var json = /json/.test(r.headers.get("Content-Type") || "");
       if (!json) { api.served = false; return null; }
@@ -504,7 +582,7 @@
         return {
           total: body.total, terms: termsOf(q), ms: performance.now() - t0, source: "api",
           hits: body.hits.map(function (h) {
-            return { id: h.id, page: h.page, anchor: h.anchor, title: h.title, project: h.project, role: h.role,
+            return { id: h.id, page: h.page, anchor: h.anchor, title: h.title, project: h.project, session: h.session, role: h.role,
               tool: h.tool || "", model: h.model || "", time: h.time, snippet: h.snippet, score: h.score };
           })
         };
@@ -512,9 +590,9 @@
     }, function () { api.served = false; return null; });
   }
 
-  function search(text, prefix) {
-    return viaAPI(text, prefix).then(function (res) {
-      return res || query(text, { prefix: prefix });
+  function search(text, prefix, scope) {
+    return viaAPI(text, prefix, scope).then(function (res) {
+      return res || query(text, { prefix: prefix, scope: scope });
     });
   }
 
@@ -567,29 +645,77 @@
     return d.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   }
 
-  function render(list, status, res, prefix) {
+  // sessionPage is the page of the session a sub-agent's page belongs to
+  // (build/link: "proj/sess/agent-x.html" beside "proj/sess.html").
+  var AGENT_PAGE = /\/agent-[^\/]*\.html$/;
+  function sessionPage(page) { return String(page).replace(AGENT_PAGE, ".html"); }
+
+  // groups gathers hits by session, in the order of each session's best
+  // hit; within a session, hits keep their rank.
+  function groups(hits) {
+    var out = [], by = Object.create(null);
+    hits.forEach(function (h) {
+      var key = h.session || sessionPage(h.page);
+      var g = by[key];
+      if (!g) { g = by[key] = { hits: [], title: "", page: sessionPage(h.page), project: h.project }; out.push(g); }
+      if (!g.title && !AGENT_PAGE.test(h.page)) g.title = h.title;
+      g.hits.push(h);
+    });
+    out.forEach(function (g) { if (!g.title) g.title = g.hits[0].title; });
+    return out;
+  }
+
+  function render(list, status, res, prefix, scopeLabel) {
     list.textContent = "";
     var n = res.hits.length;
     status.className = "search-status";
-    status.textContent = res.total === 0 ? "No results." :
-      (res.total === 1 ? "1 result" : res.total + " results") + (res.total > n ? ", the best " + n + " shown" : "") +
-      " (" + Math.round(res.ms) + " ms)";
+    status.textContent = res.total === 0 ? "No results" + (scopeLabel ? " " + scopeLabel : "") + "." :
+      (res.total === 1 ? "1 result" : res.total + " results") + (scopeLabel ? " " + scopeLabel : "") +
+      (res.total > n ? ", the best " + n + " shown" : "") + " (" + Math.round(res.ms) + " ms)";
     var hl = res.terms.join(" ");
-    res.hits.forEach(function (h) {
-      var li = el("li", "hit");
-      var a = el("a", "hit-link");
-      a.href = h.page + (hl ? "?hl=" + encodeURIComponent(hl) : "") + "#" + h.anchor;
-      a.appendChild(el("span", "hit-title", h.title || "Untitled session"));
-      li.appendChild(a);
-      var what = h.role === "tool" && h.tool ? h.tool : h.role;
-      var meta = [shortProject(h.project), what, when(h.time)].filter(Boolean).join(" · ");
-      li.appendChild(el("div", "hit-meta", meta));
-      var p = el("p", "hit-snippet");
-      if (h.snippet !== undefined) safeSnippet(p, h.snippet);
-      else marked(p, h.excerpt || "", res.terms, prefix);
-      li.appendChild(p);
+    var q = hl ? "?hl=" + encodeURIComponent(hl) : "";
+    groups(res.hits).forEach(function (g) {
+      var li = el("li", "hit-group");
+      var head = el("h2", "hit-head");
+      var a = el("a", "hit-session");
+      a.href = g.page + q;
+      a.appendChild(el("span", "hit-title", g.title || "Untitled session"));
+      head.appendChild(a);
+      li.appendChild(head);
+      var count = g.hits.length === 1 ? "" : g.hits.length + " matches";
+      li.appendChild(el("div", "hit-meta", [shortProject(g.project), count].filter(Boolean).join(" · ")));
+      var ul = el("ul", "hit-list");
+      g.hits.forEach(function (h) {
+        var item = el("li", "hit");
+        var link = el("a", "hit-link");
+        link.href = h.page + q + "#" + h.anchor;
+        var what = h.role === "tool" && h.tool ? h.tool : h.role;
+        if (AGENT_PAGE.test(h.page) && h.role !== "agent") what = "agent " + what;
+        link.appendChild(el("span", "hit-what", what));
+        var t = when(h.time);
+        if (t) link.appendChild(el("span", "hit-when", t));
+        item.appendChild(link);
+        var p = el("p", "hit-snippet");
+        if (h.snippet !== undefined) safeSnippet(p, h.snippet);
+        else marked(p, h.excerpt || "", res.terms, prefix);
+        item.appendChild(p);
+        ul.appendChild(item);
+      });
+      li.appendChild(ul);
       list.appendChild(li);
     });
+  }
+
+  // scopeOf reads the scope from the page's URL: ?scope=session|project
+  // with &session=ID and &project=PATH (what the header box on a session
+  // or project page sends); without scope, the narrowest given.
+  function scopeOf(params) {
+    var session = params.get("session") || "", project = params.get("project") || "";
+    var scope = params.has("scope") ? params.get("scope") : (session ? "session" : project ? "project" : "");
+    if (scope === "session" && !session) scope = "";
+    if (scope === "project" && !project) scope = "";
+    if (scope !== "session" && scope !== "project") scope = "";
+    return { scope: scope, session: session, project: project };
   }
 
   function initPage() {
@@ -598,6 +724,29 @@
     var status = document.getElementById("search-status");
     if (!list || !box || !status) return;
     var form = box.form, seq = 0, timer = 0;
+    var params = new URLSearchParams(location.search);
+    var sc = scopeOf(params);
+    var select = document.getElementById("search-scope");
+    var hidSession = document.getElementById("search-session"), hidProject = document.getElementById("search-project");
+    if (select && (sc.session || sc.project)) {
+      if (sc.session) select.appendChild(new Option("this session", "session"));
+      if (sc.project) select.appendChild(new Option("this project (" + shortProject(sc.project) + ")", "project"));
+      select.value = sc.scope;
+      select.hidden = false;
+      if (hidSession && sc.session) { hidSession.value = sc.session; hidSession.disabled = false; }
+      if (hidProject && sc.project) { hidProject.value = sc.project; hidProject.disabled = false; }
+    }
+    function scope() {
+      var v = select && !select.hidden ? select.value : "";
+      if (v === "session") return { session: sc.session };
+      if (v === "project") return { project: sc.project };
+      return null;
+    }
+    function scopeLabel() {
+      var v = select && !select.hidden ? select.value : "";
+      return v === "session" ? "in this session" : v === "project" ? "in project " + shortProject(sc.project) : "";
+    }
+    api.scope = scope;
     // The manifest is small: fetch it now, so the first query only waits
     // for its own shards.
     loadManifest().catch(function () { /* reported by the first query */ });
@@ -610,11 +759,12 @@
         return;
       }
       status.textContent = "Searching…";
-      search(text, prefix).then(function (res) {
+      search(text, prefix, scope()).then(function (res) {
         if (my !== seq) return;
-        render(list, status, res, prefix);
+        render(list, status, res, prefix, scopeLabel());
         api.lastShown = text;
         api.lastSource = res.source;
+        api.lastScope = scope();
         document.dispatchEvent(new CustomEvent("ccsite:results", { detail: res }));
       }, function (err) {
         if (my !== seq) return;
@@ -625,8 +775,14 @@
       });
     }
     function remember() {
+      var u = "?q=" + encodeURIComponent(box.value);
+      if (sc.session || sc.project) {
+        u += "&scope=" + encodeURIComponent(select ? select.value : "");
+        if (sc.session) u += "&session=" + encodeURIComponent(sc.session);
+        if (sc.project) u += "&project=" + encodeURIComponent(sc.project);
+      }
       try {
-        history.replaceState(null, "", "?q=" + encodeURIComponent(box.value));
+        history.replaceState(null, "", u);
       } catch (e) { /* file:// may refuse; the results still show */ }
     }
     box.addEventListener("input", function () {
@@ -640,7 +796,8 @@
       go(true);
     });
     box.addEventListener("change", remember);
-    var q = new URLSearchParams(location.search).get("q");
+    if (select) select.addEventListener("change", function () { remember(); go(true); });
+    var q = params.get("q");
     if (q) {
       box.value = q;
       go(true);

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -170,6 +171,11 @@ func openExisting(dir string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Metas saved before they held sessions (whose display text is
+	// missing too): the index is made anew.
+	if len(list) > 0 && !slices.ContainsFunc(list, func(sm storedMeta) bool { return sm.Session != "" }) {
+		return nil, fmt.Errorf("search index metas without sessions")
+	}
 	idx, err := bleve.Open(dir)
 	if err != nil {
 		return nil, err
@@ -287,22 +293,22 @@ const maxSegments = 8
 
 // storedMeta is a meta as saved beside the index.
 type storedMeta struct {
-	ID, Project, Title, Role, Tool, Model string
-	Time                                  time.Time
-	Excerpt                               string
-	Text                                  int64
+	ID, Project, Session, Title, Role, Tool, Model string
+	Time                                           time.Time
+	Display                                        string
+	Text                                           int64
 }
 
 func (sm storedMeta) meta() meta {
-	return meta{id: sm.ID, project: sm.Project, title: sm.Title, role: sm.Role, tool: sm.Tool, model: sm.Model,
-		time: sm.Time, excerpt: sm.Excerpt, text: sm.Text}
+	return meta{id: sm.ID, project: sm.Project, session: sm.Session, title: sm.Title, role: sm.Role, tool: sm.Tool,
+		model: sm.Model, time: sm.Time, display: sm.Display, text: sm.Text}
 }
 
 func (w *Writer) saveMetas() error {
 	list := make([]storedMeta, 0, len(w.metas))
 	for _, m := range w.metas {
-		list = append(list, storedMeta{ID: m.id, Project: m.project, Title: m.title, Role: m.role, Tool: m.tool,
-			Model: m.model, Time: m.time, Excerpt: m.excerpt, Text: m.text})
+		list = append(list, storedMeta{ID: m.id, Project: m.project, Session: m.session, Title: m.title, Role: m.role,
+			Tool: m.tool, Model: m.model, Time: m.time, Display: m.display, Text: m.text})
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
 	var buf bytes.Buffer

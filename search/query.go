@@ -17,10 +17,13 @@ import (
 
 // Query is a search: words that must all match, "quoted phrases", and
 // filters. Filters can also be written in Text as project:NAME tool:NAME
-// role:NAME model:NAME after:YYYY-MM-DD before:YYYY-MM-DD.
+// role:NAME model:NAME session:ID after:YYYY-MM-DD before:YYYY-MM-DD (a
+// filter in Text wins over the field).
 type Query struct {
 	Text    string
 	Project string // matched against the project path or its last element
+	// Session is a session's id: its documents and its sub-agents'.
+	Session string
 	Tool    string
 	Role    string
 	Model   string
@@ -59,7 +62,7 @@ type Results struct {
 var ErrEmpty = fmt.Errorf("empty query: give words to find, \"a phrase\", or filters such as tool:Bash")
 
 var (
-	reFilter = regexp.MustCompile(`(?i)\b(project|tool|role|model|after|before):("[^"]*"|\S+)`)
+	reFilter = regexp.MustCompile(`(?i)\b(project|session|tool|role|model|after|before):("[^"]*"|\S+)`)
 	rePhrase = regexp.MustCompile(`"([^"]*)"`)
 )
 
@@ -78,6 +81,8 @@ func parse(q Query) (parsed, error) {
 		switch strings.ToLower(sub[1]) {
 		case "project":
 			p.q.Project = v
+		case "session":
+			p.q.Session = v
 		case "tool":
 			p.q.Tool = v
 		case "role":
@@ -107,7 +112,7 @@ func parse(q Query) (parsed, error) {
 			p.words = append(p.words, toks)
 		}
 	}
-	if len(p.words) == 0 && len(p.phrases) == 0 && p.q.Project == "" && p.q.Tool == "" && p.q.Role == "" &&
+	if len(p.words) == 0 && len(p.phrases) == 0 && p.q.Project == "" && p.q.Session == "" && p.q.Tool == "" && p.q.Role == "" &&
 		p.q.Model == "" && p.q.After.IsZero() && p.q.Before.IsZero() {
 		return p, ErrEmpty
 	}
@@ -163,6 +168,7 @@ func (p parsed) build() query.Query {
 	keyword("tool", p.q.Tool)
 	keyword("role", p.q.Role)
 	keyword("model", p.q.Model)
+	keyword("session", p.q.Session)
 	if p.q.Project != "" {
 		// The full path, or its last elements (a wildcard on the path,
 		// unless the name holds wildcard characters itself).

@@ -129,6 +129,31 @@ func TestSearchDemo(t *testing.T) {
 			}
 		}
 	})
+	t.Run("session", func(t *testing.T) {
+		all := run(search.Query{Text: "the", Size: 200})
+		sessions := map[string]int{}
+		for _, h := range all.Hits {
+			sessions[h.Session]++
+		}
+		if len(sessions) < 2 {
+			t.Fatalf("the: hits in %d sessions, want several", len(sessions))
+		}
+		one := all.Hits[0].Session
+		for _, q := range []search.Query{{Text: "the", Session: one, Size: 200}, {Text: "the session:" + one, Size: 200}} {
+			res := run(q)
+			if res.Total == 0 || len(all.Hits) == int(all.Total) && int(res.Total) != sessions[one] {
+				t.Errorf("%+v: %d hits, the session has %d", q, res.Total, sessions[one])
+			}
+			for _, h := range res.Hits {
+				if h.Session != one {
+					t.Errorf("%+v: a hit of session %s", q, h.Session)
+				}
+			}
+		}
+		if _, err := idx.Search(ctx, search.Query{Session: one}); err != nil {
+			t.Errorf("a session alone is a query: %v", err)
+		}
+	})
 	t.Run("escaped snippet", func(t *testing.T) {
 		res := run(search.Query{Text: "alert"})
 		if res.Total == 0 {
@@ -151,4 +176,22 @@ func TestSearchDemo(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestDisplayText(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ role, tool, in, want string }{
+		{"answer", "", "## Plan\n\n**Bold** and __strong words__ and `code **kept**`.\n- item one\n  * nested\n1. first\n> quoted",
+			"Plan Bold and strong words and code **kept**. item one nested first quoted"},
+		{"answer", "", "See [the docs](https://example.com/x?a=1) and ![a chart](img.png).", "See the docs and a chart."},
+		{"answer", "", "Call __init__ and foo__bar; ~~old~~ new\n---\n```go\n# not a heading\nx := 1\n```", "Call __init__ and foo__bar; old new # not a heading x := 1"},
+		{"prompt", "", "- [x] done\n- [ ] todo\n###### six", "done todo six"},
+		{"tool", "Bash", "## raw **output**\n- kept", "## raw **output** - kept"},
+		{"tool", "ExitPlanMode", "## Plan\n1. **Do** it", "Plan Do it"},
+		{"answer", "", "<script>alert(1)</script> `<b>`", "<script>alert(1)</script> <b>"},
+	} {
+		if got := search.DisplayText(c.role, c.tool, c.in); got != c.want {
+			t.Errorf("DisplayText(%s, %q)\n = %q\nwant %q", c.role, c.in, got, c.want)
+		}
+	}
 }

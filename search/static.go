@@ -33,10 +33,11 @@ import (
 //     bleve's (byte) order, each with its postings (document numbers,
 //     frequencies and positions, for phrases).
 //   - m-HASH.js, meta shards: per document its field length (for BM25),
-//     kind, project and day (for filters), 4096 documents each.
+//     kind, project, day and session (for filters), 4096 documents each,
+//     with the table of their sessions.
 //   - d-HASH.js, display shards: per document its page, anchor, title,
-//     time and the start of its text, a few KB each, loaded for the hits
-//     shown.
+//     time and its display text (DisplayText: what snippets are cut
+//     from), some tens of KB each, loaded for the hits shown.
 //
 // Documents are numbered in the order of their ids, so bleve's tie-break
 // (by id) is the reader's (by number), and numbers never depend on how
@@ -64,39 +65,21 @@ func apiScript(served bool) string {
 // postings, a display shard after displayShardBytes.
 const (
 	termShardBytes    = 32 << 10
-	displayShardBytes = 8 << 10
+	displayShardBytes = 32 << 10
 	metaShardDocs     = 4096
-	excerptBytes      = 160
 )
 
 // meta is what the static index keeps of a document besides its postings.
 type meta struct {
-	id, project, title, role, tool, model string
-	time                                  time.Time
-	excerpt                               string
-	text                                  int64 // bytes of text
+	id, project, session, title, role, tool, model string
+	time                                           time.Time
+	display                                        string // DisplayText
+	text                                           int64  // bytes of text
 }
 
 func newMeta(d *Doc) meta {
-	return meta{id: d.ID, project: d.Project, title: d.Title, role: d.Role, tool: d.Tool, model: d.Model,
-		time: d.Time, excerpt: excerpt(d.Text, excerptBytes), text: int64(len(d.Text))}
-}
-
-// excerpt is the start of text, white space folded, cut at about n bytes.
-func excerpt(text string, n int) string {
-	var b strings.Builder
-	for _, f := range strings.Fields(text) {
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		if b.Len()+len(f) > n {
-			b.WriteString(clipTo(f, max(0, n-b.Len())))
-			b.WriteString("…")
-			break
-		}
-		b.WriteString(f)
-	}
-	return b.String()
+	return meta{id: d.ID, project: d.Project, session: d.Session, title: d.Title, role: d.Role, tool: d.Tool,
+		model: d.Model, time: d.Time, display: DisplayText(d.Role, d.Tool, d.Text), text: int64(len(d.Text))}
 }
 
 // StaticStats describes a written static index.
@@ -478,14 +461,30 @@ func (w *staticWriter) metaShards() (metaTables, error) {
 	}
 	for start := 0; start < len(metas); start += metaShardDocs {
 		var enc []byte
+		// The shard's sessions, in the order they first come (documents
+		// go by page, so a session's are mostly together).
+		var sessions []string
+		sessionIdx := map[string]int{}
 		for i := start; i < min(len(metas), start+metaShardDocs); i++ {
 			m := metas[i]
+			si, ok := sessionIdx[m.session]
+			if !ok {
+				si = len(sessions)
+				sessionIdx[m.session] = si
+				sessions = append(sessions, m.session)
+			}
 			enc = varint(enc, uint64(w.lens[i]))
 			enc = varint(enc, uint64(kindIdx[i]))
 			enc = varint(enc, uint64(projectIdx[i]))
 			enc = varint(enc, uint64(day(m.time)-t.day0))
+			enc = varint(enc, uint64(si))
 		}
-		name, err := w.out("m", []byte(jsString(string(enc))), &w.st.MetaBytes)
+		list, err := json.Marshal(sessions)
+		if err != nil {
+			return t, err
+		}
+		body := append([]byte(jsString(string(enc))+","), list...)
+		name, err := w.out("m", body, &w.st.MetaBytes)
 		if err != nil {
 			return t, err
 		}
@@ -526,8 +525,8 @@ func (w *staticWriter) docShards() ([]docShard, error) {
 			if !m.time.IsZero() {
 				t = m.time.Unix()
 			}
-			rows = append(rows, []any{pi, anchor, ti, t, m.excerpt})
-			size += len(anchor) + len(m.excerpt) + 20
+			rows = append(rows, []any{pi, anchor, ti, t, m.display})
+			size += len(anchor) + len(m.display) + 20
 		}
 		body, err := json.Marshal([]any{pages, titles, rows})
 		if err != nil {

@@ -195,14 +195,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// apiSearch answers GET /api/search?q=…&project=…&tool=…&role=…&n=…
+// apiSearch answers GET /api/search?q=…&project=…&session=…&tool=…&role=…&n=…
 // &prefix=1 with search.Results as JSON; a bad query is a 400 with a
 // message, never a crash; no index (none built, or one being rebuilt) a
 // 503.
 func (s *Site) apiSearch(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
 	q := search.Query{Text: v.Get("q"), Project: v.Get("project"), Tool: v.Get("tool"), Role: v.Get("role"),
-		Model: v.Get("model"), Prefix: v.Get("prefix") == "1", Size: 20}
+		Model: v.Get("model"), Session: v.Get("session"), Prefix: v.Get("prefix") == "1", Size: 20}
 	if n := v.Get("n"); n != "" {
 		size, err := strconv.Atoi(n)
 		if err != nil || size < 1 || size > 200 {

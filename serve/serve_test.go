@@ -59,6 +59,28 @@ func TestServe(t *testing.T) {
 	if res.Total != 4 || !strings.Contains(res.Hits[0].Page, "8f6c56cd") {
 		t.Errorf("accents: %+v", res)
 	}
+	// Scopes: a session (its sub-agents too) and a project.
+	sess := res.Hits[0].Session
+	code, body, _ = get("/api/search?q=the&n=200&session=" + sess)
+	var scoped search.Results
+	if code != 200 || json.Unmarshal([]byte(body), &scoped) != nil || scoped.Total == 0 {
+		t.Fatalf("session scope: %d %s", code, body)
+	}
+	for _, h := range scoped.Hits {
+		if h.Session != sess {
+			t.Errorf("session=%s: a hit of %s", sess, h.Session)
+		}
+	}
+	code, body, _ = get("/api/search?q=the&n=200&project=" + res.Hits[0].Project)
+	scoped = search.Results{}
+	if code != 200 || json.Unmarshal([]byte(body), &scoped) != nil || scoped.Total == 0 {
+		t.Fatalf("project scope: %d %s", code, body)
+	}
+	for _, h := range scoped.Hits {
+		if h.Project != res.Hits[0].Project {
+			t.Errorf("project=%s: a hit of %s", res.Hits[0].Project, h.Project)
+		}
+	}
 	code, body, _ = get("/api/search?q=pagepa&prefix=1&tool=MultiEdit")
 	if code != 200 || !strings.Contains(body, "MultiEdit") {
 		t.Errorf("prefix and tool filter: %d %s", code, body)

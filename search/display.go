@@ -1,0 +1,112 @@
+package search
+
+import (
+	"regexp"
+	"strings"
+)
+
+// DisplayText is what the static search shows of a document's text, for
+// the snippets the browser cuts around the first match: white space
+// folded and, for what people and the model wrote (prompts, answers,
+// thinking, a sub-agent's messages, and the tools whose text is Markdown:
+// plans, fetched pages, sub-agent prompts), the Markdown syntax taken out
+// (emphasis, headings, list and quote markers, backticks, a link's URL).
+// Other tools' input and output (commands, files, diffs) stay as they
+// are. The indexed text (what scoring reads) is never this one.
+func DisplayText(role, tool, text string) string {
+	if role != "tool" || markdownTools[tool] {
+		text = stripMarkdown(text)
+	}
+	return strings.Join(strings.Fields(text), " ")
+}
+
+// markdownTools are the tools whose input or output is mostly Markdown.
+var markdownTools = map[string]bool{
+	"ExitPlanMode": true, "WebFetch": true, "WebSearch": true, "Task": true, "Agent": true, "Skill": true,
+}
+
+var (
+	// A line's block markers: heading hashes, quote marks, list bullets
+	// or numbers (several, nested), a task box.
+	reBlock = regexp.MustCompile(`^[ \t]*(?:(?:#{1,6}|>|[-*+]|\d{1,9}[.)])(?:[ \t]+|$))+(?:\[[ xX]\][ \t]+)?`)
+	reRule  = regexp.MustCompile(`^[ \t]*(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|=+)$`)
+	reFence = regexp.MustCompile("^[ \t]*(?:```|~~~)")
+	// [text](url), ![alt](url): the text.
+	reLink = regexp.MustCompile(`!?\[([^\[\]]*)\]\([^()\s]*(?:\s+"[^"]*")?\)`)
+	// __words__ when the inside is not a name (__init__ stays).
+	reUnder = regexp.MustCompile(`__([^_\s](?:[^_]*[^_\s])?)__`)
+	reName  = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
+)
+
+// stripMarkdown takes the Markdown syntax out of text, line by line; code
+// (fenced blocks, `spans`) keeps its characters, less the fences and
+// backticks.
+func stripMarkdown(text string) string {
+	lines := strings.Split(text, "\n")
+	out := lines[:0]
+	fenced := false
+	for _, l := range lines {
+		if reFence.MatchString(l) {
+			fenced = !fenced
+			continue
+		}
+		if fenced {
+			out = append(out, l)
+			continue
+		}
+		if reRule.MatchString(l) {
+			continue
+		}
+		l = reBlock.ReplaceAllString(l, "")
+		out = append(out, inline(l))
+	}
+	return strings.Join(out, "\n")
+}
+
+// inline strips a line's inline syntax outside its code spans, and the
+// backticks around them.
+func inline(l string) string {
+	if !strings.ContainsAny(l, "`*_[~") {
+		return l
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(l, '`')
+		if i < 0 {
+			b.WriteString(prose(l))
+			return b.String()
+		}
+		n := 1
+		for i+n < len(l) && l[i+n] == '`' {
+			n++
+		}
+		ticks := l[i : i+n]
+		j := strings.Index(l[i+n:], ticks)
+		if j < 0 {
+			b.WriteString(prose(l[:i]))
+			b.WriteString(l[i+n:])
+			return b.String()
+		}
+		b.WriteString(prose(l[:i]))
+		b.WriteString(l[i+n : i+n+j])
+		l = l[i+n+j+n:]
+	}
+}
+
+// prose strips links, bold, strike-through and __emphasis__.
+func prose(s string) string {
+	if strings.Contains(s, "](") {
+		s = reLink.ReplaceAllString(s, "$1")
+	}
+	s = strings.ReplaceAll(s, "**", "")
+	s = strings.ReplaceAll(s, "~~", "")
+	if strings.Contains(s, "__") {
+		s = reUnder.ReplaceAllStringFunc(s, func(m string) string {
+			if in := m[2 : len(m)-2]; !reName.MatchString(in) {
+				return in
+			}
+			return m
+		})
+	}
+	return s
+}
