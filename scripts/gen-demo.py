@@ -334,8 +334,34 @@ def infra_tools():
               {"filePath": "/home/demo/infra/grafana/status.dashboard.json", "oldString": '      "mappings": [],',
                "newString": '      "mappings": [{"type": "special", "options": {"match": "null", "result": {"text": "Down", "color": "red"}}}],',
                "originalFile": '{\n  "panels": [\n    {\n      "type": "stat",\n      "mappings": [],\n      "title": "Status"\n    }\n  ]\n}\n', "userModified": False, "replaceAll": False})
+    tool_output_shapes(s2)
     s2.assistant("msg_01DemoI0102", [text("Done: the status tile now shows **Down** in red when the health query fails.")], model="claude-sonnet-4-5-20250929")
     s2.write(os.path.join(ROOT, "-home-demo-infra", s2.sid + ".jsonl"))
+
+
+# --- Tool output shapes (size folding, JSON, empty search) --------------------------------
+# Shapes that browser tests look for: a `gh api` result of one long line of JSON
+# (over 50 KB: shown indented, highlighted and folded with its size), and a Grep that
+# found nothing (says "No matches" instead of an empty box). Added to infra's second
+# session; keep further shapes of this kind here.
+def tool_output_shapes(s):
+    model = "claude-sonnet-4-5-20250929"
+    issues = []
+    n = 0
+    while len(json.dumps(issues, separators=(",", ":"))) < 60 * 1024:
+        n += 1
+        issues.append({"number": 4800 + n, "title": f"status-api: 503 on /healthz during deploy #{n}",
+                       "state": "closed" if n % 3 else "open", "user": {"login": ["ana", "sam", "lee"][n % 3]},
+                       "labels": [{"name": "incident"}, {"name": "status-api"}] if n % 2 else [{"name": "grafana"}],
+                       "comments": n % 5, "created_at": f"2026-02-{1 + n % 28:02d}T09:{n % 60:02d}:00Z",
+                       "body": "The panel showed no value while the <db> check timed out & the deploy went on."})
+    out = json.dumps(issues, ensure_ascii=False, separators=(",", ":"))
+    s.assistant("msg_01DemoI0103", [text("Let me check how often this happened before."),
+                                    tool("toolu_01DemoI2Gh001", "Bash", {"command": "gh api 'repos/demo/infra/issues?labels=status-api&state=all&per_page=100'",
+                                                                        "description": "List past status-api issues"})], model=model)
+    s.result("toolu_01DemoI2Gh001", out, {"stdout": out, "stderr": "", "interrupted": False, "isImage": False})
+    s.assistant("msg_01DemoI0104", [tool("toolu_01DemoI2Grep0", "Grep", {"pattern": "noDataState", "path": "/home/demo/infra/grafana", "output_mode": "content", "-n": True})], model=model)
+    s.result("toolu_01DemoI2Grep0", "No matches found", {"mode": "content", "numFiles": 0, "filenames": [], "content": "", "numLines": 0})
 
 
 if __name__ == "__main__":

@@ -101,8 +101,27 @@ func (h *Highlighter) block(lang, filename, code string, start int) template.HTM
 // Code returns just the <pre> for code; start > 0 adds line numbers from
 // start. Oversized code is escaped without highlighting.
 func (h *Highlighter) Code(lang, filename, code string, start int) string {
+	return h.code(lang, filename, code, start, limits{h.MaxBytes, h.MaxLines, false})
+}
+
+// limits are the sizes above which code is shown plain. strict is for
+// text the lexer knows to be valid (JSON checked before): a token chroma
+// cannot place there means a match timed out (chroma gives each regexp
+// match 250 ms of wall time, which a loaded machine can run past), so it
+// is highlighted again, and shown plain rather than garbled if it keeps
+// failing; strict blocks are cached under keys of their own.
+type limits struct {
+	maxBytes, maxLines int
+	strict             bool
+}
+
+// code is Code with other limits.
+func (h *Highlighter) code(lang, filename, code string, start int, lim limits) string {
 	code = strings.TrimSuffix(code, "\n")
 	key := cacheKey(lang, filename, code, start)
+	if lim.strict {
+		key = cacheKey(lang+"\x00strict", filename, code, start)
+	}
 	h.mu.Lock()
 	out, ok := h.cache[key]
 	h.mu.Unlock()
@@ -118,12 +137,19 @@ func (h *Highlighter) Code(lang, filename, code string, start int) string {
 		}
 	}
 	lexer := h.pickLexer(lang, filename)
-	if lexer == nil || len(code) > h.MaxBytes || strings.Count(code, "\n") >= h.MaxLines {
+	if lexer == nil || len(code) > lim.maxBytes || strings.Count(code, "\n") >= lim.maxLines {
 		h.plain.Add(1)
 		return plainCode(code, start, lexer != nil)
 	}
 	h.misses.Add(1)
-	out = highlight(lexer, code, start)
+	out, clean := highlightTokens(lexer, code, start)
+	for try := 1; lim.strict && !clean; try++ {
+		if try == 3 {
+			h.plain.Add(1)
+			return plainCode(code, start, false)
+		}
+		out, clean = highlightTokens(lexer, code, start)
+	}
 	h.remember(key, out)
 	if h.Store != nil {
 		h.Store.Put(key, out)
@@ -247,10 +273,18 @@ const (
 )
 
 func highlight(lexer chroma.Lexer, code string, start int) string {
+	out, _ := highlightTokens(lexer, code, start)
+	return out
+}
+
+// highlightTokens is highlight; clean is false when the lexer met text it
+// could not place (an Error token).
+func highlightTokens(lexer chroma.Lexer, code string, start int) (out string, clean bool) {
 	it, err := lexer.Tokenise(nil, code)
 	if err != nil {
-		return plainCode(code, start, false)
+		return plainCode(code, start, false), true
 	}
+	clean = true
 	var b strings.Builder
 	b.Grow(len(code) + len(code)/3)
 	lines := 0
@@ -262,6 +296,9 @@ func highlight(lexer chroma.Lexer, code string, start int) string {
 	cur := ""
 	open := false
 	for tok := it(); tok != chroma.EOF; tok = it() {
+		if tok.Type == chroma.Error {
+			clean = false
+		}
 		cls := styled[tok.Type]
 		if cls == "" {
 			cls = styled[tok.Type.Parent()]
@@ -286,7 +323,7 @@ func highlight(lexer chroma.Lexer, code string, start int) string {
 	if start > 0 {
 		b.WriteString("</div>")
 	}
-	return b.String()
+	return b.String(), clean
 }
 
 // gutter opens a numbered block: the line numbers from start, in a column of

@@ -254,7 +254,7 @@ var readerChecks = map[string][]check{
 		textIn("added", "+2"), textIn("removed", "−2"),
 	},
 	"tool-glob": {
-		has("100 files", "Results · 100 lines"),
+		has("100 files", "Results · 3 KB · 100 lines"),
 		textIn("badge", "truncated"),
 		count("files", 1),
 		func(v *view) []string {
@@ -263,7 +263,7 @@ var readerChecks = map[string][]check{
 			}
 			return nil
 		},
-		closedDetails("Results · 100 lines"),
+		closedDetails("Results · 3 KB · 100 lines"),
 	},
 	"tool-grep": {
 		has("glob=*.ts", "output_mode=content", "-n=true", "· 2 lines", "· 2 files"),
@@ -310,7 +310,7 @@ var readerChecks = map[string][]check{
 	"tool-webfetch": {
 		inMarkup(`<a href="https://vitest.dev/api/expect.html"`),
 		has("200 OK", "checks that |a - b| < 10^-digits / 2."),
-		closedDetails("Result · 66 characters"),
+		closedDetails("Result · 66 bytes · 1 line"),
 	},
 	"tool-plan": {
 		inMarkup(`<p class="md-h md-h2">Plan: tax rate</p>`, `<input type="checkbox" checked disabled aria-label="done"> agreed with the team`),

@@ -38,9 +38,11 @@ type ToolView struct {
 
 // Output is text output, collapsed when long.
 type Output struct {
-	HTML   template.HTML
-	Lines  int
-	Long   bool
+	HTML  template.HTML
+	Lines int
+	Long  bool
+	// Size labels the folded output: "135 KB · 1 line".
+	Size   string
 	Images []Image
 	// JSON marks HTML as a highlighted JSON block rather than terminal text.
 	JSON bool
@@ -98,19 +100,56 @@ func (c *viewCtx) tool(call *session.ToolCall) ToolView {
 		// MCP servers and other tools often answer in JSON: show it
 		// indented and highlighted.
 		if t.Result != nil && len(t.Result.Images) == 0 {
-			if js := jsonText(call.ResultText()); js != nil {
-				t.Result.HTML, t.Result.JSON = c.rawJSON(js), true
+			if html, pretty, ok := c.jsonBlock(call.ResultText()); ok {
+				t.Result.HTML, t.Result.JSON = html, true
+				t.Result.Lines = lineCount(pretty)
+				t.Result.Long, t.Result.Size = folded(len(pretty), t.Result.Lines, collapseLines)
 			}
 		}
 	}
 	return t
 }
 
-// jsonText returns text as JSON when it is one JSON object or array (of a
-// size worth highlighting), else nil.
+// collapseBytes is the size above which a block starts folded, whatever
+// its lines: a 135 KB result on one line wraps as tall as a long one.
+const collapseBytes = 4 << 10
+
+// folded says whether a block of n bytes and lines lines starts folded
+// (more than collapseBytes or maxLines), and labels its size for the
+// summary: "135 KB · 1 line", or "12 KB" when lines is 0.
+func folded(n, lines, maxLines int) (long bool, size string) {
+	size = byteSize(n)
+	if lines > 0 {
+		size += " · " + plural(lines, "line")
+	}
+	return n > collapseBytes || lines > maxLines, size
+}
+
+// byteSize writes a size as people read it: "812 bytes", "4 KB", "1.2 MB".
+func byteSize(n int) string {
+	switch {
+	case n < 1<<10:
+		return plural(n, "byte")
+	case n < 1<<20:
+		return fmt.Sprintf("%d KB", (n+1<<9)>>10)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
+
+// lineCount is the number of lines s shows, a final newline not counted.
+func lineCount(s string) int {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return 0
+	}
+	return strings.Count(s, "\n") + 1
+}
+
+// jsonText returns text as JSON when it is one JSON object or array of at
+// most markup.MaxJSONBytes (larger stays plain text), else nil.
 func jsonText(text string) jsontext.Value {
 	t := strings.TrimSpace(text)
-	if len(t) < 2 || len(t) > markup.DefaultMaxBytes || (t[0] != '{' && t[0] != '[') {
+	if len(t) < 2 || len(t) > markup.MaxJSONBytes || (t[0] != '{' && t[0] != '[') {
 		return nil
 	}
 	v := jsontext.Value(t)
@@ -118,6 +157,58 @@ func jsonText(text string) jsontext.Value {
 		return nil
 	}
 	return v
+}
+
+// jsonBlock shows text that is JSON indented by two spaces and
+// highlighted; pretty is the indented text (what folding measures). ok is
+// false when text is not JSON, or too large to be worth it.
+func (c *viewCtx) jsonBlock(text string) (html template.HTML, pretty string, ok bool) {
+	v := jsonText(text)
+	if v == nil {
+		return "", "", false
+	}
+	p := append(jsontext.Value(nil), v...)
+	if p.Indent(jsontext.WithIndent("  ")) != nil {
+		return "", "", false
+	}
+	return c.b.MD.Highlighter().JSON(string(p)), string(p), true
+}
+
+// Shell is a terminal block as the terminal template shows it: Terminal
+// with its size label, and stdout as highlighted JSON when it is JSON.
+type Shell struct {
+	Terminal
+	// Size labels the folded output: "135 KB · 1 line".
+	Size string
+	// JSON marks Stdout as a highlighted JSON block.
+	JSON bool
+}
+
+// Shell is a terminal block built elsewhere (local command output), folded
+// by its lines only: its text's size is not known here.
+func (t Terminal) Shell() Shell {
+	return Shell{Terminal: t, Size: plural(t.Lines, "line")}
+}
+
+// shell is a command's output, folded by size and lines, JSON on stdout
+// shown indented and highlighted.
+func (c *viewCtx) shell(stdout, stderr string) Shell {
+	sh := Shell{}
+	n, lines := 0, 0
+	if html, pretty, ok := c.jsonBlock(stdout); ok {
+		sh.Stdout, sh.JSON = html, true
+		n, lines = len(pretty), lineCount(pretty)
+	} else if stdout != "" {
+		sh.Stdout = markup.ANSI(strings.TrimRight(stdout, "\n"))
+		n, lines = len(stdout), lineCount(stdout)
+	}
+	if stderr != "" {
+		sh.Stderr = markup.ANSI(strings.TrimRight(stderr, "\n"))
+		n, lines = n+len(stderr), lines+lineCount(stderr)
+	}
+	sh.Lines = lines
+	sh.Long, sh.Size = folded(n, lines, collapseLines)
+	return sh
 }
 
 // output is the generic view of a result: its text (ANSI-aware) and images.
@@ -138,8 +229,8 @@ func (c *viewCtx) output(call *session.ToolCall) *Output {
 		return nil
 	}
 	o.HTML = markup.ANSI(strings.TrimRight(text, "\n"))
-	o.Lines = strings.Count(text, "\n") + 1
-	o.Long = o.Lines > collapseLines
+	o.Lines = lineCount(text)
+	o.Long, o.Size = folded(len(text), o.Lines, collapseLines)
 	return o
 }
 
@@ -176,10 +267,13 @@ func toolBuilderFor(name string) toolBuilder {
 
 // BashView is a Bash call.
 type BashView struct {
-	Command     template.HTML
+	Command template.HTML
+	// CommandLong folds a long command (a heredoc), CommandSize labels it.
+	CommandLong bool
+	CommandSize string
 	Description string
 	Background  bool
-	Out         Terminal
+	Out         Shell
 	Interrupted bool
 	ExitNote    string
 }
@@ -192,6 +286,7 @@ func (c *viewCtx) bashTool(t *ToolView, call *session.ToolCall, in session.Input
 		t.Summary = firstLine(cmd)
 	}
 	v := BashView{Command: c.b.MD.Highlighter().Block("bash", "", cmd), Description: in.Str("description"), Background: in.Bool("run_in_background")}
+	v.CommandLong, v.CommandSize = folded(len(cmd), lineCount(cmd), collapseLines)
 	var res struct {
 		Stdout      string `json:"stdout"`
 		Stderr      string `json:"stderr"`
@@ -199,13 +294,13 @@ func (c *viewCtx) bashTool(t *ToolView, call *session.ToolCall, in session.Input
 		ReturnCode  string `json:"returnCodeInterpretation"`
 	}
 	if structured(tur, &res) {
-		v.Out = c.terminal(res.Stdout, res.Stderr, "")
+		v.Out = c.shell(res.Stdout, res.Stderr)
 		v.Interrupted, v.ExitNote = res.Interrupted, res.ReturnCode
 		if res.Interrupted {
 			t.Status = "interrupted"
 		}
 	} else if call.Result != nil && t.Status != "error" {
-		v.Out = c.terminal(call.ResultText(), "", "")
+		v.Out = c.shell(call.ResultText(), "")
 	}
 	t.Data = v
 }
@@ -221,7 +316,8 @@ func firstLine(s string) string {
 	return s
 }
 
-// FileView shows a file's content or a diff.
+// FileView shows a file's content or a diff. Its path is the card's
+// summary, shown once there.
 type FileView struct {
 	Path    string
 	Range   string
@@ -233,6 +329,8 @@ type FileView struct {
 	Note    string
 	Lines   int
 	Long    bool
+	// Size labels the folded code or diff: "12 KB · 300 lines".
+	Size string
 }
 
 func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
@@ -262,7 +360,7 @@ func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in session.Input
 			v.Code = c.b.MD.Highlighter().Lines("", p, res.File.Content, start)
 			end := start + max(res.File.NumLines, 1) - 1
 			v.Lines = res.File.NumLines
-			v.Long = v.Lines > collapseLines
+			v.Long, v.Size = folded(len(res.File.Content), v.Lines, collapseLines)
 			if res.File.TotalLines > 0 {
 				v.Range = fmt.Sprintf("lines %d–%d of %d", start, end, res.File.TotalLines)
 			}
@@ -272,7 +370,8 @@ func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in session.Input
 		// progress): the numbered text as sent, highlighted when it is.
 		if start, content, n, ok := catN(call.ResultText()); ok {
 			v.Code = c.b.MD.Highlighter().Lines("", p, content, start)
-			v.Lines, v.Long = n, n > collapseLines
+			v.Lines = n
+			v.Long, v.Size = folded(len(content), n, collapseLines)
 			v.Range = fmt.Sprintf("lines %d–%d", start, start+n-1)
 		} else if o := c.output(call); o != nil {
 			t.Result = o
@@ -357,8 +456,8 @@ func (c *viewCtx) writeTool(t *ToolView, call *session.ToolCall, in session.Inpu
 			v.Note = "new file"
 		}
 		v.Code = c.b.MD.Highlighter().Lines("", p, content, 1)
-		v.Lines = strings.Count(content, "\n") + 1
-		v.Long = v.Lines > collapseLines
+		v.Lines = max(lineCount(content), 1)
+		v.Long, v.Size = folded(len(content), v.Lines, collapseLines)
 	}
 	t.Data = v
 }
@@ -367,10 +466,14 @@ func (c *viewCtx) setDiff(v *FileView, hunks []markup.Hunk) {
 	v.Diff = markup.Diff(hunks)
 	st := markup.Stats(hunks)
 	v.Added, v.Removed = st.Added, st.Removed
+	n := 0
 	for _, h := range hunks {
 		v.Lines += len(h.Lines)
+		for _, l := range h.Lines {
+			n += len(l) + 1
+		}
 	}
-	v.Long = v.Lines > 2*collapseLines
+	v.Long, v.Size = folded(n, v.Lines, 2*collapseLines)
 }
 
 func (c *viewCtx) editTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
@@ -416,6 +519,10 @@ type SearchView struct {
 	Content   template.HTML
 	Lines     int
 	Long      bool
+	// Size labels the folded results: "6 KB · 120 lines".
+	Size string
+	// None is a search that found nothing: said, not an empty box.
+	None bool
 }
 
 func (c *viewCtx) searchTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
@@ -450,12 +557,19 @@ func (c *viewCtx) searchTool(t *ToolView, call *session.ToolCall, in session.Inp
 				v.Count = fmt.Sprintf("%d lines", res.NumLines)
 			}
 		}
+		n := 0
 		if res.Content != "" {
-			v.Content = markup.ANSI(res.Content)
-			v.Lines = strings.Count(res.Content, "\n") + 1
+			v.Content = markup.ANSI(strings.TrimRight(res.Content, "\n"))
+			v.Lines, n = lineCount(res.Content), len(res.Content)
+		}
+		for _, f := range v.Files {
+			n += len(f) + 1
 		}
 		v.Lines += len(v.Files)
-		v.Long = v.Lines > collapseLines
+		v.Long, v.Size = folded(n, v.Lines, collapseLines)
+		if len(v.Files) == 0 && strings.TrimSpace(res.Content) == "" {
+			v.None, v.Count = true, ""
+		}
 	} else if call.Result != nil && t.Status != "error" {
 		t.Result = c.output(call)
 	}
@@ -551,6 +665,10 @@ type WebView struct {
 	Links  []WebLink
 	Result template.HTML
 	Chars  int
+	// JSON marks Result as a highlighted JSON block (a fetched API).
+	JSON bool
+	// Size labels the result, always folded: "12 KB · 80 lines".
+	Size string
 }
 
 // WebLink is a search result.
@@ -596,8 +714,15 @@ func (c *viewCtx) webTool(t *ToolView, call *session.ToolCall, in session.Input,
 		text = call.ResultText()
 	}
 	if text != "" {
-		v.Result = c.b.MD.Markdown(text)
+		n, lines := len(text), lineCount(text)
+		if html, pretty, ok := c.jsonBlock(text); ok {
+			v.Result, v.JSON = html, true
+			n, lines = len(pretty), lineCount(pretty)
+		} else {
+			v.Result = c.b.MD.Markdown(text)
+		}
 		v.Chars = runes(text)
+		_, v.Size = folded(n, lines, collapseLines)
 	}
 	v.URL = safeURL(v.URL)
 	t.Data = v
@@ -703,9 +828,12 @@ func (c *viewCtx) askTool(t *ToolView, call *session.ToolCall, in session.Input,
 	t.Data = v
 }
 
-// GenericView shows a tool's input as JSON.
+// GenericView shows a tool's input as JSON, folded when long.
 type GenericView struct {
 	Input template.HTML
+	Long  bool
+	// Size labels the folded input: "12 KB".
+	Size string
 }
 
 func (c *viewCtx) genericTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
@@ -717,7 +845,15 @@ func (c *viewCtx) genericTool(t *ToolView, call *session.ToolCall, in session.In
 		}
 	}
 	if len(call.Input) > 0 && string(call.Input) != "{}" {
-		t.Data = GenericView{Input: c.rawJSON(call.Input)}
+		g := GenericView{}
+		pretty := append(jsontext.Value(nil), call.Input...)
+		if pretty.Indent(jsontext.WithIndent("  ")) != nil {
+			pretty = call.Input
+		}
+		g.Input = c.rawJSON(call.Input)
+		g.Long, _ = folded(len(pretty), lineCount(string(pretty)), collapseLines)
+		g.Size = byteSize(len(pretty))
+		t.Data = g
 	} else {
 		t.Data = GenericView{}
 	}
