@@ -25,13 +25,13 @@
   }
 
   // Times are written in UTC; show them in the reader's time zone.
-  function localTimes() {
+  function localTimes(root) {
     var fmt;
     try {
       fmt = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
     } catch (e) { return; }
     var clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-    var els = document.querySelectorAll("time[datetime]");
+    var els = (root || document).querySelectorAll("time[datetime]");
     for (var i = 0; i < els.length; i++) {
       var d = new Date(els[i].getAttribute("datetime"));
       if (isNaN(d)) continue;
@@ -76,8 +76,163 @@
   // Open every <details> around el so it can be seen.
   function reveal(el) {
     for (var p = el; p; p = p.parentElement) {
-      if (p.tagName === "DETAILS") p.open = true;
+      if (p.tagName === "DETAILS") { materialize(p); p.open = true; }
     }
+  }
+
+  // On very long pages a tool call's body waits as a JSON string in an
+  // inert <script> (not parsed as HTML, no DOM, no layout) until the call
+  // is opened: made here. The string is the page's own markup, escaped
+  // when the site was built.
+  function materialize(d) {
+    var s = d.querySelector(":scope > script.later");
+    if (!s || s.classList.contains("packed")) return;
+    s.insertAdjacentHTML("afterend", JSON.parse(s.textContent));
+    s.remove();
+  }
+  // A turn of a very long page waits gzipped (base64, in a JSON string):
+  // made when it nears the window. Returns a promise.
+  var making = [];
+  function makeTurn(turn) {
+    var s = turn.querySelector(":scope > script.later.packed");
+    if (!s) return Promise.resolve();
+    if (s.making) return s.making;
+    s.making = unpack(JSON.parse(s.textContent)).then(function (html) {
+      if (!s.parentNode) return;
+      s.insertAdjacentHTML("afterend", html);
+      s.remove();
+      turn.classList.remove("later");
+      turn.style.minHeight = "";
+      if (view === "full") openTools(turn);
+      localTimes(turn);
+    });
+    return s.making;
+  }
+  function unpack(b64) {
+    var bin = atob(b64);
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+  function openTools(box) {
+    var tools = box.querySelectorAll("details.tool");
+    for (var i = 0; i < tools.length; i++) { materialize(tools[i]); tools[i].open = true; }
+  }
+  // Turns of a very long page are made as they near the window.
+  function watchLater() {
+    var later = document.querySelectorAll(".conversation > .turn.later");
+    if (!later.length) return;
+    if (!window.IntersectionObserver) { for (var i = 0; i < later.length; i++) makeTurn(later[i]); return; }
+    var io = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting) { io.unobserve(e.target); makeTurn(e.target); }
+      });
+    }, { rootMargin: "2000px 0px" });
+    for (var j = 0; j < later.length; j++) io.observe(later[j]);
+  }
+  // findLater makes the turns not made yet (a link to one of their
+  // messages), then gives the element of id.
+  function findLater(id) {
+    return makeAll().then(function () { return document.getElementById(id); });
+  }
+  function makeAll() {
+    var later = document.querySelectorAll(".conversation > .turn.later");
+    var all = [];
+    for (var i = 0; i < later.length; i++) all.push(makeTurn(later[i]));
+    return Promise.all(all);
+  }
+
+  // The session page's view: "conversation" (prompts and answers, each tool
+  // call one line that opens in place; thinking and bookkeeping hidden) or
+  // "full" (every call open, everything shown). From ?view=, else the last
+  // one chosen, else the conversation. Set before the page is drawn.
+  var VIEWS = { conversation: true, full: true };
+  function urlView() {
+    try { return new URLSearchParams(location.search).get("view") || ""; } catch (e) { return ""; }
+  }
+  function storedView() {
+    try { return localStorage.getItem("ccsite-view") || ""; } catch (e) { return ""; }
+  }
+  var view = VIEWS[urlView()] ? urlView() : VIEWS[storedView()] ? storedView() : "conversation";
+  document.documentElement.setAttribute("data-view", view);
+  function setView(v, remember) {
+    if (!VIEWS[v]) return;
+    view = v;
+    document.documentElement.setAttribute("data-view", v);
+    if (remember) { try { localStorage.setItem("ccsite-view", v); } catch (e) { /* private mode */ } }
+    if (v === "full") openTools(document); // (turns not made yet open theirs when made)
+    else {
+      var tools = document.querySelectorAll("details.tool[open]");
+      for (var i = 0; i < tools.length; i++) tools[i].open = false;
+    }
+    var buttons = document.querySelectorAll(".view-switch button[data-view]");
+    for (var j = 0; j < buttons.length; j++) buttons[j].setAttribute("aria-pressed", buttons[j].getAttribute("data-view") === v ? "true" : "false");
+    if (remember && history.replaceState) {
+      try {
+        var q = new URLSearchParams(location.search);
+        q.set("view", v);
+        history.replaceState(null, "", "?" + q.toString() + location.hash);
+      } catch (e) { /* a file: URL some browsers will not rewrite */ }
+    }
+  }
+  document.addEventListener("toggle", function (ev) {
+    var d = ev.target;
+    if (d && d.tagName === "DETAILS" && d.open) materialize(d);
+  }, true);
+
+  // The turn outline: the current turn marked as the page scrolls; on
+  // narrow screens shown over the page with "o".
+  function watchTurns() {
+    var outline = document.getElementById("outline");
+    if (!outline) return;
+    var links = {};
+    var all = outline.querySelectorAll("a[data-turn]");
+    for (var i = 0; i < all.length; i++) links[all[i].getAttribute("data-turn")] = all[i];
+    var turns = document.querySelectorAll(".conversation > .turn");
+    var current = null, queued = false;
+    // The current turn is the last one starting above a third of the
+    // window (turns are in page order: a binary search).
+    function mark() {
+      queued = false;
+      var line = window.innerHeight / 3, lo = 0, hi = turns.length - 1, at = 0;
+      while (lo <= hi) {
+        var mid = (lo + hi) >> 1;
+        if (turns[mid].getBoundingClientRect().top <= line) { at = mid; lo = mid + 1; } else hi = mid - 1;
+      }
+      var a = turns.length ? links[turns[at].id] : null;
+      if (!a || a === current) return;
+      if (current) current.removeAttribute("aria-current");
+      a.setAttribute("aria-current", "true");
+      current = a;
+      var box = outline.getBoundingClientRect(), r = a.getBoundingClientRect();
+      if (r.top < box.top || r.bottom > box.bottom) outline.scrollTop += r.top - box.top - box.height / 3;
+    }
+    window.addEventListener("scroll", function () {
+      if (!queued) { queued = true; requestAnimationFrame(mark); }
+    }, { passive: true });
+    mark();
+    outline.addEventListener("click", function (ev) {
+      if (ev.target.closest("a") && outline.classList.contains("shown")) outline.classList.remove("shown");
+    });
+  }
+  function toggleOutline() {
+    var o = document.getElementById("outline");
+    if (o) o.classList.toggle("shown");
+  }
+  // Next or previous turn (a prompt), from the one at the top of the window.
+  function stepTurn(dir) {
+    var turns = Array.prototype.filter.call(document.querySelectorAll(".conversation > .turn"), function (t) { return t.offsetParent !== null; });
+    if (!turns.length) return;
+    var i;
+    if (dir > 0) {
+      for (i = 0; i < turns.length; i++) if (turns[i].getBoundingClientRect().top > 16) break;
+    } else {
+      for (i = turns.length - 1; i >= 0; i--) if (turns[i].getBoundingClientRect().top < 8) break;
+    }
+    var t = turns[Math.max(0, Math.min(turns.length - 1, i))];
+    t.scrollIntoView({ block: "start" });
+    if (history.replaceState) { try { history.replaceState(null, "", location.search + "#" + t.id); } catch (e) { /* file: */ } }
   }
 
   // highlight marks, inside box, the words a search result was found by
@@ -117,7 +272,14 @@
       frag.appendChild(document.createTextNode(text.slice(at)));
       node.parentNode.replaceChild(frag, node);
     });
-    if (first) reveal(first);
+    if (first) { reveal(first); showHidden(first); }
+  }
+
+  // showHidden turns to the full view, for this visit, when el is in what
+  // the conversation view hides (thinking, bookkeeping): a link or a
+  // search result that leads there must show it.
+  function showHidden(el) {
+    if (view === "conversation" && el.offsetParent === null && document.querySelector(".view-switch")) setView("full", false);
   }
 
   function showTarget() {
@@ -125,8 +287,12 @@
     try { id = decodeURIComponent(id); } catch (e) { /* keep it raw */ }
     if (!id) return;
     var el = document.getElementById(id);
-    if (!el) return;
+    if (!el) {
+      if (document.querySelector(".conversation > .turn.later")) findLater(id).then(function (e) { if (e) showTarget(); });
+      return;
+    }
     reveal(el);
+    showHidden(el.classList.contains("result-anchor") ? el.closest(".tool") : el);
     var box = el.classList.contains("result-anchor") ? el.closest(".tool") : el;
     if (box) highlight(box);
     if (box) {
@@ -147,6 +313,16 @@
     }
     if (t.closest(".theme-toggle")) {
       toggleTheme();
+      return;
+    }
+    var copyBtn = t.closest("button.copy-text");
+    if (copyBtn) {
+      copyText(copyBtn.getAttribute("data-copy") || "", function () { flash(copyBtn, "Copied"); });
+      return;
+    }
+    var viewButton = t.closest(".view-switch button[data-view]");
+    if (viewButton) {
+      setView(viewButton.getAttribute("data-view"), true);
       return;
     }
     var sortBtn = t.closest("button.sort");
@@ -218,6 +394,7 @@
   // Keyboard: j/k next/previous message, t all thinking, / search or
   // filter, ? this help.
   var SHORTCUTS = [["j", "next message"], ["k", "previous message"], ["t", "open or close all thinking"],
+    ["n", "next turn (prompt)"], ["p", "previous turn (prompt)"], ["v", "conversation or full view"], ["o", "show the turn outline"],
     ["/", "search (or filter the list)"], ["?", "show this help"], ["Esc", "close this help"]];
   function messages() {
     return Array.prototype.slice.call(document.querySelectorAll(".conversation > .turn > .item, .conversation .item"))
@@ -289,6 +466,11 @@
       case "j": step(1); break;
       case "k": step(-1); break;
       case "t": toggleThinking(); break;
+      case "n": stepTurn(1); break;
+      case "p": stepTurn(-1); break;
+      case "v": if (document.querySelector(".view-switch")) setView(view === "full" ? "conversation" : "full", true); else return; break;
+      case "o": toggleOutline(); break;
+      case "Escape": { var o = document.querySelector(".outline.shown"); if (!o) return; o.classList.remove("shown"); break; }
       case "/": {
         var box = document.querySelector("input.filter") || document.getElementById("search");
         if (!box) return;
@@ -303,9 +485,12 @@
 
   // Printing shows everything: open every closed <details>, then restore.
   var printed = [];
+  // In the conversation view the tool calls stay one line on paper too.
   window.addEventListener("beforeprint", function () {
-    printed = Array.prototype.filter.call(document.querySelectorAll("details"), function (d) { return !d.open; });
-    printed.forEach(function (d) { d.open = true; });
+    printed = Array.prototype.filter.call(document.querySelectorAll("details"), function (d) {
+      return !d.open && !(view === "conversation" && d.classList.contains("tool"));
+    });
+    printed.forEach(function (d) { materialize(d); d.open = true; });
   });
   window.addEventListener("afterprint", function () {
     printed.forEach(function (d) { d.open = false; });
@@ -314,6 +499,9 @@
 
   window.addEventListener("hashchange", showTarget);
   document.addEventListener("DOMContentLoaded", function () {
+    watchLater();
+    if (document.querySelector(".view-switch")) setView(view, false);
+    watchTurns();
     localTimes();
     sortButtons();
     showTarget();

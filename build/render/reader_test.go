@@ -197,7 +197,7 @@ var readerChecks = map[string][]check{
 		count("status-interrupted", 1),
 		inMarkup(`<span class="badge warn">interrupted</span>`),
 		textIn("term-out", "VITE v5.4.2 ready in 312 ms"),
-		textIn("item-interruption", "Request interrupted by user for tool use"),
+		textIn("kind-interruption", "Request interrupted by user for tool use"),
 	},
 	"tool-bash-interrupted-2x": {
 		count("status-interrupted", 1),
@@ -412,7 +412,7 @@ var readerChecks = map[string][]check{
 		hasNot("EmwKAhgBEgy"),
 	},
 	"event-interruption": {
-		textIn("item-interruption", "Request interrupted by user"),
+		textIn("kind-interruption", "Request interrupted by user"),
 		count("turn", 2),
 	},
 	"event-slash-command": {
@@ -452,17 +452,22 @@ var readerChecks = map[string][]check{
 		hasNot("<ide_opened_file>", "<system-reminder>"),
 	},
 	"event-branch": {
-		inMarkup(`<a href="#branch-1">↳ Abandoned branch 1 starts here</a>`),
-		has("Branch 1 · 2 messages · forked after line 2"),
+		// The abandoned branch sits right after the message it forked
+		// from, labelled by its time and first words.
+		matches(`id="m-[^"]+" data-line="2">[\s\S]*?</div>\n</div><details class="branch" id="branch-1">`),
+		has("↳ Abandoned branch · 2026-03-10 09:00 UTC · Use a Map instead · 2 messages"),
 		func(v *view) []string {
 			// The live branch reads the newest line; the other is in the
-			// abandoned section only.
+			// abandoned branch only.
 			var live, gone string
-			for _, n := range find(v.doc, byClass("turn")) {
-				live += textOf(n) + " "
-			}
 			for _, n := range find(v.doc, byClass("branch")) {
 				gone += textOf(n) + " "
+			}
+			for _, n := range find(v.doc, byClass("turn")) {
+				for _, b := range find(n, byClass("branch")) {
+					b.Parent.RemoveChild(b)
+				}
+				live += textOf(n) + " "
 			}
 			var bad []string
 			if !strings.Contains(live, "Actually, use a plain object") || strings.Contains(live, "Use a Map instead") {

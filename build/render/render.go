@@ -53,6 +53,7 @@ func LoadFiles(files []File) (*Templates, error) {
 		"icon":    icon,
 		"safeURL": safeURL,
 		"plural":  plural,
+		"pack":    pack,
 	})
 	for _, f := range files {
 		if _, err := t.New(f.Name).Parse(string(f.Data)); err != nil {

@@ -34,6 +34,8 @@ type ToolView struct {
 	// of it exists; Error the error text.
 	Result *Output
 	Error  template.HTML
+	// Fold is the card as one line (see fold.go).
+	Fold FoldLine
 }
 
 // Output is text output, collapsed when long.
@@ -620,6 +622,10 @@ type TaskView struct {
 	Duration    string
 	Tokens      string
 	ToolCount   int
+	// ResultLong folds a long result (over 4 KB or 30 lines), with its
+	// size in ResultSize.
+	ResultLong bool
+	ResultSize string
 }
 
 func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
@@ -653,6 +659,7 @@ func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in session.Input
 	}
 	if text != "" {
 		v.Result = c.b.MD.Markdown(text)
+		v.ResultLong, v.ResultSize = folded(len(text), lineCount(text), collapseLines)
 	}
 	t.Data = v
 }

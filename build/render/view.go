@@ -112,6 +112,16 @@ type SessionView struct {
 	Embedded bool
 	// Embeds are sub-agents shown on this same page (a shared file).
 	Embeds []Embed
+	// EmptyThinking counts thinking blocks that carry no text (recent
+	// Claude Code versions record none): said once, not shown each time.
+	EmptyThinking int
+	// Resume is the command that resumes the session in Claude Code;
+	// SourceName the transcript's file name.
+	Resume     string
+	SourceName string
+	// Deferred is set on very long pages: tool bodies and thinking are
+	// kept in inert <template>s and made on demand (see assets/app.js).
+	Deferred bool
 }
 
 // Embed is a sub-agent shown inside its parent's page.
@@ -142,6 +152,20 @@ type TurnView struct {
 	Start   Time
 	Excerpt string
 	Items   []Item
+	// HasPrompt is false for what came before the first prompt; Quiet is
+	// set when such a turn holds only bookkeeping (hooks, progress).
+	HasPrompt bool
+	Quiet     bool
+	// Tools counts the turn's tool calls, ToolNames names the most used;
+	// Took is its wall time; OutTokens what the model wrote in it.
+	Tools     int
+	ToolNames string
+	Took      string
+	OutTokens int64
+	// Defer keeps the turn's items in an inert <script> until the turn
+	// nears the window (very long pages); Height guesses its height.
+	Defer  bool
+	Height int
 }
 
 // BranchView is an abandoned branch, shown collapsed after the live one.
@@ -152,6 +176,9 @@ type BranchView struct {
 	ForkLine   int
 	Leaf       Time
 	Items      []Item
+	// Start is the branch's first time; Label its first words.
+	Start Time
+	Label string
 }
 
 // Item is one thing shown in the conversation, rendered by the template
@@ -162,9 +189,11 @@ type Item struct {
 	UUID   string
 	Line   int
 	Time   Time
-	// Forks lists the branches that leave from this message.
-	Forks []Fork
-	Data  any
+	// Forks lists the branches that leave from this message; Branches
+	// are those shown right after it (abandoned branches at their fork).
+	Forks    []Fork
+	Branches []BranchView
+	Data     any
 }
 
 // Fork is an abandoned branch leaving from a message.
@@ -212,6 +241,9 @@ type Builder struct {
 	// Media, when set, stores an image's bytes as a site file and returns
 	// its path from the site root; without it images are inlined.
 	Media func(ext string, data []byte) string
+	// DeferAfter is the number of tool calls past which a page makes its
+	// later turns and its tool bodies only when they are reached (0: 400).
+	DeferAfter int
 }
 
 // Session builds the body of a session or sub-agent page.
@@ -272,16 +304,17 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		}
 	}
 	ctx.forks = forks
+	ctx.deferred = b.deferred(s)
 	items := ctx.items(s.Messages)
+	v.Abandoned = placeBranches(items, ctx.branches(s))
 	v.Turns = splitTurns(s, items, ctx.pre)
-	for _, br := range s.Branches {
-		bv := BranchView{Index: br.Index, Anchor: ctx.pre + link.Branch(br.Index), Leaf: mkTime(br.Leaf), Items: ctx.items(br.Messages)}
-		if br.Fork != nil {
-			bv.ForkAnchor = "#" + ctx.pre + link.Message(br.Fork.UUID)
-			bv.ForkLine = br.Fork.Line
-		}
-		v.Abandoned = append(v.Abandoned, bv)
+	outline(s, v.Turns)
+	if ctx.deferred {
+		deferTurns(v.Turns)
 	}
+	v.EmptyThinking = ctx.emptyThinking
+	v.Resume, v.SourceName = resume(s), sourceName(s.Path)
+	v.Deferred = ctx.deferred
 	return v
 }
 
@@ -290,7 +323,7 @@ func splitTurns(s *session.Session, items []Item, pre string) []TurnView {
 	var out []TurnView
 	byIndex := map[int]int{}
 	for _, t := range s.Turns {
-		tv := TurnView{Index: t.Index, Anchor: pre + link.Turn(t.Index), Start: mkTime(t.Start), Excerpt: t.Excerpt}
+		tv := TurnView{Index: t.Index, Anchor: pre + link.Turn(t.Index), Start: mkTime(t.Start), Excerpt: t.Excerpt, HasPrompt: t.HasPrompt}
 		byIndex[t.Index] = len(out)
 		out = append(out, tv)
 	}
@@ -302,7 +335,7 @@ func splitTurns(s *session.Session, items []Item, pre string) []TurnView {
 		k, ok := byIndex[turnOf[it.UUID]]
 		if !ok {
 			if len(out) == 0 {
-				out = append(out, TurnView{Index: 1, Anchor: pre + link.Turn(1)})
+				out = append(out, TurnView{Index: 1, Anchor: pre + link.Turn(1), HasPrompt: true})
 			}
 			k = len(out) - 1
 		}
@@ -334,6 +367,10 @@ type viewCtx struct {
 	toolSeen map[string]int
 	// pre prefixes every anchor (sub-agents embedded in a shared page).
 	pre string
+	// emptyThinking counts the thinking blocks without text left out.
+	emptyThinking int
+	// deferred: the page keeps tool bodies in templates (see deferLimit).
+	deferred bool
 }
 
 // items turns messages into items: tool results are shown inside the
@@ -497,9 +534,9 @@ func (c *viewCtx) message(m *session.Message) (string, any) {
 	case session.KindCommand:
 		return "command", Terminal{Command: m.Command.Name, Args: m.Command.Args}
 	case session.KindLocalOutput, session.KindBashOutput:
-		return "terminal", c.terminal(m.Command.Stdout, m.Command.Stderr, "")
+		return "terminal", c.shell(m.Command.Stdout, m.Command.Stderr)
 	case session.KindBashInput:
-		return "terminal", Terminal{Input: markup.ANSI(m.Command.Input)}
+		return "terminal", Terminal{Input: markup.ANSI(m.Command.Input)}.Shell()
 	case session.KindNotification:
 		return "notification", c.notification(m)
 	case session.KindAnswer, session.KindSynthetic, session.KindAPIError:
@@ -594,22 +631,6 @@ func metaLabel(m *session.Message) string {
 	return "Text added by Claude Code"
 }
 
-func (c *viewCtx) terminal(stdout, stderr, input string) Terminal {
-	t := Terminal{}
-	if input != "" {
-		t.Input = markup.ANSI(input)
-	}
-	if stdout != "" {
-		t.Stdout = markup.ANSI(strings.TrimRight(stdout, "\n"))
-	}
-	if stderr != "" {
-		t.Stderr = markup.ANSI(strings.TrimRight(stderr, "\n"))
-	}
-	t.Lines = strings.Count(stdout, "\n") + strings.Count(stderr, "\n") + 1
-	t.Long = t.Lines > collapseLines
-	return t
-}
-
 // collapseLines is the output length above which blocks start collapsed.
 const collapseLines = 30
 
@@ -695,12 +716,21 @@ func (c *viewCtx) answer(m *session.Message) Answer {
 				a.Parts = append(a.Parts, Part{"text", c.b.MD.Markdown(b.Text)})
 			}
 		case "thinking":
+			if strings.TrimSpace(b.Thinking) == "" {
+				c.emptyThinking++
+				continue
+			}
 			a.Parts = append(a.Parts, Part{"thinking", Collapsible{Label: "Thinking", Chars: runes(b.Thinking), Body: c.b.MD.Markdown(b.Thinking)}})
 		case "redacted_thinking":
 			a.Parts = append(a.Parts, Part{"redacted", nil})
 		case "tool_use", "server_tool_use":
 			if call := c.s.Tool(b.ID); call != nil {
-				a.Parts = append(a.Parts, Part{"tool", c.tool(call)})
+				tv := c.tool(call)
+				tv.Fold = fold(call, tv)
+				// In a very long page, the first turns' and the branches'
+				// tool bodies wait as markup; later turns wait whole.
+				tv.Fold.Defer = c.deferred && m.Turn <= 2
+				a.Parts = append(a.Parts, Part{"tool", tv})
 			}
 		case "image":
 			if img, ok := c.image(b.Source); ok {

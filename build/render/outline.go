@@ -1,0 +1,239 @@
+package render
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"ccsite/build/link"
+	"ccsite/build/session"
+	"ccsite/build/transcript"
+)
+
+// branches builds the views of the session's abandoned branches, each
+// labelled by its first time and first words.
+func (c *viewCtx) branches(s *session.Session) []BranchView {
+	var out []BranchView
+	for _, br := range s.Branches {
+		bv := BranchView{Index: br.Index, Anchor: c.pre + link.Branch(br.Index), Leaf: mkTime(br.Leaf), Items: c.items(br.Messages)}
+		if br.Fork != nil {
+			bv.ForkAnchor = "#" + c.pre + link.Message(br.Fork.UUID)
+			bv.ForkLine = br.Fork.Line
+		}
+		for _, m := range br.Messages {
+			if !m.Time.IsZero() {
+				bv.Start = mkTime(m.Time)
+				break
+			}
+		}
+		bv.Label = branchLabel(br.Messages)
+		out = append(out, bv)
+	}
+	return out
+}
+
+// branchLabel is a branch's first words: its first prompt's, else its
+// first answer's.
+func branchLabel(msgs []*session.Message) string {
+	for _, m := range msgs {
+		if m.Prompt {
+			if t := session.Excerpt(session.PromptText(m), 80); t != "" {
+				return t
+			}
+		}
+	}
+	for _, m := range msgs {
+		if m.Kind == session.KindAnswer {
+			if t := session.Excerpt(m.Text(), 80); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// placeBranches puts each branch right after the live-branch item it
+// forks from; it returns those with no such item (their fork is on
+// another branch, or missing), shown after the conversation.
+func placeBranches(items []Item, bvs []BranchView) []BranchView {
+	byFork := map[string][]int{}
+	for i, bv := range bvs {
+		if bv.ForkAnchor != "" {
+			byFork[bv.ForkAnchor] = append(byFork[bv.ForkAnchor], i)
+		}
+	}
+	placed := make([]bool, len(bvs))
+	for i := range items {
+		if items[i].Anchor == "" {
+			continue
+		}
+		for _, k := range byFork["#"+items[i].Anchor] {
+			items[i].Branches = append(items[i].Branches, bvs[k])
+			placed[k] = true
+		}
+		if len(items[i].Branches) > 0 {
+			items[i].Forks = nil // shown in place: no link to the bottom
+		}
+	}
+	var rest []BranchView
+	for i, bv := range bvs {
+		if !placed[i] {
+			rest = append(rest, bv)
+		}
+	}
+	return rest
+}
+
+// quietKinds are the items that carry nothing for a reader of the
+// conversation: bookkeeping the full view shows and the conversation view
+// hides.
+var quietKinds = map[string]bool{"progress": true, "event": true, "meta": true, "unknown": true}
+
+// outline fills what the turn outline shows: tool calls, time taken,
+// tokens written; and marks a turn before the first prompt that holds
+// only bookkeeping.
+func outline(s *session.Session, turns []TurnView) {
+	byIndex := map[int]*TurnView{}
+	for i := range turns {
+		byIndex[turns[i].Index] = &turns[i]
+	}
+	for _, t := range s.Turns {
+		tv := byIndex[t.Index]
+		if tv == nil {
+			continue
+		}
+		n := 0
+		type tc struct {
+			name string
+			n    int
+		}
+		var names []tc
+		for name, k := range t.Tools {
+			n += k
+			names = append(names, tc{name, k})
+		}
+		sort.Slice(names, func(i, j int) bool {
+			if names[i].n != names[j].n {
+				return names[i].n > names[j].n
+			}
+			return names[i].name < names[j].name
+		})
+		var top []string
+		for i, x := range names {
+			if i == 3 {
+				top = append(top, "…")
+				break
+			}
+			top = append(top, x.name)
+		}
+		tv.Tools, tv.ToolNames = n, strings.Join(top, ", ")
+		if !t.Start.IsZero() && !t.End.IsZero() && t.End.After(t.Start) {
+			tv.Took = took(t.End.Sub(t.Start))
+		}
+		tv.OutTokens = turnOutput(s, t)
+	}
+	for i := range turns {
+		tv := &turns[i]
+		if tv.HasPrompt {
+			continue
+		}
+		tv.Quiet = true
+		for _, it := range tv.Items {
+			if !quietKinds[it.Kind] {
+				tv.Quiet = false
+				break
+			}
+		}
+	}
+}
+
+// turnOutput is the output tokens of a turn's answers, each API response
+// counted once (its streamed fragments carry growing usage: the largest).
+func turnOutput(s *session.Session, t session.Turn) int64 {
+	if t.First < 0 || t.Last >= len(s.Messages) || t.First > t.Last {
+		return 0
+	}
+	best := map[string]int64{}
+	var order []string
+	for _, m := range s.Messages[t.First : t.Last+1] {
+		for _, r := range m.Records {
+			if r.Type != transcript.TypeAssistant || r.Message == nil || r.Message.Usage == nil {
+				continue
+			}
+			key := r.Message.ID
+			if key == "" {
+				key = "uuid:" + r.UUID
+			}
+			if _, ok := best[key]; !ok {
+				order = append(order, key)
+			}
+			best[key] = max(best[key], r.Message.Usage.OutputTokens)
+		}
+	}
+	var sum int64
+	for _, k := range order {
+		sum += best[k]
+	}
+	return sum
+}
+
+// resume is the command that resumes a main session in Claude Code, from
+// its folder; "" for a sub-agent.
+func resume(s *session.Session) string {
+	if s.Agent != nil || s.ID == "" {
+		return ""
+	}
+	id := s.ID // the file's name: what --resume looks for
+	if s.CWD != "" {
+		return fmt.Sprintf("cd %s && claude --resume %s", shellQuote(s.CWD), id)
+	}
+	return "claude --resume " + id
+}
+
+// shellQuote quotes a path for a POSIX shell when it needs it.
+func shellQuote(p string) string {
+	if p != "" && strings.IndexFunc(p, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '~' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
+func sourceName(p string) string {
+	if p == "" {
+		return ""
+	}
+	return filepath.Base(p)
+}
+
+// deferLimit is the number of tool calls past which a page keeps tool
+// bodies and thinking in inert templates, made when opened: a long
+// session then loads as fast as a short one.
+const deferLimit = 400
+
+// deferred tells whether s's page waits to make its later turns and its
+// tool bodies: more tool calls than the builder's DeferAfter (default
+// deferLimit).
+func (b *Builder) deferred(s *session.Session) bool {
+	limit := b.DeferAfter
+	if limit <= 0 {
+		limit = deferLimit
+	}
+	return len(s.Tools) > limit
+}
+
+// deferTurns marks the turns a very long page makes only as they near the
+// window: all but the first two (whose tool calls wait one by one, see
+// FoldLine.Defer), each with a guess at its height so the
+// scroll bar does not jump much as they are made.
+func deferTurns(turns []TurnView) {
+	for i := range turns {
+		if turns[i].Index <= 2 {
+			continue
+		}
+		turns[i].Defer = true
+		turns[i].Height = min(40*len(turns[i].Items)+60, 20000)
+	}
+}
