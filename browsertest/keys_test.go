@@ -181,7 +181,7 @@ func TestShortcutKeys(t *testing.T) {
 				text: [...d.querySelectorAll("dd")].map(e => e.textContent),
 			};
 		})()`)
-		if want := []string{"j", "k", "t", "/", "?", "Esc"}; !reflect.DeepEqual(h.Keys, want) {
+		if want := []string{"j", "k", "t", "n", "p", "v", "o", "/", "?", "Esc"}; !reflect.DeepEqual(h.Keys, want) {
 			t.Errorf("help lists keys %q, want %q", h.Keys, want)
 		}
 		for i, s := range h.Text {

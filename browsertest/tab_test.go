@@ -155,10 +155,15 @@ func (tb *tab) open(url string) {
 	}
 }
 
-// page opens a page of the site by scheme ("file" or "http").
+// page opens a page of the site by scheme ("file" or "http"), a session
+// page in the full view (every tool call open: what most tests look
+// inside; the view tests open ?view=conversation themselves).
 func (tb *tab) page(scheme, page string) string {
 	tb.t.Helper()
 	u := tb.env.url(scheme, page)
+	if !strings.Contains(page, "?") && !strings.Contains(page, "#") && page != "index.html" && !strings.HasSuffix(page, "/index.html") && !strings.HasPrefix(page, "search.html") {
+		u += "?view=full"
+	}
 	tb.open(u)
 	return u
 }

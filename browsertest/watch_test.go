@@ -255,7 +255,7 @@ func TestServeWatch(t *testing.T) {
 		Reloaded bool   `json:"reloaded"`
 	}
 	eval[bool](tb, `(() => {
-		document.querySelector("details.toc").open = true;
+		document.querySelectorAll("details.thinking")[1].open = true;
 		document.querySelectorAll("details.thinking")[3].open = true;
 		document.querySelectorAll("section.turn")[5].scrollIntoView();
 		window.scrollBy(0, 150);

@@ -97,7 +97,7 @@ func leakControl(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string) (*
 	t.Helper()
 	ctrl := newLeakRun(m, len(plan.Plants), len(plan.Keep))
 	site, share, state := leakDir(t, "control-site"), leakDir(t, "control-share"), leakDir(t, "control-state")
-	sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: site, State: state, JSON: true})
+	sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: site, State: state, JSON: true, deferAfter: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func leakRedacted(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string, c
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, err := Run(ctx, Config{Paths: []string{in}, Out: site, State: state, JSON: true, Redact: red, CacheDir: cache, Force: force})
+		sum, err := Run(ctx, Config{Paths: []string{in}, Out: site, State: state, JSON: true, Redact: red, CacheDir: cache, Force: force, deferAfter: 2})
 		if err != nil {
 			t.Fatal(err)
 		}

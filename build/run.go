@@ -63,6 +63,9 @@ type Config struct {
 	// panicOn, set by tests, is called as each session file is parsed
 	// and rendered: it may panic, as a bug would.
 	panicOn func(stage, path string)
+	// deferAfter, set by tests, lowers the tool calls past which a page
+	// waits to make its turns (render.Builder.DeferAfter).
+	deferAfter int
 }
 
 // Progress is how far a build is: sessions and orphan agents done (kept

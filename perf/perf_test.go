@@ -19,7 +19,9 @@ import (
 // TestLargestPages loads the largest session pages of $CCSITE_PERF_SITE
 // ($CCSITE_PERF_N of them, default 3) from file:// with a cold cache and
 // reports page bytes, text length (all text, and text shown without opening
-// anything), the ratio of bytes to text, first contentful paint and load time.
+// anything), the ratio of bytes to text, DOM elements, first contentful
+// paint and load time; in each view of $CCSITE_PERF_VIEWS (comma-separated,
+// e.g. "conversation,full"; default the page as it opens).
 func TestLargestPages(t *testing.T) {
 	site := os.Getenv("CCSITE_PERF_SITE")
 	if site == "" {
@@ -60,12 +62,33 @@ func TestLargestPages(t *testing.T) {
 	if len(pages) > n {
 		pages = pages[:n]
 	}
+	views := []string{""}
+	if v := os.Getenv("CCSITE_PERF_VIEWS"); v != "" {
+		views = strings.Split(v, ",")
+	}
 	for _, p := range pages {
+		for _, view := range views {
+			measure(t, p.path, p.size, view)
+		}
+	}
+}
+
+// measure loads one page in one view in a cold browser and logs its numbers.
+func measure(t *testing.T, path string, size int64, view string) {
+	{
+		p := struct {
+			path string
+			size int64
+		}{path, size}
+		url := "file://" + p.path
+		if view != "" {
+			url += "?view=" + view
+		}
 		ctx, done := coldBrowser(t)
 		start := time.Now()
 		var fcp, load float64
-		var all, shown int
-		err := chromedp.Do(ctx, chromedp.Navigate("file://"+p.path))
+		var all, shown, nodes int
+		err := chromedp.Do(ctx, chromedp.Navigate(url))
 		if err == nil {
 			fcp, err = chromedp.Run(ctx, chromedp.Evaluate[float64](`(performance.getEntriesByName('first-contentful-paint')[0]||{}).startTime||-1`))
 		}
@@ -78,14 +101,17 @@ func TestLargestPages(t *testing.T) {
 		if err == nil {
 			shown, err = chromedp.Run(ctx, chromedp.Evaluate[int](`document.body.innerText.length`))
 		}
+		if err == nil {
+			nodes, err = chromedp.Run(ctx, chromedp.Evaluate[int](`document.getElementsByTagName("*").length`))
+		}
 		wall := time.Since(start)
 		done()
 		if err != nil {
-			t.Errorf("%s: %v", p.path, err)
-			continue
+			t.Errorf("%s: %v", url, err)
+			return
 		}
-		t.Logf("%s\n\tbytes %.2f MB, text %.2f MB (shown without opening anything %.2f MB), bytes/text %.2f; first contentful paint %.0f ms, load %.0f ms, wall %s",
-			p.path, mb(p.size), mb(int64(all)), mb(int64(shown)), float64(p.size)/float64(max(all, 1)), fcp, load, wall.Round(time.Millisecond))
+		t.Logf("%s\n\tbytes %.2f MB, text %.2f MB (shown without opening anything %.2f MB), bytes/text %.2f; %d DOM elements; first contentful paint %.0f ms, load %.0f ms, wall %s",
+			url, mb(p.size), mb(int64(all)), mb(int64(shown)), float64(p.size)/float64(max(all, 1)), nodes, fcp, load, wall.Round(time.Millisecond))
 	}
 }
 

@@ -335,6 +335,7 @@ def infra_tools():
                "newString": '      "mappings": [{"type": "special", "options": {"match": "null", "result": {"text": "Down", "color": "red"}}}],',
                "originalFile": '{\n  "panels": [\n    {\n      "type": "stat",\n      "mappings": [],\n      "title": "Status"\n    }\n  ]\n}\n', "userModified": False, "replaceAll": False})
     tool_output_shapes(s2)
+    reading_shapes(s2)
     s2.assistant("msg_01DemoI0102", [text("Done: the status tile now shows **Down** in red when the health query fails.")], model="claude-sonnet-4-5-20250929")
     s2.write(os.path.join(ROOT, "-home-demo-infra", s2.sid + ".jsonl"))
 
@@ -362,6 +363,21 @@ def tool_output_shapes(s):
     s.result("toolu_01DemoI2Gh001", out, {"stdout": out, "stderr": "", "interrupted": False, "isImage": False})
     s.assistant("msg_01DemoI0104", [tool("toolu_01DemoI2Grep0", "Grep", {"pattern": "noDataState", "path": "/home/demo/infra/grafana", "output_mode": "content", "-n": True})], model=model)
     s.result("toolu_01DemoI2Grep0", "No matches found", {"mode": "content", "numFiles": 0, "filenames": [], "content": "", "numLines": 0})
+
+
+# --- Reading shapes (the conversation view) -------------------------------------------------
+# Shapes the session page's views look for: text Claude Code adds as a meta message after
+# a Skill call (shown folded in the full view, hidden in the conversation view, never in
+# the timestamp column), and answers whose thinking carries no text (recent Claude Code
+# records only a signature: counted once in the header, not shown as empty widgets).
+def reading_shapes(s):
+    model = "claude-sonnet-4-5-20250929"
+    s.assistant("msg_01DemoI0105", [{"type": "thinking", "thinking": "", "signature": "EpYBCkYIBhgCKkDemoEmptyThinking0001"},
+                                    tool("toolu_01DemoI2Skill", "Skill", {"skill": "incident-report"})], model=model)
+    s.result("toolu_01DemoI2Skill", "Launching skill: incident-report", {"success": True, "commandName": "incident-report"})
+    s.user([text("Base directory for this skill: /home/demo/.claude/skills/incident-report\n\n# Incident report\n\nWrite the timeline first, then the cause, then the follow-ups, each with an owner.")], isMeta=True)
+    s.assistant("msg_01DemoI0106", [{"type": "thinking", "thinking": "", "signature": "EpYBCkYIBhgCKkDemoEmptyThinking0002"},
+                                    text("**Timeline**: the deploy at 09:02 restarted `status-api`; `/healthz` timed out until 09:07.\n\n**Follow-up** (Ana): give the panel a *no data* state.")], model=model)
 
 
 if __name__ == "__main__":
