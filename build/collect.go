@@ -23,6 +23,7 @@ type collector struct {
 
 	sessions, agents, orphans int
 	rendered                  int // units rendered (not kept)
+	archived                  int // units built from the archive (source gone)
 	listPages                 int // project pages, index, search page
 	problems                  []session.Problem
 	unreadable                []string
@@ -46,6 +47,7 @@ func (r *runner) pages(ctx context.Context, src *sources, out *output, pl *plann
 	col := &collector{r: r, pl: pl, w: out.w, sum: &r.sum, owners: map[string]*unit{}}
 	rn := &renderer{cfg: r.cfg, plan: pl.plan, keys: pl.keys, ts: src.ts, md: newBuilder(pl.hl)}
 	rn.md.DeferAfter = r.cfg.deferAfter
+	rn.origin = src.kept.origin
 	lopts := LoadOptions{Workers: workers, Redact: r.cfg.Redact, Omit: r.cfg.Omit, panicOn: r.cfg.panicOn}
 	if pl.prev != nil && !r.cfg.Force {
 		lopts.Cache = func(l Loaded) *Cached { return cached(pl, out.w, l) }
@@ -211,6 +213,9 @@ func (c *collector) finish(page string, u *unit, l Loaded) {
 	} else {
 		c.sessions++
 		c.agents += u.Agents
+	}
+	if u.Deleted != "" {
+		c.archived++
 	}
 	c.problems = append(c.problems, u.Problems...)
 	c.r.progress.done.Add(1)

@@ -180,8 +180,10 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
+		// The full build starts with the same archive (the copies of
+		// what earlier builds read): a deleted session stays in both.
 		full := filepath.Join(t.TempDir(), "full")
-		fcfg := cfg
+		fcfg := withArchive(t, cfg, site)
 		fcfg.Out = full
 		want, err := Run(context.Background(), fcfg)
 		if err != nil {
@@ -225,12 +227,22 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		t.Error("after --force the search index is still an updated one")
 	}
 	full := filepath.Join(t.TempDir(), "full")
-	fcfg := cfg
+	fcfg := withArchive(t, cfg, site)
 	fcfg.Out, fcfg.Force = full, false
 	if _, err := Run(context.Background(), fcfg); err != nil {
 		t.Fatal(err)
 	}
 	sameSite(t, "--force", site, full)
+}
+
+// withArchive is cfg with a new state folder holding a copy of the archive
+// of the site at site (the sources its builds kept), and nothing else.
+func withArchive(t *testing.T, cfg Config, site string) Config {
+	t.Helper()
+	state := filepath.Join(t.TempDir(), "state")
+	copyTree(t, archiveDir(DefaultStateDir(site, os.Getenv)), archiveDir(state))
+	cfg.State = state
+	return cfg
 }
 
 // TestInterruptedBuild stops builds at several points; the next build

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"ccsite/build/export"
+	"ccsite/build/keep"
 	"ccsite/build/link"
 	"ccsite/build/render"
 	"ccsite/build/session"
@@ -22,6 +23,9 @@ type renderer struct {
 	keys keyer
 	ts   *render.Templates
 	md   *render.Builder
+	// origin maps the restored path of a source read from the archive
+	// (its file is gone) to what the archive kept of it.
+	origin map[string]*keep.Entry
 }
 
 // rendered is what rendering one session (its sub-agents included) or one
@@ -111,8 +115,9 @@ func (r *renderer) orphan(res *rendered) {
 	if l.Agent != nil {
 		u.Key = r.keys.orphan(pp, page, l.Agent)
 	}
+	u.Deleted = restoreOrigins(s, r.origin)
 	anonymizeSources(s, r.cfg.Redact)
-	body := r.mediaOf(res).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }})
+	body := r.mediaOf(res).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }, Deleted: u.Deleted})
 	r.page(res, u, page, "agent", s.Title, nil, body)
 	r.docs(res, s, page, project)
 	u.Orphan = &render.Nav{Title: s.Title, URL: link.Rel(link.Project(pp.slug), page), Time: render.MkTime(s.Start)}
@@ -130,6 +135,13 @@ func (r *renderer) session(res *rendered) {
 	for _, ag := range l.Claimed {
 		u.Claimed = append(u.Claimed, pathKey(ag.Path))
 	}
+	agentSeen := map[*session.Session]string{}
+	for _, a := range s.Agents {
+		if e := r.origin[a.Path]; e != nil {
+			agentSeen[a] = e.Seen
+		}
+	}
+	u.Deleted = restoreOrigins(s, r.origin)
 	anonymizeSources(s, r.cfg.Redact)
 	rb := r.mediaOf(res)
 	agentPage := func(a *session.Session) string {
@@ -139,7 +151,7 @@ func (r *renderer) session(res *rendered) {
 		return link.Agent(pp.slug, sp.dir, a.Agent.AgentID)
 	}
 	links := render.Links{Page: page, Project: link.Project(pp.slug), Agent: agentPage,
-		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session")}
+		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session"), Deleted: u.Deleted}
 	r.exports(res, u, s, page, project, false, &links)
 	r.page(res, u, page, "session", s.Title, nil, rb.Session(s, project, links))
 	r.docs(res, s, page, project)
@@ -150,7 +162,7 @@ func (r *renderer) session(res *rendered) {
 			continue
 		}
 		al := render.Links{Page: ap, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" },
-			Parent: page, ParentTitle: s.Title}
+			Parent: page, ParentTitle: s.Title, Deleted: agentSeen[a]}
 		r.exports(res, u, a, ap, project, true, &al)
 		ab := rb.Session(a, project, al)
 		r.docs(res, a, ap, project)

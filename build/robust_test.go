@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ccsite/build/keep"
 )
 
 // TestLongAgentID: an inline sub-agent record whose agentId is far longer
@@ -255,10 +257,12 @@ func TestKilledRepair(t *testing.T) {
 			return nil
 		})
 		full := filepath.Join(t.TempDir(), "full")
-		if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: full}); err != nil {
+		if _, err := Run(context.Background(), withArchive(t, Config{Paths: []string{in}, Out: full}, site)); err != nil {
 			t.Fatal(err)
 		}
 		sameSite(t, fmt.Sprintf("round %d after kills at %v", i, delays), site, full)
+		// The archive holds whole copies only: each reads back to its hash.
+		checkArchive(t, DefaultStateDir(site, os.Getenv))
 	}
 	if killed == 0 {
 		t.Error("no build was killed: the test tested nothing")
@@ -275,5 +279,27 @@ func TestChildBuild(t *testing.T) {
 	in, out, _ := strings.Cut(arg, string(filepath.ListSeparator))
 	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: out}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkArchive fails when the archive in state holds a temporary file or a
+// copy that does not read back to the content it names.
+func checkArchive(t *testing.T, state string) {
+	t.Helper()
+	filepath.WalkDir(archiveDir(state), func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".tmp-") {
+			t.Errorf("a half-written copy is left: %s", p)
+		}
+		return nil
+	})
+	st, err := keep.Open(archiveDir(state))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, e := range st.Entries() {
+		if _, err := st.Read(e); err != nil {
+			t.Error(err)
+		}
 	}
 }

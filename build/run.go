@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ccsite/build/archive"
+	"ccsite/build/keep"
 	"ccsite/build/link"
 	"ccsite/build/markup"
 	"ccsite/build/omit"
@@ -126,6 +127,10 @@ type Summary struct {
 	ProblemList []session.Problem
 	// Excluded says what the exclusions left out.
 	Excluded ExcludeStats
+	// Archived counts the sessions whose source file is gone, built from
+	// the archive's copy; Archive is the archive's size.
+	Archived int
+	Archive  keep.Stats
 	// Redacting is set when a redactor ran; Redactions are then its
 	// counts per session, most first.
 	Redacting  bool
@@ -160,6 +165,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return r.sum, err
 	}
+	defer src.kept.store.Close()
 	// Planning opens the output folder (locked, its journal started),
 	// reads the last build's manifest and fixes every page's path.
 	type opened struct {
@@ -200,7 +206,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if _, err := phase(r, "prune", func() (struct{}, error) { return struct{}{}, r.prune(out) }); err != nil {
 		return r.sum, err
 	}
-	if _, err := phase(r, "save", func() (struct{}, error) { return struct{}{}, r.save(out, plan, col) }); err != nil {
+	if _, err := phase(r, "save", func() (struct{}, error) { return struct{}{}, r.save(src, out, plan, col) }); err != nil {
 		return r.sum, err
 	}
 	r.summarise(plan, out, col)
@@ -257,6 +263,7 @@ type sources struct {
 	th      *theme.Theme
 	ts      *render.Templates
 	options string // hash of every option that changes a page
+	kept    *kept  // the archive, and the vanished sources read from it
 }
 
 func (r *runner) discover(ctx context.Context) (*sources, error) {
@@ -269,7 +276,21 @@ func (r *runner) discover(ctx context.Context) (*sources, error) {
 		return nil, err
 	}
 	a, err := archive.Discover(ctx, r.cfg.Paths)
+	if err != nil && !errors.Is(err, archive.ErrNothing) {
+		return nil, err
+	}
+	// Every source is kept in the archive; those it kept that have
+	// vanished since (Claude Code's cleanup) are read from it.
+	k, kerr := keepSources(ctx, r.cfg.State, r.cfg.Paths, a, r.workers())
+	if kerr != nil {
+		return nil, fmt.Errorf("archive: %w", kerr)
+	}
+	if len(k.roots) > 0 {
+		a, err = archive.Discover(ctx, append(append([]string(nil), r.cfg.Paths...), k.roots...))
+		a.Roots = r.cfg.Paths
+	}
 	if err != nil {
+		k.store.Close()
 		return nil, err
 	}
 	r.sum.Skipped = a.Skipped
@@ -282,7 +303,7 @@ func (r *runner) discover(ctx context.Context) (*sources, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sources{a: a, th: th, ts: ts, options: options}, nil
+	return &sources{a: a, th: th, ts: ts, options: options, kept: k}, nil
 }
 
 // output is the open phase's product: the output folder, locked, with its
@@ -488,11 +509,16 @@ func (r *runner) prune(out *output) error {
 }
 
 // save writes the manifest to the state folder and ends the journal.
-func (r *runner) save(out *output, plan *planned, col *collector) error {
+func (r *runner) save(src *sources, out *output, plan *planned, col *collector) error {
 	r.sum.Redacting, r.sum.Redactions = r.cfg.Redact.Active(), redactions(r.cfg.Redact, col.owners, plan.next.Units)
 	if err := writeState(r.cfg.State, plan.next); err != nil {
 		return err
 	}
+	st, err := src.kept.store.Save()
+	if err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
+	r.sum.Archive = st
 	return out.jr.done()
 }
 
@@ -500,6 +526,7 @@ func (r *runner) save(out *output, plan *planned, col *collector) error {
 func (r *runner) summarise(plan *planned, out *output, col *collector) {
 	r.sum.Projects = len(plan.plan.projects)
 	r.sum.Sessions, r.sum.Agents, r.sum.Orphans = col.sessions, col.agents, col.orphans
+	r.sum.Archived = col.archived
 	r.sum.Rendered, r.sum.Written = out.w.pages, out.w.written
 	r.sum.Kept = len(plan.next.Units) - col.rendered
 	for _, u := range plan.next.Units {

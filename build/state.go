@@ -76,6 +76,9 @@ type unit struct {
 	Orphan   *render.Nav      `json:"orphan,omitempty"`
 	Agents   int              `json:"agents,omitzero"`
 	Pages    int              `json:"pages"`
+	// Deleted is the day the session's file was last seen, when the
+	// pages were built from the archive's copy (the file is gone).
+	Deleted string `json:"deleted,omitempty"`
 	// Problems are the session's and its sub-agents'.
 	Problems []session.Problem `json:"problems,omitempty"`
 	// Redacted holds the redaction counts, by file (as pages show its

@@ -119,9 +119,11 @@ type SessionView struct {
 	// SourceName the transcript's file name.
 	Resume     string
 	SourceName string
-	// Deferred is set on very long pages: tool bodies and thinking are
-	// kept in inert <template>s and made on demand (see assets/app.js).
+	// Deferred is set on very long pages: later turns and tool bodies
+	// are made when reached (see assets/app.js).
 	Deferred bool
+	// Deleted: see Links.Deleted.
+	Deleted string
 }
 
 // Embed is a sub-agent shown inside its parent's page.
@@ -219,6 +221,9 @@ type Links struct {
 	Prev, Next  *Nav
 	// Exports are the session's other forms, with their paths.
 	Exports []ExportLink
+	// Deleted is the day the transcript file was last seen when it is
+	// gone and the page was built from ccsite's kept copy.
+	Deleted string
 	// AgentAnchor, when set, places sub-agents on this same page: links to
 	// them are "#"+AgentAnchor(a) (a shared single file).
 	AgentAnchor func(a *session.Session) string
@@ -255,7 +260,7 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		CWD: s.CWD, Slug: s.Slug, Branches: s.GitBranches, Models: s.Models, Versions: s.Versions,
 		Stats: s.Stats, Tools: sortedCounts(s.Stats.ToolsByName), PRs: s.PRLinks,
 		Problems: s.Problems, Unknown: sortedCounts(s.Unknown), Source: s.Path,
-		Prev: l.Prev, Next: l.Next,
+		Prev: l.Prev, Next: l.Next, Deleted: l.Deleted,
 	}
 	for _, e := range l.Exports {
 		e.URL = link.Rel(l.Page, e.URL)

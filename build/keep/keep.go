@@ -1,0 +1,387 @@
+// Package keep is the archive of every transcript a build has read: a
+// compressed copy of each source file (sessions, sub-agents, their
+// .meta.json, tool results, file-history backups), kept in the site's
+// state folder, deduplicated by content, written atomically. Claude Code
+// deletes transcripts after cleanupPeriodDays; a source that vanishes is
+// read from its copy, so no session leaves the site because its file did.
+//
+// Copies are the files as they were, never redacted: a better redactor
+// can rebuild everything from them. They never land in the site.
+package keep
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Kinds of kept files.
+const (
+	KindSession     = "session"
+	KindAgent       = "agent"
+	KindMeta        = "meta"         // a sub-agent's .meta.json
+	KindExtra       = "extra"        // other files under a session's folder (tool-results/)
+	KindFileHistory = "file-history" // ~/.claude/file-history/<session>/…
+)
+
+// indexFormat changes when the index's meaning does.
+const indexFormat = 1
+
+// Entry is one kept file: where it was, what it held (by hash), when a
+// build last saw it, and which session it belongs to.
+type Entry struct {
+	// Path is the file's absolute path when it was read; Root the input
+	// root it was found under, Rel its path from there (slash-separated).
+	Path string `json:"path"`
+	Root string `json:"root"`
+	Rel  string `json:"rel"`
+	Kind string `json:"kind"`
+	// Hash is the SHA-256 of the content (hex), the copy's name.
+	Hash  string `json:"hash"`
+	Size  int64  `json:"size"`
+	MTime int64  `json:"mtime"` // Unix nanoseconds
+	// Seen is the day (UTC) a build last found the file.
+	Seen string `json:"seen"`
+	// Session is the session id the file belongs to; Project its
+	// project's path; Start its first time.
+	Session string    `json:"session,omitempty"`
+	Project string    `json:"project,omitempty"`
+	Start   time.Time `json:"start,omitzero"`
+}
+
+type index struct {
+	Format  int               `json:"format"`
+	Entries map[string]*Entry `json:"entries"` // by Path
+}
+
+// Store is the archive in a state folder.
+type Store struct {
+	dir string
+	mu  sync.Mutex
+	idx index
+	enc *zstd.Encoder
+	// written counts the bytes of new copies this build; reused those of
+	// sources whose content was already kept.
+	written, reused int64
+}
+
+// Open opens (or makes) the archive in dir.
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "blobs"), 0o755); err != nil {
+		return nil, err
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{dir: dir, enc: enc, idx: index{Format: indexFormat, Entries: map[string]*Entry{}}}
+	data, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	default:
+		var idx index
+		if err := json.Unmarshal(data, &idx); err != nil || idx.Format != indexFormat {
+			return nil, fmt.Errorf("archive index %s: unreadable (%v); move it aside to start a new archive", filepath.Join(dir, "index.json"), err)
+		}
+		if idx.Entries == nil {
+			idx.Entries = map[string]*Entry{}
+		}
+		s.idx = idx
+	}
+	return s, nil
+}
+
+func (s *Store) blob(hash string) string {
+	return filepath.Join(s.dir, "blobs", hash[:2], hash+".zst")
+}
+
+// Keep records the file at e.Path (e.Size, e.MTime as the build found
+// them) as seen on day; it copies the file when its content is not kept
+// yet. A file whose size and mtime are those kept is not read again.
+func (s *Store) Keep(e Entry, day string) error {
+	s.mu.Lock()
+	old := s.idx.Entries[e.Path]
+	s.mu.Unlock()
+	if old != nil && old.Size == e.Size && old.MTime == e.MTime && old.Hash != "" {
+		if _, err := os.Stat(s.blob(old.Hash)); err == nil {
+			s.mu.Lock()
+			old.Seen, old.Root, old.Rel, old.Kind = day, e.Root, e.Rel, e.Kind
+			if e.Session != "" {
+				old.Session, old.Project, old.Start = e.Session, e.Project, e.Start
+			}
+			s.mu.Unlock()
+			return nil
+		}
+	}
+	data, err := os.ReadFile(e.Path)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(data)
+	e.Hash, e.Size, e.Seen = hex.EncodeToString(sum[:]), int64(len(data)), day
+	if err := s.write(e.Hash, data); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.idx.Entries[e.Path] = &e
+	s.mu.Unlock()
+	return nil
+}
+
+// write stores content under its hash, once, through a temporary file and
+// a rename: a kill leaves a whole copy or none.
+func (s *Store) write(hash string, data []byte) error {
+	p := s.blob(hash)
+	if _, err := os.Stat(p); err == nil {
+		s.mu.Lock()
+		s.reused += int64(len(data))
+		s.mu.Unlock()
+		return nil
+	}
+	z := s.enc.EncodeAll(data, make([]byte, 0, len(data)/4)) // safe to call concurrently
+	s.mu.Lock()
+	s.written += int64(len(z))
+	s.mu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return writeAtomic(p, z)
+}
+
+// Read returns a kept file's content.
+func (s *Store) Read(e *Entry) ([]byte, error) {
+	z, err := os.ReadFile(s.blob(e.Hash))
+	if err != nil {
+		return nil, err
+	}
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return nil, err
+	}
+	defer dec.Close()
+	data, err := dec.DecodeAll(z, nil)
+	if err != nil {
+		return nil, fmt.Errorf("kept copy of %s: %w", e.Path, err)
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != e.Hash {
+		return nil, fmt.Errorf("kept copy of %s: content does not match its hash", e.Path)
+	}
+	return data, nil
+}
+
+// Vanished lists the kept files under roots that the build did not find
+// (seen holds the paths it found), by path. Files kept from roots this
+// build does not read are left alone.
+func (s *Store) Vanished(roots []string, seen map[string]bool) []*Entry {
+	in := map[string]bool{}
+	for _, r := range roots {
+		if abs, err := filepath.Abs(r); err == nil {
+			in[abs] = true
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Entry
+	for p, e := range s.idx.Entries {
+		if !seen[p] && in[e.Root] && e.Kind != KindFileHistory {
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// RestoredRoot is the folder a build reads the vanished files of root
+// from: the files in their places under it, as under root.
+func (s *Store) RestoredRoot(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(s.dir, "restored", hex.EncodeToString(sum[:8]))
+}
+
+// Restore writes the vanished files back under their roots' restored
+// folders (each only when its copy there differs), removes what is no
+// longer vanished from them, and returns the restored roots and a map
+// from restored path to entry.
+func (s *Store) Restore(vanished []*Entry) (roots []string, origin map[string]*Entry, err error) {
+	origin = map[string]*Entry{}
+	want := map[string]bool{}
+	for _, e := range vanished {
+		root := s.RestoredRoot(e.Root)
+		p := filepath.Join(root, filepath.FromSlash(e.Rel))
+		if !strings.HasPrefix(p, root+string(filepath.Separator)) {
+			continue // a relative path that leaves its root: never written
+		}
+		want[p] = true
+		origin[p] = e
+		if !containsStr(roots, root) {
+			roots = append(roots, root)
+		}
+		if st, err := os.Stat(p); err == nil && st.Size() == e.Size {
+			continue
+		}
+		data, err := s.Read(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, nil, err
+		}
+		if err := writeAtomic(p, data); err != nil {
+			return nil, nil, err
+		}
+		// The file's time as it was: the build orders and fingerprints by it.
+		os.Chtimes(p, time.Unix(0, e.MTime), time.Unix(0, e.MTime))
+	}
+	base := filepath.Join(s.dir, "restored")
+	filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !want[p] {
+			os.Remove(p)
+		}
+		return nil
+	})
+	sort.Strings(roots)
+	return roots, origin, nil
+}
+
+// Forget removes the entries match selects and returns how many.
+func (s *Store) Forget(match func(*Entry) bool) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for p, e := range s.idx.Entries {
+		if match(e) {
+			delete(s.idx.Entries, p)
+			n++
+		}
+	}
+	return n
+}
+
+// Entries returns every entry, by path.
+func (s *Store) Entries() []*Entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*Entry, 0, len(s.idx.Entries))
+	for _, e := range s.idx.Entries {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// Export writes every kept transcript (not file-history backups) to dir
+// as a projects tree: each file at its path from its root. It returns how
+// many files it wrote.
+func (s *Store) Export(dir string) (int, error) {
+	n := 0
+	for _, e := range s.Entries() {
+		if e.Kind == KindFileHistory {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(e.Rel))
+		if !strings.HasPrefix(p, filepath.Clean(dir)+string(filepath.Separator)) {
+			continue
+		}
+		data, err := s.Read(e)
+		if err != nil {
+			return n, err
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return n, err
+		}
+		if err := writeAtomic(p, data); err != nil {
+			return n, err
+		}
+		os.Chtimes(p, time.Unix(0, e.MTime), time.Unix(0, e.MTime))
+		n++
+	}
+	return n, nil
+}
+
+// Stats are the archive's size: its copies on disk, the sources they
+// hold, and this build's new copies.
+type Stats struct {
+	Files       int
+	SourceBytes int64 // the kept files' sizes
+	StoredBytes int64 // the copies on disk (compressed, deduplicated)
+	Written     int64 // new copies this build (compressed)
+}
+
+// Save writes the index (atomically) and removes the copies no entry
+// names any more; it returns the archive's size.
+func (s *Store) Save() (Stats, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	data, err := json.Marshal(&s.idx)
+	if err != nil {
+		return Stats{}, err
+	}
+	if err := writeAtomic(filepath.Join(s.dir, "index.json"), data); err != nil {
+		return Stats{}, err
+	}
+	st := Stats{Files: len(s.idx.Entries), Written: s.written}
+	used := map[string]bool{}
+	for _, e := range s.idx.Entries {
+		st.SourceBytes += e.Size
+		used[e.Hash] = true
+	}
+	filepath.WalkDir(filepath.Join(s.dir, "blobs"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if strings.HasPrefix(name, ".tmp-") || !used[strings.TrimSuffix(name, ".zst")] {
+			os.Remove(p) // a copy no entry names, or half of one a kill left
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			st.StoredBytes += info.Size()
+		}
+		return nil
+	})
+	return st, nil
+}
+
+// Close releases the compressor.
+func (s *Store) Close() error { return s.enc.Close() }
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(tmp, bytes.NewReader(data)); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func containsStr(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

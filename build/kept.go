@@ -1,0 +1,278 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"ccsite/build/archive"
+	"ccsite/build/keep"
+	"ccsite/build/session"
+	"golang.org/x/sync/errgroup"
+)
+
+// archiveDir is the archive's folder in the state folder.
+func archiveDir(state string) string { return filepath.Join(state, "archive") }
+
+// kept is the keep step's product: the archive, and the vanished sources
+// the build reads from it (by their restored path).
+type kept struct {
+	store  *keep.Store
+	origin map[string]*keep.Entry
+	roots  []string // restored roots, to discover with the inputs
+}
+
+// keepSources copies every source file of a (sessions, sub-agents, their
+// .meta.json, files under a session's folder, file-history backups) into
+// the archive, and restores the ones kept from these roots that vanished.
+func keepSources(ctx context.Context, state string, roots []string, a *archive.Archive, workers int) (*kept, error) {
+	st, err := keep.Open(archiveDir(state))
+	if err != nil {
+		return nil, err
+	}
+	day := time.Now().UTC().Format("2006-01-02")
+	files := keepList(roots, a)
+	seen := map[string]bool{}
+	for _, e := range files {
+		seen[e.Path] = true
+	}
+	g, _ := errgroup.WithContext(ctx)
+	g.SetLimit(max(workers, 1))
+	for _, e := range files {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := st.Keep(e, day); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		st.Close()
+		return nil, err
+	}
+	k := &kept{store: st}
+	if k.roots, k.origin, err = st.Restore(st.Vanished(roots, seen)); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return k, nil
+}
+
+// keepList lists the files of a to keep, with where they are from their
+// input root and which session they belong to.
+func keepList(roots []string, a *archive.Archive) []keep.Entry {
+	var absRoots []string
+	for _, r := range roots {
+		if abs, err := filepath.Abs(r); err == nil {
+			absRoots = append(absRoots, abs)
+		}
+	}
+	var out []keep.Entry
+	add := func(path, kind, sess, project string, start time.Time) {
+		fi, err := os.Stat(path)
+		if err != nil || !fi.Mode().IsRegular() {
+			return
+		}
+		root, rel := rootOf(absRoots, path)
+		if root == "" {
+			return
+		}
+		out = append(out, keep.Entry{Path: path, Root: root, Rel: rel, Kind: kind, Size: fi.Size(), MTime: fi.ModTime().UnixNano(),
+			Session: sess, Project: project, Start: start})
+	}
+	agent := func(ag *archive.AgentFile, sess, project string) {
+		add(ag.Path, keep.KindAgent, sess, project, ag.FirstTime)
+		add(strings.TrimSuffix(ag.Path, ".jsonl")+".meta.json", keep.KindMeta, sess, project, ag.FirstTime)
+	}
+	for _, p := range a.Projects {
+		for _, sf := range p.Sessions {
+			sess := sf.ID
+			add(sf.Path, keep.KindSession, sess, p.Path, sf.FirstTime)
+			for _, ag := range sf.Agents {
+				agent(ag, sess, p.Path)
+			}
+			for _, x := range sf.Extras {
+				add(x, keep.KindExtra, sess, p.Path, sf.FirstTime)
+			}
+			out = append(out, fileHistory(absRoots, sf, p.Path)...)
+		}
+	}
+	for _, ag := range a.Orphans {
+		agent(ag, ag.ParentID, "")
+	}
+	return out
+}
+
+// fileHistory lists the file-history backups Claude Code keeps for a
+// session (~/.claude/file-history/<session id>/), when its root is a
+// ~/.claude/projects folder.
+func fileHistory(roots []string, sf *archive.SessionFile, project string) []keep.Entry {
+	root, _ := rootOf(roots, sf.Path)
+	if root == "" || filepath.Base(root) != "projects" {
+		return nil
+	}
+	base := filepath.Dir(root)
+	var out []keep.Entry
+	for _, id := range []string{sf.SessionID, sf.ID} {
+		if id == "" || strings.ContainsAny(id, `/\`) {
+			continue
+		}
+		dir := filepath.Join(base, "file-history", id)
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return nil
+			}
+			fi, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			rel, _ := filepath.Rel(base, p)
+			out = append(out, keep.Entry{Path: p, Root: base, Rel: filepath.ToSlash(rel), Kind: keep.KindFileHistory,
+				Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Session: sf.ID, Project: project, Start: sf.FirstTime})
+			return nil
+		})
+		if sf.SessionID == sf.ID {
+			break
+		}
+	}
+	return out
+}
+
+// rootOf finds the input root holding path and the path from it.
+func rootOf(roots []string, path string) (root, rel string) {
+	for _, r := range roots {
+		if r == path {
+			return r, filepath.Base(path)
+		}
+		if x, err := filepath.Rel(r, path); err == nil && filepath.IsLocal(x) {
+			return r, filepath.ToSlash(x)
+		}
+	}
+	return "", ""
+}
+
+// restoreOrigins gives a session read from the archive (and its
+// sub-agents) their original paths; it returns the day the session's own
+// file was last seen, "" when it was not read from the archive.
+func restoreOrigins(s *session.Session, origin map[string]*keep.Entry) string {
+	seen := ""
+	if e := origin[s.Path]; e != nil {
+		for i := range s.Problems {
+			if s.Problems[i].File == s.Path {
+				s.Problems[i].File = e.Path
+			}
+		}
+		s.Path, seen = e.Path, e.Seen
+	}
+	for _, a := range s.Agents {
+		restoreOrigins(a, origin)
+	}
+	return seen
+}
+
+// ForgetSelect chooses kept sessions to forget: by session id (the file's
+// id or its sessionId), by project (a glob on its path or last element),
+// or started before a day. A selection with none of them selects nothing.
+type ForgetSelect struct {
+	Sessions []string
+	Project  string
+	Before   time.Time
+}
+
+func (f ForgetSelect) empty() bool {
+	return len(f.Sessions) == 0 && f.Project == "" && f.Before.IsZero()
+}
+
+func (f ForgetSelect) match(e *keep.Entry) bool {
+	for _, id := range f.Sessions {
+		if e.Session == id || strings.TrimSuffix(filepath.Base(e.Path), ".jsonl") == id {
+			return true
+		}
+	}
+	if f.Project != "" && e.Project != "" {
+		if ok, _ := filepath.Match(f.Project, e.Project); ok {
+			return true
+		}
+		if ok, _ := filepath.Match(f.Project, archive.ShortName(e.Project)); ok {
+			return true
+		}
+	}
+	return !f.Before.IsZero() && !e.Start.IsZero() && e.Start.Before(f.Before)
+}
+
+// Forgotten says what Forget removed.
+type Forgotten struct {
+	Sessions int // sessions whose copies went
+	Files    int // their files (sub-agents, file-history… included)
+	// StillThere counts the forgotten sessions whose file is still in
+	// place: the next build reads and keeps them again.
+	StillThere int
+}
+
+// Forget removes kept sessions from the archive of the site whose state
+// folder is state, with every file they kept. The next build removes
+// their pages, exports and search documents, unless their file is still
+// there.
+func Forget(state string, sel ForgetSelect) (Forgotten, error) {
+	var out Forgotten
+	if sel.empty() {
+		return out, errors.New("forget: name sessions, --project GLOB or --before DATE")
+	}
+	st, err := keep.Open(archiveDir(state))
+	if err != nil {
+		return out, err
+	}
+	defer st.Close()
+	sessions := map[string]bool{}
+	for _, e := range st.Entries() {
+		if e.Kind == keep.KindSession && sel.match(e) {
+			sessions[e.Session] = true
+			if _, err := os.Stat(e.Path); err == nil {
+				out.StillThere++
+			}
+		}
+	}
+	out.Sessions = len(sessions)
+	out.Files = st.Forget(func(e *keep.Entry) bool { return sessions[e.Session] || (e.Session == "" && sel.match(e)) })
+	if _, err := st.Save(); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// ExportArchive writes the kept transcripts of the site whose state folder
+// is state to dir as a projects tree (each file byte for byte as it was
+// read, at its path from its input root); it returns how many files.
+func ExportArchive(state, dir string) (int, error) {
+	st, err := keep.Open(archiveDir(state))
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	if len(st.Entries()) == 0 {
+		return 0, fmt.Errorf("no archive in %s (build the site first)", archiveDir(state))
+	}
+	return st.Export(dir)
+}
+
+// KeepsFrom tells whether the archive in the state folder keeps files
+// found under any of roots (the CLI builds from them, not the demo, even
+// when Claude Code has deleted them all).
+func KeepsFrom(state string, roots []string) bool {
+	if _, err := os.Stat(filepath.Join(archiveDir(state), "index.json")); err != nil {
+		return false
+	}
+	st, err := keep.Open(archiveDir(state))
+	if err != nil {
+		return false
+	}
+	defer st.Close()
+	return len(st.Vanished(roots, nil)) > 0
+}
