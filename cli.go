@@ -65,6 +65,12 @@ Usage:
   ccsite inspect [--json] [--workers N] [PATH...]
         Read transcripts and print, per session, its title, stats, turns,
         branches, sub-agents and problems (--json: the whole model).
+  ccsite forget [-o SITE] [--project GLOB] [--before DATE] [SESSION...]
+        Remove kept sessions from the site's archive (every build keeps a
+        copy of each transcript it reads, so sessions Claude Code deletes
+        stay); the next build removes their pages.
+  ccsite archive export [-o SITE] DIR
+        Write the kept transcripts back out as a projects tree.
   ccsite version
 
 SAFETY (build and share): secrets are redacted by default; --redact REGEX,
@@ -102,6 +108,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return runServe(ctx, args[1:], stdout, stderr)
 	case "inspect":
 		return runInspect(ctx, args[1:], stdout, stderr, getenv)
+	case "forget":
+		return runForget(args[1:], stdout, stderr, getenv)
+	case "archive":
+		return runArchive(args[1:], stdout, stderr, getenv)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "ccsite", version())
 		return exitOK
@@ -152,7 +162,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 	if err != nil {
 		return exitUsage
 	}
-	paths, cleanup, err := inputPaths(paths, getenv, stderr, "inspect")
+	paths, cleanup, err := inputPaths(paths, getenv, stderr, "inspect", nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite inspect: %v\n", err)
 		return exitFail
@@ -177,7 +187,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 // when they hold any transcript, else the embedded demo archive, extracted
 // under the user's cache folder (saying so on stderr). cleanup releases what
 // it set up.
-func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cmd string) (paths []string, cleanup func(), err error) {
+func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cmd string, kept func(roots []string) bool) (paths []string, cleanup func(), err error) {
 	cleanup = func() {}
 	if len(named) > 0 {
 		return named, cleanup, nil
@@ -187,7 +197,9 @@ func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cm
 		home = h
 	}
 	roots := archive.DefaultRoots(getenv, home)
-	if hasTranscripts(roots) {
+	// A site whose archive keeps sessions of these roots is built from
+	// them even when Claude Code has deleted every file: never the demo.
+	if hasTranscripts(roots) || (kept != nil && kept(roots)) {
 		return roots, cleanup, nil
 	}
 	// A fixed place, so building the demo twice gives the same site.
@@ -306,15 +318,15 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitUsage
 	}
-	paths, cleanup, err := inputPaths(paths, getenv, stderr, "build")
+	if *state == "" {
+		*state = build.DefaultStateDir(*out, getenv)
+	}
+	paths, cleanup, err := inputPaths(paths, getenv, stderr, "build", func(roots []string) bool { return build.KeepsFrom(*state, roots) })
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitFail
 	}
 	defer cleanup()
-	if *state == "" {
-		*state = build.DefaultStateDir(*out, getenv)
-	}
 	cfg := build.Config{Paths: paths, Out: *out, State: *state, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
 		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait,
@@ -386,6 +398,10 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 			undated = fmt.Sprintf(" (%d with no date)", x.Undated)
 		}
 		fmt.Fprintf(info, "ccsite build: left out %d project(s), %d session(s)%s, %d sub-agent file(s)\n", x.Projects, x.Sessions, undated, x.Agents)
+	}
+	if a := sum.Archive; a.Files > 0 {
+		fmt.Fprintf(info, "ccsite build: archive: %d session(s) kept only in the archive (their files are gone); %d files, %.1f MB of transcripts kept in %.1f MB\n",
+			sum.Archived, a.Files, float64(a.SourceBytes)/(1<<20), float64(a.StoredBytes)/(1<<20))
 	}
 	reportSiteRedactions(info, sum)
 	reportSessions(info, sum.Redactions)

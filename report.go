@@ -34,6 +34,16 @@ type buildReport struct {
 	Skipped    []archive.Skip      `json:"skipped"`
 	Excluded   build.ExcludeStats  `json:"excluded"`
 	Redactions *reportRedactionSet `json:"redactions,omitempty"`
+	Archive    reportArchive       `json:"archive"`
+}
+
+// reportArchive is the archive of kept transcripts: sessions built from it
+// because their file is gone, and its size.
+type reportArchive struct {
+	SessionsOnlyInArchive int   `json:"sessionsOnlyInArchive"`
+	Files                 int   `json:"files"`
+	SourceBytes           int64 `json:"sourceBytes"`
+	StoredBytes           int64 `json:"storedBytes"`
 }
 
 type reportRedactionSet struct {
@@ -46,6 +56,8 @@ func writeReport(path string, inputs []string, sum build.Summary) error {
 	r := buildReport{Version: version(), Inputs: inputs, Projects: sum.Projects, Sessions: sum.Sessions,
 		Agents: sum.Agents, Orphans: sum.Orphans, Pages: sum.Pages, InputBytes: sum.Bytes,
 		ElapsedMs: sum.Elapsed.Milliseconds(), Phases: sum.Phases, Rendered: sum.Rendered, Kept: sum.Kept, Recovered: sum.Recovered, Problems: sum.ProblemList, Unreadable: sum.Unreadable, Skipped: sum.Skipped, Excluded: sum.Excluded}
+	r.Archive = reportArchive{SessionsOnlyInArchive: sum.Archived, Files: sum.Archive.Files,
+		SourceBytes: sum.Archive.SourceBytes, StoredBytes: sum.Archive.StoredBytes}
 	if r.Problems == nil {
 		r.Problems = []session.Problem{}
 	}
