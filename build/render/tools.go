@@ -2,8 +2,10 @@ package render
 
 import (
 	"fmt"
+	"github.com/go-json-experiment/json"
 	"html/template"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +50,11 @@ type Output struct {
 	Images []Image
 	// JSON marks HTML as a highlighted JSON block rather than terminal text.
 	JSON bool
+	// Withheld names the images of the result that cannot be shown (their
+	// data unreadable or withheld by the redactor).
+	Withheld []string
+	// Links are a server web search's results.
+	Links []WebLink
 }
 
 func msDuration(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
@@ -101,7 +108,7 @@ func (c *viewCtx) tool(call *session.ToolCall) ToolView {
 		t.Result = c.output(call)
 		// MCP servers and other tools often answer in JSON: show it
 		// indented and highlighted.
-		if t.Result != nil && len(t.Result.Images) == 0 {
+		if t.Result != nil && len(t.Result.Images) == 0 && len(t.Result.Withheld) == 0 && !t.Result.JSON {
 			if html, pretty, ok := c.jsonBlock(call.ResultText()); ok {
 				t.Result.HTML, t.Result.JSON = html, true
 				t.Result.Lines = lineCount(pretty)
@@ -218,16 +225,24 @@ func (c *viewCtx) output(call *session.ToolCall) *Output {
 	if call.ResultBlock == nil {
 		return nil
 	}
+	if session.IsServerResult(call.ResultBlock.Type) {
+		return c.serverOutput(call.ResultBlock)
+	}
 	o := &Output{}
 	text := call.ResultText()
 	for _, b := range call.ResultBlock.Content.Blocks {
 		if b.Type == "image" {
 			if img, ok := c.image(b.Source); ok {
 				o.Images = append(o.Images, img)
+			} else {
+				// An image whose data cannot be read (the redactor
+				// withholds those: their bytes could hold anything) is
+				// said, not dropped silently.
+				o.Withheld = append(o.Withheld, imageLabel(b.Source))
 			}
 		}
 	}
-	if text == "" && len(o.Images) == 0 {
+	if text == "" && len(o.Images) == 0 && len(o.Withheld) == 0 {
 		return nil
 	}
 	o.HTML = markup.ANSI(strings.TrimRight(text, "\n"))
@@ -263,6 +278,15 @@ func toolBuilderFor(name string) toolBuilder {
 		return (*viewCtx).notebookTool
 	case "AskUserQuestion":
 		return (*viewCtx).askTool
+	case "TaskCreate", "TaskUpdate", "TaskList", "TaskOutput", "TaskGet", "TaskStop":
+		return (*viewCtx).taskListTool
+	case "SendMessage", "Brief", "SendUserMessage":
+		return (*viewCtx).messageTool
+	case "Skill", "EnterPlanMode", "ToolSearch", "ListAgents", "Monitor", "ScheduleWakeup", "Workflow", "Artifact":
+		return (*viewCtx).fieldsTool
+	}
+	if strings.HasPrefix(name, "Cron") {
+		return (*viewCtx).fieldsTool
 	}
 	return nil
 }
@@ -626,6 +650,10 @@ type TaskView struct {
 	// size in ResultSize.
 	ResultLong bool
 	ResultSize string
+	// Async marks an agent launched in the background: the call's result
+	// only says it started; Result and the figures come from the agent's
+	// own file when it is attached.
+	Async bool
 }
 
 func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
@@ -641,9 +669,12 @@ func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in session.Input
 		TotalDurationMs   float64            `json:"totalDurationMs"`
 		TotalTokens       int64              `json:"totalTokens"`
 		TotalToolUseCount int                `json:"totalToolUseCount"`
+		IsAsync           bool               `json:"isAsync"`
 	}
 	text := ""
-	if structured(tur, &res) {
+	if structured(tur, &res) && (res.IsAsync || res.Status == "async_launched") {
+		text = c.asyncTask(t, &v, call)
+	} else if structured(tur, &res) {
 		v.Status = res.Status
 		if res.TotalDurationMs > 0 {
 			v.Duration = ms(res.TotalDurationMs)
@@ -654,7 +685,7 @@ func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in session.Input
 		v.ToolCount = res.TotalToolUseCount
 		text = res.Content.Text()
 	}
-	if text == "" && call.Result != nil && t.Status != "error" {
+	if text == "" && call.Result != nil && t.Status != "error" && !v.Async {
 		text = call.ResultText()
 	}
 	if text != "" {
@@ -869,4 +900,617 @@ func (c *viewCtx) genericTool(t *ToolView, call *session.ToolCall, in session.In
 func (c *viewCtx) mcpTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
 	c.genericTool(t, call, in, tur)
 	t.Kind = "generic"
+}
+
+// ---- Async sub-agents (Task/Agent launched in the background) ----
+
+// asyncTask fills the card of an agent launched in the background: its
+// toolUseResult ({isAsync, status: "async_launched", agentId}) was written
+// at launch, so the run is completed from the agent's own transcript (its
+// last answer, duration, tool calls); without one the call stays
+// "launched in the background", not completed. It returns the result text.
+func (c *viewCtx) asyncTask(t *ToolView, v *TaskView, call *session.ToolCall) string {
+	v.Async = true
+	v.Status = "launched in the background"
+	a := agentSessionOf(c.s, call.AgentID)
+	if a == nil {
+		if t.Status == "ok" {
+			t.Status = "background"
+		}
+		return ""
+	}
+	o := session.Outcome(a)
+	if o.Duration > 0 {
+		v.Duration = duration(o.Duration)
+	}
+	if o.Tokens > 0 {
+		v.Tokens = thousands(o.Tokens)
+	}
+	v.ToolCount = o.ToolCalls
+	if !o.Finished {
+		v.Status += " · no final answer in its transcript"
+		if t.Status == "ok" {
+			t.Status = "background"
+		}
+		return ""
+	}
+	v.Status += " · finished"
+	return o.Result
+}
+
+// agentSessionOf finds the attached sub-agent session of id in s.
+func agentSessionOf(s *session.Session, id string) *session.Session {
+	if s == nil || id == "" {
+		return nil
+	}
+	for _, a := range s.Agents {
+		if a.Agent != nil && a.Agent.AgentID == id {
+			return a
+		}
+	}
+	return nil
+}
+
+// imageLabel names an image that cannot be shown: its media type.
+func imageLabel(src *transcript.Source) string {
+	if src == nil || src.MediaType == "" {
+		return "image"
+	}
+	return src.MediaType
+}
+
+// serverOutput is a server tool's result block (advisor_tool_result,
+// web_search_tool_result…): its text, the links of a web search, else its
+// content as JSON.
+func (c *viewCtx) serverOutput(b *transcript.Block) *Output {
+	o := &Output{}
+	text := b.Content.Text()
+	for _, x := range b.Content.Blocks {
+		switch x.Type {
+		case "image":
+			if img, ok := c.image(x.Source); ok {
+				o.Images = append(o.Images, img)
+			}
+		case "text":
+		default:
+			var l WebLink
+			if len(x.Extra) > 0 && transcript.Unmarshal(x.Extra, &l) == nil && safeURL(l.URL) != "" {
+				o.Links = append(o.Links, WebLink{Title: orDefault(l.Title, l.URL), URL: safeURL(l.URL)})
+			}
+		}
+	}
+	var raw jsontext.Value
+	switch {
+	case len(b.Content.Raw) > 0:
+		raw = b.Content.Raw
+		if s := session.RawString(raw); s != "" {
+			text, raw = s, nil
+		}
+	case text == "" && len(o.Links) == 0 && len(o.Images) == 0 && len(b.Content.Blocks) > 0:
+		raw, _ = jsonMarshal(b.Content)
+	case text == "" && len(b.Content.Blocks) == 0 && len(b.Extra) > 0:
+		raw = b.Extra
+	}
+	if text == "" && len(raw) > 0 {
+		text = string(raw)
+	}
+	if text == "" && len(o.Links) == 0 && len(o.Images) == 0 {
+		return nil
+	}
+	if html, pretty, ok := c.jsonBlock(text); ok {
+		o.HTML, o.JSON = html, true
+		o.Lines = lineCount(pretty)
+		o.Long, o.Size = folded(len(pretty), o.Lines, collapseLines)
+		return o
+	}
+	if text != "" {
+		o.HTML = markup.ANSI(strings.TrimRight(text, "\n"))
+		o.Lines = lineCount(text)
+		o.Long, o.Size = folded(len(text), o.Lines, collapseLines)
+	}
+	return o
+}
+
+// jsonMarshal writes v as JSON.
+func jsonMarshal(v any) (jsontext.Value, error) {
+	b, err := json.Marshal(v)
+	return jsontext.Value(b), err
+}
+
+// TaskItem is one task of the task tools (TaskCreate, TaskList…).
+type TaskItem struct {
+	ID, Subject, Description, Owner string
+	// Status is the task's state (pending, in_progress, completed, or
+	// anything newer), State the same for people; From the state before
+	// an update.
+	Status, State, From string
+	BlockedBy           []string
+}
+
+// TaskColumn is one state of the task board.
+type TaskColumn struct {
+	Status, State string
+	Tasks         []TaskItem
+}
+
+// TasksView is a task tool's card: a board of the list's states (TaskList)
+// or one task and its new state (TaskCreate, TaskUpdate, TaskGet,
+// TaskOutput, TaskStop).
+type TasksView struct {
+	Board []TaskColumn
+	Task  *TaskItem
+	// Changed lists the fields an update changed besides the state.
+	Changed []string
+	Note    string
+	Out     *Shell
+}
+
+// stateLabel writes a task state as people read it.
+func stateLabel(s string) string {
+	switch s {
+	case "":
+		return ""
+	case "in_progress":
+		return "in progress"
+	}
+	return strings.ReplaceAll(s, "_", " ")
+}
+
+// taskJSON is a task as the task tools write it.
+type taskJSON struct {
+	ID          string   `json:"id"`
+	TaskID      string   `json:"task_id"`
+	Subject     string   `json:"subject"`
+	Description string   `json:"description"`
+	Status      string   `json:"status"`
+	Owner       string   `json:"owner"`
+	BlockedBy   []string `json:"blockedBy"`
+	TaskType    string   `json:"task_type"`
+	Output      string   `json:"output"`
+	Command     string   `json:"command"`
+}
+
+func (j taskJSON) item() TaskItem {
+	return TaskItem{ID: orDefault(j.ID, j.TaskID), Subject: j.Subject, Description: orDefault(j.Description, j.Command),
+		Owner: j.Owner, Status: j.Status, State: stateLabel(j.Status), BlockedBy: j.BlockedBy}
+}
+
+// reTaskLine is a line of TaskList's text result: "#3 [pending] Subject (owner)".
+var reTaskLine = regexp.MustCompile(`^#(\S+) \[([a-z_]+)\] (.*)$`)
+
+// reTaskID finds a task's number in a result text ("Task #3 created").
+var reTaskID = regexp.MustCompile(`#(\d+)`)
+
+// taskSubject finds the subject of task id as created earlier in the
+// session (TaskUpdate names only the id).
+func (c *viewCtx) taskSubject(id string, before *session.ToolCall) string {
+	subject := ""
+	for _, t := range c.s.Tools {
+		if t == before {
+			break
+		}
+		if t.Name != "TaskCreate" {
+			continue
+		}
+		var res struct {
+			Task taskJSON `json:"task"`
+		}
+		tid := ""
+		if structured(t.ToolUseResult, &res) {
+			tid = res.Task.ID
+		}
+		if tid == "" {
+			if m := reTaskID.FindStringSubmatch(t.ResultText()); m != nil {
+				tid = m[1]
+			}
+		}
+		if tid == id {
+			subject = t.In().Str("subject")
+		}
+	}
+	return subject
+}
+
+var boardOrder = []string{"pending", "in_progress", "completed"}
+
+func (c *viewCtx) taskListTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
+	t.Kind = "tasks"
+	v := TasksView{}
+	text := ""
+	if call.Result != nil && t.Status != "error" {
+		text = call.ResultText()
+	}
+	id := orDefault(in.Str("taskId"), in.Str("task_id"))
+	switch call.Name {
+	case "TaskList":
+		var res struct {
+			Tasks []taskJSON `json:"tasks"`
+		}
+		var tasks []TaskItem
+		if structured(tur, &res) {
+			for _, j := range res.Tasks {
+				tasks = append(tasks, j.item())
+			}
+		} else {
+			for line := range strings.Lines(text) {
+				if m := reTaskLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+					tasks = append(tasks, TaskItem{ID: m[1], Status: m[2], State: stateLabel(m[2]), Subject: m[3]})
+				}
+			}
+		}
+		cols := map[string]int{}
+		for _, s := range boardOrder {
+			cols[s] = len(v.Board)
+			v.Board = append(v.Board, TaskColumn{Status: s, State: stateLabel(s)})
+		}
+		done := 0
+		for _, tk := range tasks {
+			i, ok := cols[tk.Status]
+			if !ok {
+				i = len(v.Board)
+				cols[tk.Status] = i
+				v.Board = append(v.Board, TaskColumn{Status: tk.Status, State: orDefault(tk.State, "no state")})
+			}
+			v.Board[i].Tasks = append(v.Board[i].Tasks, tk)
+			if tk.Status == "completed" {
+				done++
+			}
+		}
+		if len(tasks) == 0 {
+			v.Board = nil
+			if call.Result != nil && t.Status != "error" {
+				v.Note = "No tasks"
+				if len(res.Tasks) == 0 && strings.TrimSpace(text) != "" && !structured(tur, &res) {
+					t.Result = c.output(call)
+					v.Note = ""
+				}
+			}
+		} else {
+			t.Summary = fmt.Sprintf("%d of %s done", done, plural(len(tasks), "task"))
+		}
+	case "TaskCreate":
+		tk := TaskItem{Subject: in.Str("subject"), Description: in.Str("description"), Owner: in.Str("owner"), Status: "pending", State: "new"}
+		var res struct {
+			Task taskJSON `json:"task"`
+		}
+		if structured(tur, &res) {
+			tk.ID = res.Task.ID
+		} else if m := reTaskID.FindStringSubmatch(text); m != nil {
+			tk.ID = m[1]
+		}
+		v.Task = &tk
+		t.Summary = tk.Subject
+	case "TaskUpdate":
+		tk := TaskItem{ID: id, Subject: in.Str("subject"), Description: in.Str("description"), Owner: in.Str("owner"), Status: in.Str("status")}
+		var res struct {
+			Success       bool     `json:"success"`
+			UpdatedFields []string `json:"updatedFields"`
+			Error         string   `json:"error"`
+			StatusChange  struct {
+				From string `json:"from"`
+				To   string `json:"to"`
+			} `json:"statusChange"`
+		}
+		if structured(tur, &res) {
+			if res.StatusChange.To != "" {
+				tk.Status, tk.From = res.StatusChange.To, res.StatusChange.From
+			}
+			for _, f := range res.UpdatedFields {
+				if f != "status" {
+					v.Changed = append(v.Changed, f)
+				}
+			}
+			if res.Error != "" {
+				v.Note = res.Error
+			}
+		}
+		for _, k := range []string{"addBlockedBy", "addBlocks"} {
+			var ids []string
+			if in.Decode(k, &ids) && len(ids) > 0 {
+				label := "blocked by"
+				if k == "addBlocks" {
+					label = "blocks"
+				}
+				v.Changed = append(v.Changed, label+" #"+strings.Join(ids, ", #"))
+				if k == "addBlockedBy" {
+					tk.BlockedBy = ids
+				}
+			}
+		}
+		tk.State = stateLabel(tk.Status)
+		if tk.Subject == "" && id != "" {
+			tk.Subject = c.taskSubject(id, call)
+		}
+		v.Task = &tk
+		t.Summary = strings.TrimSpace("#" + id + " " + tk.Subject)
+		if tk.State != "" {
+			t.Summary += " → " + tk.State
+		}
+		if id == "" {
+			t.Summary = tk.Subject
+		}
+	default: // TaskGet, TaskOutput, TaskStop
+		var res struct {
+			Task            taskJSON `json:"task"`
+			RetrievalStatus string   `json:"retrieval_status"`
+			Message         string   `json:"message"`
+			TaskID          string   `json:"task_id"`
+			Command         string   `json:"command"`
+		}
+		tk := TaskItem{ID: id}
+		if structured(tur, &res) {
+			if j := res.Task; j.ID != "" || j.TaskID != "" || j.Subject != "" || j.Status != "" || j.Description != "" {
+				tk = j.item()
+				if tk.ID == "" {
+					tk.ID = id
+				}
+				if j.Output != "" {
+					sh := c.shell(j.Output, "")
+					v.Out = &sh
+				}
+			}
+			if tk.Description == "" {
+				tk.Description = res.Command
+			}
+			if res.RetrievalStatus != "" {
+				v.Note = "retrieval: " + stateLabel(res.RetrievalStatus)
+			}
+			if res.Message != "" {
+				v.Note = res.Message
+			}
+		} else if call.Result != nil && t.Status != "error" {
+			t.Result = c.output(call)
+		}
+		if tk.Subject == "" && call.Name == "TaskGet" && id != "" {
+			tk.Subject = c.taskSubject(id, call)
+		}
+		v.Task = &tk
+		t.Summary = strings.TrimSpace(orDefault(tk.Subject, tk.Description))
+		if t.Summary == "" && tk.ID != "" {
+			t.Summary = "task " + tk.ID
+		}
+		t.Summary = firstLine(t.Summary)
+	}
+	if v.Task != nil && v.Task.ID == "" && v.Task.Subject == "" && v.Task.Description == "" && v.Task.Status == "" {
+		v.Task = nil
+	}
+	t.Data = v
+}
+
+// MessageView is a message between agents (SendMessage) or to the user
+// (Brief, SendUserMessage).
+type MessageView struct {
+	From, To, Type, Summary string
+	Body                    template.HTML
+	// Status is what the tool said back ("Message sent to alice's inbox").
+	Status string
+}
+
+func (c *viewCtx) messageTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
+	t.Kind = "message"
+	v := MessageView{To: orDefault(in.Str("to"), in.Str("recipient")), Type: in.Str("type"), Summary: in.Str("summary")}
+	body := ""
+	for _, k := range []string{"message", "content", "text", "body"} {
+		if s := in.Str(k); s != "" {
+			body = s
+			break
+		}
+	}
+	var res struct {
+		Message string `json:"message"`
+		Routing struct {
+			Sender string `json:"sender"`
+			Target string `json:"target"`
+		} `json:"routing"`
+	}
+	ok := structured(tur, &res)
+	if !ok && call.Result != nil && t.Status != "error" {
+		// Some versions write the answer as JSON text only.
+		ok = structured(jsontext.Value(strings.TrimSpace(call.ResultText())), &res)
+	}
+	if ok {
+		v.From, v.Status = res.Routing.Sender, res.Message
+		if v.To == "" {
+			v.To = strings.TrimPrefix(res.Routing.Target, "@")
+		}
+	}
+	if call.Name != "SendMessage" {
+		v.To = orDefault(v.To, "user")
+	}
+	if v.Type == "message" {
+		v.Type = ""
+	}
+	v.Type = stateLabel(v.Type)
+	v.Body = c.b.MD.Markdown(body)
+	if v.Status == "" && call.Result != nil && t.Status != "error" && call.Name == "SendMessage" {
+		if text := strings.TrimSpace(call.ResultText()); text != "" && len(text) < 300 && jsonText(text) == nil {
+			v.Status = text
+		}
+	}
+	switch {
+	case v.To != "" && v.Summary != "":
+		t.Summary = "to " + v.To + ": " + v.Summary
+	case v.To != "":
+		t.Summary = "to " + v.To + ": " + firstLine(body)
+	default:
+		t.Summary = firstLine(orDefault(v.Summary, body))
+	}
+	if call.Name != "SendMessage" && t.Status != "error" {
+		// The user sees the message itself; the tool's echo adds nothing.
+		t.Result = nil
+	} else if !ok && v.Status == "" && call.Result != nil && t.Status != "error" {
+		t.Result = c.output(call)
+	}
+	t.Data = v
+}
+
+// Field is one labelled value of a FieldsView.
+type Field struct {
+	Label string
+	Value string
+	// Code marks the value as code (a schedule, an id); List lists values.
+	Code bool
+	List []string
+}
+
+// FieldsView is the card of a small tool (Skill, ToolSearch, Monitor,
+// ScheduleWakeup, Cron*, EnterPlanMode, ListAgents, Workflow, Artifact):
+// its few inputs by name, a command, a prompt in Markdown.
+type FieldsView struct {
+	Fields  []Field
+	Command template.HTML
+	Prompt  template.HTML
+	// PromptLabel names the prompt ("Prompt", "Arguments", "Reason").
+	PromptLabel string
+	Note        string
+}
+
+func (c *viewCtx) fieldsTool(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value) {
+	t.Kind = "fields"
+	v := FieldsView{}
+	add := func(label, value string, code bool) {
+		if value != "" {
+			v.Fields = append(v.Fields, Field{Label: label, Value: value, Code: code})
+		}
+	}
+	prompt := func(label, text string) {
+		if strings.TrimSpace(text) != "" && v.Prompt == "" {
+			v.PromptLabel, v.Prompt = label, c.b.MD.Markdown(text)
+		}
+	}
+	var res struct {
+		Message string   `json:"message"`
+		Matches []string `json:"matches"`
+		Total   int      `json:"total_deferred_tools"`
+	}
+	hasRes := structured(tur, &res)
+	showResult := true
+	num := func(k string) string {
+		if n := in.Num(k); n != 0 {
+			return strconv.Itoa(n)
+		}
+		return in.Str(k)
+	}
+	switch name := call.Name; {
+	case name == "Skill":
+		skill := orDefault(in.Str("skill"), in.Str("name"))
+		add("Skill", skill, true)
+		args := in.Str("args")
+		if args == "" {
+			args = in.Str("arguments")
+		}
+		prompt("Arguments", args)
+		t.Summary = strings.TrimSpace(skill + " " + firstLine(args))
+		if len(t.Summary) > 120 {
+			t.Summary = firstLine(t.Summary)
+		}
+	case name == "EnterPlanMode":
+		t.Summary = "Plan mode"
+		if hasRes && res.Message != "" {
+			v.Note = res.Message
+			showResult = false
+		} else if text := call.ResultText(); text != "" && t.Status != "error" {
+			v.Note = firstLine(text)
+			showResult = false
+		}
+	case name == "ToolSearch":
+		q := in.Str("query")
+		add("Query", q, true)
+		matches := res.Matches
+		if len(matches) == 0 && call.ResultBlock != nil {
+			for _, b := range call.ResultBlock.Content.Blocks {
+				if b.Type == "tool_reference" && b.ToolName != "" {
+					matches = append(matches, b.ToolName)
+				}
+			}
+		}
+		if len(matches) > 0 {
+			v.Fields = append(v.Fields, Field{Label: "Found", List: matches})
+			showResult = false
+		} else if call.Result != nil && t.Status != "error" && (hasRes || call.ResultText() == "") {
+			v.Note = "No tools found"
+			showResult = false
+		}
+		t.Summary = q
+		if len(matches) > 0 {
+			t.Summary += " · " + plural(len(matches), "tool")
+		}
+	case name == "Monitor":
+		add("Description", in.Str("description"), false)
+		if ms := in.Num("timeout_ms"); ms > 0 {
+			add("Timeout", duration(msDuration(float64(ms))), false)
+		}
+		if in.Bool("persistent") {
+			add("Persistent", "yes", false)
+		}
+		if cmd := in.Str("command"); cmd != "" {
+			v.Command = c.b.MD.Highlighter().Block("bash", "", cmd)
+		}
+		t.Summary = orDefault(in.Str("description"), firstLine(in.Str("command")))
+	case name == "ScheduleWakeup":
+		delay := ""
+		if n := in.Num("delaySeconds"); n > 0 {
+			delay = duration(time.Duration(n) * time.Second)
+		}
+		add("In", delay, false)
+		add("Reason", in.Str("reason"), false)
+		prompt("Prompt", in.Str("prompt"))
+		t.Summary = strings.TrimSpace(orDefault(in.Str("reason"), firstLine(in.Str("prompt"))))
+		if delay != "" {
+			t.Summary = "in " + delay + " · " + t.Summary
+		}
+		t.Summary = firstLine(strings.TrimSuffix(t.Summary, " · "))
+	case strings.HasPrefix(name, "Cron"):
+		sched := orDefault(in.Str("cron"), orDefault(in.Str("schedule"), in.Str("expression")))
+		add("Schedule", sched, true)
+		if in.Has("recurring") {
+			if in.Bool("recurring") {
+				add("Repeats", "yes", false)
+			} else {
+				add("Repeats", "once", false)
+			}
+		}
+		add("Job", orDefault(in.Str("id"), num("job_id")), true)
+		prompt("Prompt", in.Str("prompt"))
+		t.Summary = strings.TrimSpace(sched + " " + firstLine(in.Str("prompt")))
+		if t.Summary == "" && in.Str("id") != "" {
+			t.Summary = "job " + in.Str("id")
+		}
+		if t.Summary == "" && call.Result != nil && t.Status != "error" {
+			t.Summary = firstLine(call.ResultText())
+		}
+		t.Summary = firstLine(t.Summary)
+	default: // ListAgents, Workflow, Artifact and what comes: every input
+		for _, k := range in.Keys() {
+			switch k {
+			case "prompt", "content", "description", "instructions", "body", "script":
+				continue
+			}
+			if s := in.Str(k); s != "" {
+				add(k, s, false)
+			} else if raw := in.Raw(k); len(raw) > 0 && len(raw) < 200 && raw[0] != '{' && raw[0] != '[' {
+				add(k, string(raw), true)
+			} else if len(raw) > 0 {
+				add(k, string(raw), true)
+			}
+		}
+		for _, k := range []string{"prompt", "content", "description", "instructions", "body", "script"} {
+			if s := in.Str(k); s != "" {
+				prompt(strings.ToUpper(k[:1])+k[1:], s)
+				if t.Summary == "" {
+					t.Summary = firstLine(s)
+				}
+			}
+		}
+		for _, k := range []string{"name", "title", "workflow", "id"} {
+			if s := in.Str(k); s != "" {
+				t.Summary = firstLine(s)
+				break
+			}
+		}
+	}
+	if showResult && call.Result != nil && t.Status != "error" {
+		t.Result = c.output(call)
+	}
+	t.Data = v
 }

@@ -742,6 +742,10 @@ func (c *viewCtx) answer(m *session.Message) Answer {
 				a.Parts = append(a.Parts, Part{"image", img})
 			}
 		default:
+			// A server tool's result is shown in its call's card.
+			if call := c.s.Tool(b.ToolUseID); call != nil && session.IsServerResult(b.Type) && call.ResultBlock != nil && call.ResultBlock.Type == b.Type {
+				continue
+			}
 			a.Parts = append(a.Parts, Part{"raw", Raw{Label: b.Type + " block", JSON: c.rawBlock(b)}})
 		}
 	}

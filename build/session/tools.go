@@ -2,6 +2,7 @@ package session
 
 import (
 	"sort"
+	"strings"
 
 	"ccsite/build/transcript"
 )
@@ -52,6 +53,7 @@ func pairTools(s *Session) {
 				m.ToolUseIDs = append(m.ToolUseIDs, b.ID)
 			}
 		}
+		pairServerResults(m, calls)
 	}
 	seenRef := map[string]bool{}
 	addRef := func(ref AgentRef) {
@@ -119,4 +121,47 @@ func pairTools(s *Session) {
 		}
 	}
 	sort.Strings(s.Unanswered)
+}
+
+// IsServerResult reports whether a block type is a server tool's result
+// (advisor_tool_result, web_search_tool_result, …): the answer to a
+// server_tool_use in the same assistant message.
+func IsServerResult(typ string) bool {
+	return typ != "tool_result" && strings.HasSuffix(typ, "_tool_result")
+}
+
+// pairServerResults pairs the server_tool_use calls of an assistant message
+// with the *_tool_result blocks that answer them in the same message. The
+// result is in the calling message, so ResultUUID stays empty (the message
+// already carries its anchor).
+func pairServerResults(m *Message, calls map[string]*ToolCall) {
+	for _, r := range m.Records {
+		if r.Message == nil {
+			continue
+		}
+		for bi := range r.Message.Content.Blocks {
+			b := &r.Message.Content.Blocks[bi]
+			if !IsServerResult(b.Type) || b.ToolUseID == "" {
+				continue
+			}
+			c := calls[b.ToolUseID]
+			if c == nil || c.Result != nil || c.Use != m {
+				continue
+			}
+			c.Result, c.ResultBlock = m, b
+			c.IsError = b.IsError || serverError(b)
+		}
+	}
+}
+
+// serverError reports a server tool result whose content is an error object
+// ({"type": "web_search_tool_result_error", "error_code": …}).
+func serverError(b *transcript.Block) bool {
+	if len(b.Content.Raw) == 0 {
+		return false
+	}
+	var v struct {
+		Type string `json:"type"`
+	}
+	return transcript.Unmarshal(b.Content.Raw, &v) == nil && strings.HasSuffix(v.Type, "_error")
 }
