@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -46,6 +47,26 @@ func Docs(s *session.Session, page, project string) []Doc {
 		switch {
 		case m.Prompt || m.Kind == session.KindQueued:
 			add(anchor, "prompt", "", "", *m, session.PromptText(m))
+		case m.Kind == session.KindMeta && (m.PromptSource == session.PromptSourceSystem || m.PromptSource == session.PromptSourceSDK):
+			// A prompt Claude Code or a program wrote: found as a prompt.
+			add(anchor, "prompt", "", "", *m, m.Text())
+		case len(m.Teammates) > 0:
+			// One document per teammate's message; the ids differ by a
+			// suffix the page ignores.
+			for i, t := range m.Teammates {
+				d := len(out)
+				add(anchor, "teammate", "", "", *m, strings.TrimSpace(t.ID+" "+t.Summary+"\n"+t.Body))
+				if len(out) > d {
+					out[d].ID += fmt.Sprintf("?teammate=%d", i+1)
+				}
+			}
+		case m.Kind == session.KindSystem || m.Kind == session.KindAttachment:
+			if text, ok := session.EventText(m.Record()); ok {
+				if m.Kind == session.KindAttachment {
+					text += "\n" + clipTo(session.AttachmentBody(m.Record().Attachment), MaxOutput)
+				}
+				add(anchor, "event", "", "", *m, text)
+			}
 		case m.Kind == session.KindAnswer:
 			var text, thinking []string
 			for _, b := range m.Blocks {

@@ -97,8 +97,22 @@ func (mw *mdWriter) message(m *session.Message) {
 		mw.printf("\n> _%s_\n", prose(oneLine(strings.Trim(strings.TrimSpace(m.Text()), "[]"))))
 	case session.KindCompactSummary:
 		mw.printf("\n> **Conversation compacted.** Summary:\n>\n%s\n", quote(prose(m.Text())))
-	case session.KindMeta, session.KindNotification:
-		// Text Claude Code added: kept out of the reading copy.
+	case session.KindNotification:
+		// An agent team's messages, one per teammate; other notices are
+		// text Claude Code added, kept out of the reading copy.
+		for _, t := range m.Teammates {
+			who := "Teammate " + prose(oneLine(t.ID))
+			if t.Summary != "" {
+				who += " — " + prose(oneLine(t.Summary))
+			}
+			mw.printf("\n### %s\n\n%s\n", who, prose(t.Body))
+		}
+	case session.KindMeta:
+		// Text Claude Code added: kept out of the reading copy, but for a
+		// prompt Claude Code or a program wrote.
+		if m.PromptSource == session.PromptSourceSystem || m.PromptSource == session.PromptSourceSDK {
+			mw.printf("\n### Prompt (%s)\n\n%s\n", m.PromptSource, prose(strings.TrimSpace(m.Text())))
+		}
 	case session.KindAnswer, session.KindSynthetic, session.KindAPIError:
 		mw.answer(m)
 	case session.KindToolResult:
@@ -109,8 +123,16 @@ func (mw *mdWriter) message(m *session.Message) {
 				mw.printf("\n### You\n\n%s\n", prose(strings.TrimSpace(b.Text)))
 			}
 		}
+	case session.KindAttachment:
+		if text, ok := session.EventText(m.Record()); ok {
+			mw.printf("\n> _%s_\n", prose(oneLine(text)))
+		}
 	case session.KindSystem:
 		r := m.Record()
+		if text, ok := session.EventText(r); ok {
+			mw.printf("\n> _%s_\n", prose(oneLine(text)))
+			return
+		}
 		switch r.Subtype {
 		case transcript.SubtypeCompactBoundary:
 			mw.printf("\n---\n\n_Conversation compacted._\n")
@@ -122,6 +144,12 @@ func (mw *mdWriter) message(m *session.Message) {
 
 func (mw *mdWriter) answer(m *session.Message) {
 	mw.printf("\n### Claude\n")
+	if m.Effort != "" {
+		mw.printf("\n_Effort: %s_\n", prose(oneLine(m.Effort)))
+	}
+	if note := m.Attribution.String(); note != "" {
+		mw.printf("\n_Attributed to %s_\n", prose(oneLine(note)))
+	}
 	for _, b := range m.Blocks {
 		switch b.Type {
 		case "text":

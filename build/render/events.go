@@ -70,6 +70,25 @@ func (c *viewCtx) system(m *session.Message) Event {
 		}
 		return Event{Icon: "pr", Text: text, URL: safeURL(r.PRURL)}
 	}
+	if r.Type == transcript.TypeContinuedIn {
+		text, _ := session.EventText(r)
+		return Event{Icon: "info", Text: text}
+	}
+	if text, ok := session.EventText(r); ok {
+		e := Event{Icon: "info", Text: text, Raw: c.rawJSON(r.Raw)}
+		switch r.Subtype {
+		case transcript.SubtypeModelRefusal, transcript.SubtypeModelConsent:
+			e.Icon, e.Level = "model", "warn"
+		case transcript.SubtypeAgentsKilled:
+			e.Icon = "stop"
+		case transcript.SubtypeScheduledTaskFire:
+			e.Icon = "clock"
+		}
+		if content := r.ContentString(); strings.Contains(content, "\n") || len(content) >= 200 {
+			e.Detail = markup.ANSI(content)
+		}
+		return e
+	}
 	// Well-known bookkeeping carries no raw JSON: it would double the page
 	// for nothing the line does not say.
 	raw := template.HTML("")
@@ -210,6 +229,13 @@ func (c *viewCtx) attachment(m *session.Message) Event {
 	}
 	label := strings.ReplaceAll(a.Type, "_", " ")
 	e := Event{Icon: "attach", Text: label, Raw: raw}
+	if text, ok := session.EventText(r); ok {
+		e.Text = text
+		if body := strings.TrimSpace(session.AttachmentBody(a)); body != "" {
+			e.Detail = markup.ANSI(body)
+		}
+		return e
+	}
 	switch a.Type {
 	case transcript.AttachmentHookSuccess, transcript.AttachmentHookAdditionalContext, transcript.AttachmentHookSystemMessage:
 		e.Icon = "hook"

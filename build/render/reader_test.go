@@ -479,6 +479,102 @@ var readerChecks = map[string][]check{
 			return bad
 		},
 	},
+	"event-new-agent-color": {
+		hasNot("unknown record", "agent-color"), has("Done: the export takes --since now."),
+	},
+	"event-new-agents-killed": {
+		has("Background agents stopped: 2 background agents stopped"), hasNot("unknown record"),
+	},
+	"event-new-artifact-ledger": {
+		hasNot("unknown record", "artifact-ledger"), has("Done: the export takes --since now."),
+	},
+	"event-new-auto-mode": {
+		has("Auto mode (consent flow)"), hasNot("unknown record"),
+	},
+	"event-new-compact-file-reference": {
+		has("File kept by reference after compaction: export.go"), hasNot("unknown record"),
+	},
+	"event-new-content-replacement": {
+		hasNot("unknown record", "content-replacement"), has("Done: the export takes --since now."),
+	},
+	"event-new-continued-in": {
+		has("Continued in another session: 9c2d4e6f-1a3b-4c5d-8e7f-0a1b2c3d4e5f"), hasNot("unknown record"),
+	},
+	"event-new-cost-state": {
+		hasNot("unknown record", "cost-state"), has("Done: the export takes --since now."),
+	},
+	"event-new-date-change": {
+		has("Date changed to 2026-02-11"), hasNot("unknown record"),
+	},
+	"event-new-dev-mods": {
+		hasNot("unknown record", "dev-mods"), has("Done: the export takes --since now."),
+	},
+	"event-new-edited-text-file": {
+		has("File changed outside the session: /home/ana/src/ledger/README.md"), hasNot("unknown record"),
+	},
+	"event-new-effort": {
+		has("claude-opus-5 · effort high", "Attributed to agent release-bot · skill release-notes · MCP github/create_pr"),
+	},
+	"event-new-file": {
+		has("File attached: export.go"), hasNot("unknown record"),
+	},
+	"event-new-fork-context-ref": {
+		hasNot("unknown record", "fork-context-ref"), has("Done: the export takes --since now."),
+	},
+	"event-new-frame-link": {
+		hasNot("unknown record", "frame-link"), has("Done: the export takes --since now."),
+	},
+	"event-new-invoked-skills": {
+		has("Skills invoked: release-notes, go-vet"), hasNot("unknown record"),
+	},
+	"event-new-model-consent-fallback": {
+		has("Fell back to another model (consent required): Switched to claude-sonnet-5-5"), hasNot("unknown record"),
+	},
+	"event-new-model-refusal-fallback": {
+		has("Model refused; fell back to another model: claude-opus-5 declined; retried with claude-sonnet-5-5"), hasNot("unknown record"),
+	},
+	"event-new-nested-memory": {
+		has("Memory file loaded: store/CLAUDE.md"), hasNot("unknown record"),
+	},
+	"event-new-plan-mode": {
+		has("Plan mode: plan file /home/ana/.claude/plans/quiet-sorting-heron.md (not written yet)"), hasNot("unknown record"),
+	},
+	"event-new-plan-mode-exit": {
+		has("Plan mode ended: plan file /home/ana/.claude/plans/quiet-sorting-heron.md"), hasNot("unknown record"),
+	},
+	"event-new-prompt-source": {
+		has("Prompt written by Claude Code (not typed)", "Prompt sent by a program (SDK)", "Also the refunds"), count("turn", 2),
+	},
+	"event-new-relocated": {
+		hasNot("unknown record", "relocated"), has("Done: the export takes --since now."),
+	},
+	"event-new-result": {
+		hasNot("unknown record", "result"), has("Done: the export takes --since now."),
+	},
+	"event-new-scheduled-task-fire": {
+		has("Scheduled task fired: Nightly export check"), hasNot("unknown record"),
+	},
+	"event-new-selected-lines-in-ide": {
+		has("Lines selected in VS Code: export.go:12-18"), hasNot("unknown record"),
+	},
+	"event-new-started": {
+		hasNot("unknown record", "started"), has("Done: the export takes --since now."),
+	},
+	"event-new-structured-output": {
+		has("Structured output of tool call toolu_01Struct"), hasNot("unknown record"),
+	},
+	"event-new-task-summary": {
+		hasNot("unknown record", "task-summary"), has("Done: the export takes --since now."),
+	},
+	"event-new-teammates": {
+		has("teammate researcher", "Found the slow query", "The orders query scans the whole table", "teammate tester", "Tests pass", "All 48 export tests pass with --since."), count("teammate", 2),
+	},
+	"event-new-ultra-effort-enter": {
+		has("Ultra effort mode entered"), hasNot("unknown record"),
+	},
+	"event-new-worktree-state": {
+		hasNot("unknown record", "worktree-state"), has("Done: the export takes --since now."),
+	},
 	"markdown-headings": {
 		// Transcript headings look like headings but stay out of the
 		// page's outline (one h1 per page, no skipped levels).

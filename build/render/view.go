@@ -545,7 +545,7 @@ func (c *viewCtx) message(m *session.Message) (string, any) {
 	case session.KindNotification:
 		return "notification", c.notification(m)
 	case session.KindAnswer, session.KindSynthetic, session.KindAPIError:
-		return "answer", c.answer(m)
+		return "answer", annotate(m, c.answer(m))
 	case session.KindToolResult:
 		return "tool-results", c.toolResults(m)
 	case session.KindSystem:
@@ -570,6 +570,9 @@ type Notification struct {
 	Body    template.HTML
 	Chars   int
 	Open    bool
+	// Teammates, when set, are an agent team's messages, each shown as
+	// its own message from its teammate.
+	Teammates []TeammateView
 }
 
 // NameValue is a labelled field.
@@ -584,8 +587,48 @@ var noticeFields = map[string]bool{"task-id": true, "shell-id": true, "agent-id"
 
 var reField = regexp.MustCompile(`(?s)<([a-z][a-z-]*)>(.*?)</([a-z][a-z-]*)>`)
 
+// TeammateView is one teammate's message of an agent team.
+type TeammateView struct {
+	Name    string
+	Color   string
+	Summary string
+	Body    template.HTML
+	Chars   int
+	Open    bool
+}
+
+// reColor accepts the colours a teammate may carry (a name or a hex code).
+var reColor = regexp.MustCompile(`^(?:[a-zA-Z]{1,20}|#[0-9a-fA-F]{3,8})$`)
+
+// annotate adds an answer's effort beside its model and its attribution as
+// a muted note.
+func annotate(m *session.Message, a Answer) Answer {
+	if m.Effort != "" {
+		a.Model = strings.TrimPrefix(a.Model+" · effort "+m.Effort, " · ")
+	}
+	if note := m.Attribution.String(); note != "" {
+		a.Parts = append([]Part{{"note", "Attributed to " + note}}, a.Parts...)
+	}
+	return a
+}
+
 func (c *viewCtx) notification(m *session.Message) Notification {
 	n := Notification{Label: strings.ReplaceAll(m.Command.Name, "-", " ")}
+	if len(m.Teammates) > 0 {
+		for _, t := range m.Teammates {
+			tv := TeammateView{Name: orDefault(t.ID, "teammate"), Summary: t.Summary}
+			if reColor.MatchString(t.Color) {
+				tv.Color = t.Color
+			}
+			if t.Body != "" {
+				tv.Body = c.b.MD.Markdown(t.Body)
+				tv.Chars = runes(t.Body)
+				tv.Open = tv.Chars < 400
+			}
+			n.Teammates = append(n.Teammates, tv)
+		}
+		return n
+	}
 	if m.Command.Args != "" {
 		n.Label += " from " + m.Command.Args
 	}
@@ -627,6 +670,12 @@ func (c *viewCtx) notification(m *session.Message) Notification {
 
 func metaLabel(m *session.Message) string {
 	t := strings.TrimSpace(m.Text())
+	switch m.PromptSource {
+	case session.PromptSourceSystem:
+		return "Prompt written by Claude Code (not typed)"
+	case session.PromptSourceSDK:
+		return "Prompt sent by a program (SDK)"
+	}
 	switch {
 	case strings.HasPrefix(t, "<local-command-caveat>") || strings.HasPrefix(t, "Caveat:"):
 		return "Caveat added by Claude Code"

@@ -22,6 +22,7 @@ func classify(m *Message, r *transcript.Record) {
 		default:
 			m.Kind = KindAnswer
 		}
+		m.Effort, m.Attribution = r.Effort, attribution(r)
 	case transcript.TypeSystem:
 		m.Kind = KindSystem
 	case transcript.TypeAttachment:
@@ -33,7 +34,7 @@ func classify(m *Message, r *transcript.Record) {
 		}
 	case transcript.TypeProgress:
 		m.Kind = KindProgress
-	case transcript.TypePRLink:
+	case transcript.TypePRLink, transcript.TypeContinuedIn:
 		m.Kind = KindSystem
 	default:
 		m.Kind = KindUnknown
@@ -94,6 +95,7 @@ const (
 
 func classifyUser(m *Message, r *transcript.Record) {
 	m.Role = "user"
+	m.PromptSource = r.PromptSource
 	content := transcript.Content{Blocks: m.Blocks}
 	if content.Has("tool_result") {
 		m.Kind = KindToolResult
@@ -153,8 +155,12 @@ func classifyUser(m *Message, r *transcript.Record) {
 		if note, ok := tag(n.re, text); ok {
 			m.Kind = KindNotification
 			m.Command = &Command{Name: n.name, Notice: strings.TrimSpace(note)}
-			if id := reTeammateID.FindStringSubmatch(text); n.re == reTeammate && id != nil {
-				m.Command.Args = id[1]
+			if n.re == reTeammate {
+				// An agent team's message holds one block per teammate.
+				m.Teammates = teammates(text)
+				if id := reTeammateID.FindStringSubmatch(text); id != nil {
+					m.Command.Args = id[1]
+				}
 			}
 			return
 		}
@@ -165,8 +171,24 @@ func classifyUser(m *Message, r *transcript.Record) {
 		m.Command = &Command{Name: "memory", Input: strings.TrimSpace(note)}
 		return
 	}
-	m.Kind = KindPrompt
+	switch r.PromptSource {
+	case PromptSourceSystem, PromptSourceSDK:
+		// Written by Claude Code or a program, not typed: no turn opens.
+		m.Kind = KindMeta
+	case PromptSourceQueued:
+		m.Kind = KindQueued
+	default:
+		m.Kind = KindPrompt
+	}
 }
+
+// Prompt sources (user records' promptSource).
+const (
+	PromptSourceTyped  = "typed"
+	PromptSourceQueued = "queued"
+	PromptSourceSystem = "system"
+	PromptSourceSDK    = "sdk"
+)
 
 // PromptText is what a person typed for a turn-starting message, as one line
 // of plain text: "/command args", "! shell input", or the prompt without

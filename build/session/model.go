@@ -87,6 +87,12 @@ type Session struct {
 	Summaries []Summary `json:"summaries,omitempty"`
 	PRLinks   []PRLink  `json:"prLinks,omitempty"`
 	Side      []Side    `json:"side,omitempty"`
+	// RecordedCost is Claude Code's own cost of the session (its last
+	// cost-state record); nil when it wrote none.
+	RecordedCost *CostState `json:"recordedCost,omitempty"`
+	// ContinuedIn is the session id the conversation goes on in (a
+	// continued-in record: the session was sent to the background).
+	ContinuedIn string `json:"continuedIn,omitempty"`
 
 	// AgentRefs are the sub-agent ids this session's Task/Agent calls and
 	// agent_progress records name, with the call that names them.
@@ -174,6 +180,17 @@ type Message struct {
 	// ToolUseIDs lists the tool calls this message makes (assistant) or
 	// answers (tool results).
 	ToolUseIDs []string `json:"toolUseIds,omitempty"`
+
+	// PromptSource is who wrote a user message (typed, queued, system,
+	// sdk) when the record says.
+	PromptSource string `json:"promptSource,omitempty"`
+	// Effort is an answer's effort level; Attribution what it is
+	// attributed to (agent, skill, MCP server and tool).
+	Effort      string       `json:"effort,omitempty"`
+	Attribution *Attribution `json:"attribution,omitempty"`
+	// Teammates are the <teammate-message> blocks of an agent team's
+	// message, every one kept.
+	Teammates []Teammate `json:"teammates,omitempty"`
 
 	// Raw is the whole record for kinds without a message (system,
 	// attachment, progress, unknown), so JSON readers lose nothing.

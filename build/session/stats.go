@@ -14,6 +14,7 @@ func finish(s *Session) {
 	for _, b := range s.Branches {
 		markPrompts(b.Messages)
 	}
+	sideFacts(s)
 	turns(s)
 	metadata(s)
 	title(s)

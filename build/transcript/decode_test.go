@@ -412,7 +412,7 @@ var fixtureTests = []struct {
 		eq(t, "ToolUseID", r.ToolUseID, "toolu_01LuSGktonFqgRF139dd9G2W")
 		eq(t, "Time", r.Time, time.Date(2025, 7, 16, 9, 52, 28, 707e6, time.UTC))
 	}},
-	{"system-unknown-subtype.jsonl", []string{"system/scheduled_task_fire"}, false, func(t *testing.T, rs []Record) {
+	{"system-unknown-subtype.jsonl", []string{"system/ledger_sync_tick"}, false, func(t *testing.T, rs []Record) {
 		eq(t, "UUID", rs[0].UUID, "f5c2d3e4-f5a6-4b7c-8d8e-0f1a2b3c4d5e")
 		eq(t, "ContentString", rs[0].ContentString(), "Running scheduled task: nightly export")
 	}},
@@ -493,7 +493,7 @@ var fixtureTests = []struct {
 		eq(t, "filePath", jsonAt(t, a.Extra, "filePath"), any("/home/ana/src/ledger/testdata/big.csv"))
 		eq(t, "totalLines", jsonAt(t, a.Extra, "totalLines"), any(48211.0))
 	}},
-	{"attachment-unknown-type.jsonl", []string{"attachment/date_change"}, false, func(t *testing.T, rs []Record) {
+	{"attachment-unknown-type.jsonl", []string{"attachment/ledger_hint"}, false, func(t *testing.T, rs []Record) {
 		eq(t, "Type", rs[0].Type, TypeAttachment)
 		eq(t, "UUID", rs[0].UUID, "6d7e8f9a-0b1c-4d2e-8f3a-4b5c6d7e8f9a")
 		eq(t, "newDate", jsonAt(t, att(t, rs[0]).Extra, "newDate"), any("2026-02-11"))
@@ -575,7 +575,109 @@ var fixtureTests = []struct {
 		eq(t, "content[1]", jsonAt(t, r.Content, "1"), any("Open TODOs: 2"))
 		eq(t, "Time", r.Time, time.Date(2026, 2, 10, 9, 13, 55, 410e6, time.UTC))
 	}},
-	{"unknown-type.jsonl", []string{"worktree-state"}, false, func(t *testing.T, rs []Record) {
+	{"cost-state.jsonl", []string{"cost-state"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "totalCostUSD", jsonAt(t, rs[0].Raw, "totalCostUSD"), any(1.8421))
+	}},
+	{"continued-in.jsonl", []string{"continued-in"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "continuedInSessionId", jsonAt(t, rs[0].Raw, "continuedInSessionId"), any("9c2d4e6f-1a3b-4c5d-8e7f-0a1b2c3d4e5f"))
+	}},
+	{"worktree-state.jsonl", []string{"worktree-state"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "worktreeSession.branch", jsonAt(t, rs[0].Raw, "worktreeSession", "branch"), any("ana/export-since"))
+	}},
+	{"agent-color.jsonl", []string{"agent-color"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "agentColor", jsonAt(t, rs[0].Raw, "agentColor"), any("green"))
+	}},
+	{"frame-link.jsonl", []string{"frame-link"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "sessionId", jsonAt(t, rs[0].Raw, "sessionId"), any("5b1e2c7a-3f4d-4e8a-9c21-7d0f6a8b9e13"))
+	}},
+	{"relocated.jsonl", []string{"relocated"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "sessionId", jsonAt(t, rs[0].Raw, "sessionId"), any("5b1e2c7a-3f4d-4e8a-9c21-7d0f6a8b9e13"))
+	}},
+	{"fork-context-ref.jsonl", []string{"fork-context-ref"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "forkedFromSessionId", jsonAt(t, rs[0].Raw, "forkedFromSessionId"), any("1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"))
+	}},
+	{"dev-mods.jsonl", []string{"dev-mods"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "sessionId", jsonAt(t, rs[0].Raw, "sessionId"), any("5b1e2c7a-3f4d-4e8a-9c21-7d0f6a8b9e13"))
+	}},
+	{"started.jsonl", []string{"started"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "sessionId", jsonAt(t, rs[0].Raw, "sessionId"), any("5b1e2c7a-3f4d-4e8a-9c21-7d0f6a8b9e13"))
+	}},
+	{"result.jsonl", []string{"result"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "subtype", jsonAt(t, rs[0].Raw, "subtype"), any("success"))
+	}},
+	{"task-summary.jsonl", []string{"task-summary"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "summary", jsonAt(t, rs[0].Raw, "summary"), any("Add --since to ledger export"))
+	}},
+	{"content-replacement.jsonl", []string{"content-replacement"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "sessionId", jsonAt(t, rs[0].Raw, "sessionId"), any("5b1e2c7a-3f4d-4e8a-9c21-7d0f6a8b9e13"))
+	}},
+	{"artifact-ledger.jsonl", []string{"artifact-ledger"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "artifactId", jsonAt(t, rs[0].Raw, "artifactId"), any("art_01"))
+	}},
+	{"attachment-structured_output.jsonl", []string{"attachment/structured_output"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "structured_output")
+	}},
+	{"attachment-auto_mode.jsonl", []string{"attachment/auto_mode"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "auto_mode")
+	}},
+	{"attachment-edited_text_file.jsonl", []string{"attachment/edited_text_file"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "edited_text_file")
+	}},
+	{"attachment-nested_memory.jsonl", []string{"attachment/nested_memory"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "nested_memory")
+	}},
+	{"attachment-file.jsonl", []string{"attachment/file"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "file")
+	}},
+	{"attachment-date_change.jsonl", []string{"attachment/date_change"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "date_change")
+	}},
+	{"attachment-plan_mode.jsonl", []string{"attachment/plan_mode"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "plan_mode")
+	}},
+	{"attachment-plan_mode_exit.jsonl", []string{"attachment/plan_mode_exit"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "plan_mode_exit")
+	}},
+	{"attachment-compact_file_reference.jsonl", []string{"attachment/compact_file_reference"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "compact_file_reference")
+	}},
+	{"attachment-selected_lines_in_ide.jsonl", []string{"attachment/selected_lines_in_ide"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "selected_lines_in_ide")
+	}},
+	{"attachment-invoked_skills.jsonl", []string{"attachment/invoked_skills"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "invoked_skills")
+	}},
+	{"attachment-ultra_effort_enter.jsonl", []string{"attachment/ultra_effort_enter"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "ultra_effort_enter")
+	}},
+	{"system-agents_killed.jsonl", []string{"system/agents_killed"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "ContentString", rs[0].ContentString(), "2 background agents stopped")
+	}},
+	{"system-model_refusal_fallback.jsonl", []string{"system/model_refusal_fallback"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "ContentString", rs[0].ContentString(), "claude-opus-5 declined; retried with claude-sonnet-5-5")
+	}},
+	{"system-model_consent_fallback.jsonl", []string{"system/model_consent_fallback"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "ContentString", rs[0].ContentString(), "Switched to claude-sonnet-5-5")
+	}},
+	{"system-scheduled_task_fire.jsonl", []string{"system/scheduled_task_fire"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "ContentString", rs[0].ContentString(), "Nightly export check")
+	}},
+	{"assistant-effort-attribution.jsonl", []string{"assistant"}, true, func(t *testing.T, rs []Record) {
+		r := rs[0]
+		eq(t, "Effort", r.Effort, "high")
+		eq(t, "AttributionAgent", r.AttributionAgent, "release-bot")
+		eq(t, "AttributionSkill", r.AttributionSkill, "release-notes")
+		eq(t, "AttributionMCPServer", r.AttributionMCPServer, "github")
+		eq(t, "AttributionMCPTool", r.AttributionMCPTool, "create_pr")
+	}},
+	{"user-prompt-source.jsonl", []string{"user", "user", "user", "user"}, true, func(t *testing.T, rs []Record) {
+		for i, want := range []string{"typed", "queued", "system", "sdk"} {
+			eq(t, "PromptSource", rs[i].PromptSource, want)
+		}
+	}},
+	// worktree-state became known in 2.1.2xx; a made-up type stands for
+	// the kinds not known yet.
+	{"unknown-type.jsonl", []string{"ledger-checkpoint"}, false, func(t *testing.T, rs []Record) {
 		r := rs[0]
 		eq(t, "UUID", r.UUID, "8f9a0b1c-2d3e-4f4a-8b5c-6d7e8f9a0b1c")
 		eq(t, "SessionID", r.SessionID, sessionID)

@@ -2,6 +2,8 @@
 // and problems, one per non-empty line; it knows nothing of trees or HTML.
 package transcript
 
+import "strings"
+
 // Record types (the "type" field) seen in real transcripts or documented.
 const (
 	TypeUser                = "user"
@@ -24,6 +26,22 @@ const (
 	TypeAgentSetting        = "agent-setting"
 	TypeBridgeSession       = "bridge-session"
 	TypeSavedHookContext    = "saved_hook_context"
+	// Newer top-level kinds (2.1.2xx).
+	TypeCostState          = "cost-state"
+	TypeContinuedIn        = "continued-in"
+	TypeWorktreeState      = "worktree-state"
+	TypeAgentColor         = "agent-color"
+	TypeFrameLink          = "frame-link"
+	TypeRelocated          = "relocated"
+	TypeForkContextRef     = "fork-context-ref"
+	TypeDevMods            = "dev-mods"
+	TypeStarted            = "started"
+	TypeResult             = "result"
+	TypeTaskSummary        = "task-summary"
+	TypeContentReplacement = "content-replacement"
+	// TypeArtifactPrefix starts the artifact ledgers' types (artifact-*),
+	// all known.
+	TypeArtifactPrefix = "artifact-"
 )
 
 // System subtypes (the "subtype" field of system records). SubtypeNone is the
@@ -39,6 +57,10 @@ const (
 	SubtypeAwaySummary         = "away_summary"
 	SubtypeInformational       = "informational"
 	SubtypeBridgeStatus        = "bridge_status"
+	SubtypeAgentsKilled        = "agents_killed"
+	SubtypeModelRefusal        = "model_refusal_fallback"
+	SubtypeModelConsent        = "model_consent_fallback"
+	SubtypeScheduledTaskFire   = "scheduled_task_fire"
 )
 
 // Progress data types (progress records' data.type).
@@ -68,6 +90,18 @@ const (
 	AttachmentMCPInstructionsDelta  = "mcp_instructions_delta"
 	AttachmentCommandPermissions    = "command_permissions"
 	AttachmentReadTruncationNotice  = "read_truncation_notice"
+	AttachmentStructuredOutput      = "structured_output"
+	AttachmentAutoMode              = "auto_mode"
+	AttachmentEditedTextFile        = "edited_text_file"
+	AttachmentNestedMemory          = "nested_memory"
+	AttachmentFile                  = "file"
+	AttachmentDateChange            = "date_change"
+	AttachmentPlanMode              = "plan_mode"
+	AttachmentPlanModeExit          = "plan_mode_exit"
+	AttachmentCompactFileReference  = "compact_file_reference"
+	AttachmentSelectedLinesInIDE    = "selected_lines_in_ide"
+	AttachmentInvokedSkills         = "invoked_skills"
+	AttachmentUltraEffortEnter      = "ultra_effort_enter"
 )
 
 var knownTypes = map[string]bool{
@@ -76,12 +110,17 @@ var knownTypes = map[string]bool{
 	TypeAttachment: true, TypePermissionMode: true, TypeLastPrompt: true, TypeMode: true,
 	TypePRLink: true, TypeATISLatch: true, TypeCustomTitle: true, TypeAITitle: true,
 	TypeAgentName: true, TypeAgentSetting: true, TypeBridgeSession: true, TypeSavedHookContext: true,
+	TypeCostState: true, TypeContinuedIn: true, TypeWorktreeState: true, TypeAgentColor: true,
+	TypeFrameLink: true, TypeRelocated: true, TypeForkContextRef: true, TypeDevMods: true,
+	TypeStarted: true, TypeResult: true, TypeTaskSummary: true, TypeContentReplacement: true,
 }
 
 var knownSubtypes = map[string]bool{
 	SubtypeNone: true, SubtypeStopHookSummary: true, SubtypeTurnDuration: true, SubtypeAPIError: true,
 	SubtypeLocalCommand: true, SubtypeCompactBoundary: true, SubtypeMicrocompactBoundry: true,
 	SubtypeAwaySummary: true, SubtypeInformational: true, SubtypeBridgeStatus: true,
+	SubtypeAgentsKilled: true, SubtypeModelRefusal: true, SubtypeModelConsent: true,
+	SubtypeScheduledTaskFire: true,
 }
 
 var knownProgress = map[string]bool{
@@ -96,12 +135,18 @@ var knownAttachments = map[string]bool{
 	AttachmentTotalTokensReminder: true, AttachmentSkillListing: true,
 	AttachmentDeferredToolsDelta: true, AttachmentAgentListingDelta: true,
 	AttachmentMCPInstructionsDelta: true, AttachmentCommandPermissions: true,
-	AttachmentReadTruncationNotice: true,
+	AttachmentReadTruncationNotice: true, AttachmentStructuredOutput: true, AttachmentAutoMode: true,
+	AttachmentEditedTextFile: true, AttachmentNestedMemory: true, AttachmentFile: true,
+	AttachmentDateChange: true, AttachmentPlanMode: true, AttachmentPlanModeExit: true,
+	AttachmentCompactFileReference: true, AttachmentSelectedLinesInIDE: true,
+	AttachmentInvokedSkills: true, AttachmentUltraEffortEnter: true,
 }
 
 // KnownType reports whether t is a record type this package types; any other
 // type is kept whole as an unknown record.
-func KnownType(t string) bool { return knownTypes[t] }
+func KnownType(t string) bool {
+	return knownTypes[t] || strings.HasPrefix(t, TypeArtifactPrefix) && len(t) > len(TypeArtifactPrefix)
+}
 
 // KnownSubtype reports whether s is a typed system subtype ("" included).
 func KnownSubtype(s string) bool { return knownSubtypes[s] }

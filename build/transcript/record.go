@@ -69,6 +69,19 @@ type Record struct {
 	PreventedContinue    bool                  `json:"preventedContinuation"`
 	StopReason           string                `json:"stopReason"`
 
+	// Newer user / assistant fields: who or what wrote a prompt (typed,
+	// queued, system, sdk), the effort level of an answer and what it is
+	// attributed to.
+	PromptSource         string `json:"promptSource"`
+	Effort               string `json:"effort"`
+	AttributionAgent     string `json:"attributionAgent"`
+	AttributionSkill     string `json:"attributionSkill"`
+	AttributionMCPServer string `json:"attributionMcpServer"`
+	AttributionMCPTool   string `json:"attributionMcpTool"`
+
+	// continued-in.
+	ContinuedInSessionID string `json:"continuedInSessionId"`
+
 	// summary.
 	Summary  string `json:"summary"`
 	LeafUUID string `json:"leafUuid"`
