@@ -248,7 +248,9 @@ func loadSession(sf *archive.SessionFile, opts LoadOptions) (s *session.Session,
 		}
 		session.Attach(s, a, ag.LinkedBy)
 	}
+	session.Nest(s)
 	sortAgents(s)
+	storedOutputs(s, sf, opts)
 	return s, nil
 }
 
@@ -256,6 +258,10 @@ func loadSession(sf *archive.SessionFile, opts LoadOptions) (s *session.Session,
 // other link placed.
 func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims, opts LoadOptions) (claimed []*archive.AgentFile) {
 	n := len(s.Agents)
+	before := map[*session.Session]bool{}
+	for _, a := range s.Agents {
+		before[a] = true
+	}
 	for _, ref := range s.AgentRefs {
 		if ag := claims.claim(ref.AgentID, sf.Folder); ag != nil {
 			claimed = append(claimed, ag)
@@ -285,7 +291,15 @@ func claimAgents(s *session.Session, sf *archive.SessionFile, claims *claims, op
 		}
 	}
 	if len(s.Agents) > n {
+		session.Nest(s)
 		sortAgents(s)
+		var added []*session.Session
+		for _, a := range s.Agents {
+			if !before[a] {
+				added = append(added, a)
+			}
+		}
+		storedIn(s, added, sf, opts)
 	}
 	return claimed
 }
@@ -309,6 +323,10 @@ func sortAgents(s *session.Session) {
 		a, b := s.Agents[i], s.Agents[j]
 		if ka, kb := key(a), key(b); ka != kb {
 			return ka < kb
+		}
+		// Workflow agents (no call of the session runs them) by workflow.
+		if wa, wb := workflowOf(a), workflowOf(b); wa != wb {
+			return wa < wb
 		}
 		if !a.Start.Equal(b.Start) {
 			return a.Start.Before(b.Start)
@@ -345,7 +363,9 @@ func loadAgent(ag *archive.AgentFile, opts LoadOptions) (a *session.Session, err
 	if ag.Meta != nil {
 		a.Agent.AgentType = opts.Redact.String(ag.Path, ag.Meta.AgentType)
 		a.Agent.Description = opts.Redact.String(ag.Path, ag.Meta.Description)
+		a.Agent.ParentAgent = ag.Meta.ParentAgentID
 	}
+	a.Agent.WorkflowID = ag.WorkflowID
 	return a, nil
 }
 

@@ -152,8 +152,9 @@ func (r *renderer) session(res *rendered) {
 	}
 	links := render.Links{Page: page, Project: link.Project(pp.slug), Agent: agentPage,
 		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session"), Deleted: u.Deleted}
+	links.ContinuedIn, links.ContinuedFrom = continuationLinks(page, sp)
 	r.exports(res, u, s, page, project, false, &links)
-	r.page(res, u, page, "session", s.Title, nil, rb.Session(s, project, links))
+	r.page(res, u, page, "session", s.Title, nil, rb.Session(treeView(s, nil), project, links))
 	r.docs(res, s, page, project)
 	u.Problems = append(u.Problems, s.Problems...)
 	for _, a := range s.Agents {
@@ -161,12 +162,18 @@ func (r *renderer) session(res *rendered) {
 		if ap == "" {
 			continue
 		}
-		al := render.Links{Page: ap, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" },
+		al := render.Links{Page: ap, Project: link.Project(pp.slug), Agent: agentPage,
 			Parent: page, ParentTitle: s.Title, Deleted: agentSeen[a]}
+		crumbs := []render.Crumb{{Label: s.Title, URL: link.Rel(ap, page)}}
+		// A nested agent's parent is the agent that started it.
+		if pa := session.ParentAgent(s, a); pa != nil && agentPage(pa) != "" {
+			al.Parent, al.ParentTitle = agentPage(pa), pa.Title
+			crumbs = append(crumbs, agentCrumbs(s, pa, ap, agentPage)...)
+		}
 		r.exports(res, u, a, ap, project, true, &al)
-		ab := rb.Session(a, project, al)
+		ab := rb.Session(treeView(s, a), project, al)
 		r.docs(res, a, ap, project)
-		r.page(res, u, ap, "agent", a.Title, []render.Crumb{{Label: s.Title, URL: link.Rel(ap, page)}}, ab)
+		r.page(res, u, ap, "agent", a.Title, crumbs, ab)
 		u.Agents++
 		u.Problems = append(u.Problems, a.Problems...)
 	}

@@ -34,6 +34,10 @@ type sessionPlan struct {
 	// redaction made alike, must not share pages).
 	dir        string
 	prev, next *sessionPlan
+	// contIn and contFrom link continued sessions (continue.go); fork
+	// marks a background fork of contFrom (same first records).
+	contIn, contFrom *sessionPlan
+	fork             bool
 }
 
 func planSite(a *archive.Archive) *sitePlan {
@@ -53,6 +57,7 @@ func planSite(a *archive.Archive) *sitePlan {
 		pl.projects = append(pl.projects, pp)
 		pl.byProj[p] = pp
 	}
+	planContinuations(pl)
 	// Orphan agents may name a project no session has: plan it now, so its
 	// slug is fixed (and unique) whatever order pages are rendered in.
 	for _, ag := range a.Orphans {

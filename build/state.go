@@ -250,6 +250,7 @@ func (k keyer) agent(w io.Writer, ag *archive.AgentFile) {
 	fmt.Fprintf(w, "agent %q %q %q %q %q %s\n", ag.Path, ag.ID, ag.Layout, ag.LinkedBy, ag.ParentID, k.fp[ag.Path].Hash)
 	if ag.Meta != nil {
 		fmt.Fprintf(w, "meta %q %q %q\n", ag.Meta.AgentType, ag.Meta.Description, ag.Meta.WorktreePath)
+		fmt.Fprintf(w, "nest %q %q\n", ag.Meta.ParentAgentID, ag.WorkflowID)
 	}
 }
 
@@ -274,6 +275,7 @@ func (k keyer) session(pp *projectPlan, sp *sessionPlan) string {
 			fmt.Fprintln(h, "nav -")
 		}
 	}
+	k.continuationKey(h, sp)
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 

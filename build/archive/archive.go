@@ -78,8 +78,14 @@ type SessionFile struct {
 	FirstTime time.Time
 	Agents    []*AgentFile
 	// Extras are other files under the session's folder (workflow
-	// journals): listed, not parsed.
+	// journals, large tool outputs in tool-results/): listed, not parsed.
 	Extras []string
+	// FirstUUID is the uuid of the file's first record that has one: a
+	// background fork re-writes its source's chain with the same uuids.
+	FirstUUID string
+	// ContinuedIn is the session id a continued-in record at the end of
+	// the file names: the conversation went on in that session.
+	ContinuedIn string
 }
 
 // AgentFile is a sub-agent transcript.
@@ -97,6 +103,9 @@ type AgentFile struct {
 	// LinkedBy says how the parent was found: subagents-dir, sessionId.
 	LinkedBy string
 	Meta     *Meta
+	// WorkflowID names the workflow of an agent under
+	// <session>/subagents/workflows/<workflow-id>/.
+	WorkflowID string
 }
 
 // Meta is an agent-<id>.meta.json sidecar.
@@ -104,6 +113,10 @@ type Meta struct {
 	AgentType    string `json:"agentType"`
 	Description  string `json:"description"`
 	WorktreePath string `json:"worktreePath"`
+	// ParentAgentID names the agent that started this one (depth ≥ 2).
+	ParentAgentID       string `json:"parentAgentId"`
+	WorktreeBranch      string `json:"worktreeBranch"`
+	SpawnedWithWorktree bool   `json:"spawnedWithWorktree"`
 }
 
 // DefaultRoots returns $CLAUDE_CONFIG_DIR/projects for each entry of that
@@ -162,7 +175,8 @@ func Discover(ctx context.Context, paths []string) (*Archive, error) {
 			return nil, err
 		}
 		pk := peek(s.Path)
-		s.FirstCWD, s.SessionID, s.FirstTime = pk.cwd, pk.sessionID, pk.time
+		s.FirstCWD, s.SessionID, s.FirstTime, s.FirstUUID = pk.cwd, pk.sessionID, pk.time, pk.uuid
+		s.ContinuedIn = continuedIn(s.Path)
 		s.ID = sessionFileID(s.Path, pk.sessionID)
 	}
 	for _, ag := range agents {
@@ -238,6 +252,9 @@ func classifyAgent(path string, size int64) *AgentFile {
 	// <folder>/<session>/subagents/[workflows/<wf>/]agent-<id>.jsonl
 	dir := filepath.Dir(path)
 	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if filepath.Base(filepath.Dir(d)) == "workflows" && ag.WorkflowID == "" {
+			ag.WorkflowID = filepath.Base(d)
+		}
 		if filepath.Base(d) == "subagents" {
 			sessDir := filepath.Dir(d)
 			ag.Layout = LayoutSubagents
@@ -445,8 +462,8 @@ func sessionFileID(path, sessionID string) string {
 }
 
 type peeked struct {
-	cwd, sessionID string
-	time           time.Time
+	cwd, sessionID, uuid string
+	time                 time.Time
 }
 
 // peek reads the first lines of a transcript for its first cwd and
@@ -474,6 +491,7 @@ func peek(path string) peeked {
 				CWD       string `json:"cwd"`
 				SessionID string `json:"sessionId"`
 				Timestamp string `json:"timestamp"`
+				UUID      string `json:"uuid"`
 			}
 			if transcript.Unmarshal(line, &env) == nil {
 				if pk.cwd == "" {
@@ -482,6 +500,9 @@ func peek(path string) peeked {
 				if pk.sessionID == "" {
 					pk.sessionID = env.SessionID
 				}
+				if pk.uuid == "" {
+					pk.uuid = env.UUID
+				}
 				if pk.time.IsZero() && env.Timestamp != "" {
 					if t, err := time.Parse(time.RFC3339Nano, env.Timestamp); err == nil {
 						pk.time = t.UTC()
@@ -489,7 +510,7 @@ func peek(path string) peeked {
 				}
 			}
 		}
-		if pk.cwd != "" && pk.sessionID != "" && !pk.time.IsZero() || err != nil {
+		if pk.cwd != "" && pk.sessionID != "" && !pk.time.IsZero() && pk.uuid != "" || err != nil {
 			break
 		}
 	}

@@ -133,7 +133,7 @@ func (w *walker) entry(dir, realDir string, e fs.DirEntry) error {
 		real = filepath.Join(realDir, name)
 		isDir = e.IsDir()
 		if !isDir {
-			if !jsonl {
+			if !jsonl && !isToolResultsDir(dir) {
 				return nil
 			}
 			if st, err = e.Info(); err != nil {
@@ -154,7 +154,7 @@ func (w *walker) entry(dir, realDir string, e fs.DirEntry) error {
 		}
 		return w.dir(p, real)
 	}
-	if !jsonl {
+	if !jsonl && !isToolResultsDir(dir) {
 		return nil
 	}
 	if !st.Mode().IsRegular() {
@@ -162,7 +162,7 @@ func (w *walker) entry(dir, realDir string, e fs.DirEntry) error {
 		w.skip(p, notRegular(st.Mode()))
 		return nil
 	}
-	if inSessionTree(p) && !strings.HasPrefix(name, "agent-") {
+	if !jsonl || inSessionTree(p) && !strings.HasPrefix(name, "agent-") {
 		if w.seen(p, real) {
 			return nil
 		}

@@ -278,3 +278,52 @@ func TestDiscoverUnreadableFolder(t *testing.T) {
 	eqList(t, "files", sessionPaths(root, a), []string{"-home-u-app/" + sid1 + ".jsonl"})
 	eqList(t, "skipped", skips(root, a), []string{"-home-u-shut: permission denied"})
 }
+
+// TestNewerLayouts: workflow agents under subagents/workflows/<id>/, large
+// outputs in tool-results/ (Extras), the continued-in last line and the
+// first uuid are all found.
+func TestNewerLayouts(t *testing.T) {
+	root := t.TempDir()
+	proj := filepath.Join(root, "-home-u-app")
+	sid := "11110000-0000-4000-8000-000000000001"
+	sdir := filepath.Join(proj, sid)
+	write := func(p, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(proj, sid+".jsonl"), `{"type":"user","uuid":"u-1","sessionId":"`+sid+`","cwd":"/home/u/app","timestamp":"2026-05-01T10:00:00Z","message":{"role":"user","content":"hi"}}`+"\n"+
+		`{"type":"continued-in","sessionId":"`+sid+`","continuedInSessionId":"next-session"}`+"\n")
+	write(filepath.Join(sdir, "subagents", "workflows", "wf_1", "agent-w1.jsonl"), `{"type":"user","uuid":"w-1","sessionId":"`+sid+`","message":{"role":"user","content":"step"}}`+"\n")
+	write(filepath.Join(sdir, "subagents", "workflows", "wf_1", "agent-w1.meta.json"), `{"agentType":"workflow-subagent","parentAgentId":"p1","worktreeBranch":"b","spawnedWithWorktree":true}`)
+	write(filepath.Join(sdir, "subagents", "workflows", "wf_1", "journal.jsonl"), "{}\n")
+	write(filepath.Join(sdir, "tool-results", "toolu_1.txt"), "big\n")
+	a, err := Discover(context.Background(), []string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Projects) != 1 || len(a.Projects[0].Sessions) != 1 {
+		t.Fatalf("projects: %+v", a.Projects)
+	}
+	s := a.Projects[0].Sessions[0]
+	if s.ContinuedIn != "next-session" || s.FirstUUID != "u-1" {
+		t.Errorf("ContinuedIn %q FirstUUID %q", s.ContinuedIn, s.FirstUUID)
+	}
+	if len(s.Agents) != 1 || s.Agents[0].WorkflowID != "wf_1" || s.Agents[0].ID != "w1" || s.Agents[0].Meta == nil ||
+		s.Agents[0].Meta.ParentAgentID != "p1" || !s.Agents[0].Meta.SpawnedWithWorktree || s.Agents[0].Meta.WorktreeBranch != "b" {
+		t.Errorf("workflow agent: %+v", s.Agents)
+	}
+	var stored bool
+	for _, e := range s.Extras {
+		if filepath.Base(e) == "toolu_1.txt" {
+			stored = true
+		}
+	}
+	if !stored || len(s.Extras) != 2 {
+		t.Errorf("extras: %v", s.Extras)
+	}
+}

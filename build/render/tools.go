@@ -672,9 +672,9 @@ func (c *viewCtx) taskTool(t *ToolView, call *session.ToolCall, in session.Input
 		IsAsync           bool               `json:"isAsync"`
 	}
 	text := ""
-	if structured(tur, &res) && (res.IsAsync || res.Status == "async_launched") {
+	if ok := structured(tur, &res); ok && (res.IsAsync || res.Status == "async_launched") {
 		text = c.asyncTask(t, &v, call)
-	} else if structured(tur, &res) {
+	} else if ok {
 		v.Status = res.Status
 		if res.TotalDurationMs > 0 {
 			v.Duration = ms(res.TotalDurationMs)

@@ -83,6 +83,8 @@ type SessionView struct {
 	Parent     *Nav
 	ParentCall string
 	Prev, Next *Nav
+	// ContinuedIn and ContinuedFrom link a continued session both ways.
+	ContinuedIn, ContinuedFrom *Nav
 
 	Start, End Time
 	Active     string
@@ -145,6 +147,7 @@ type AgentLink struct {
 	ToolCalls   int
 	CallAnchor  string
 	Layout      string
+	Workflow    string // the workflow that ran it (subagents/workflows/<id>/)
 }
 
 // TurnView is a prompt and everything until the next one.
@@ -219,6 +222,9 @@ type Links struct {
 	Parent      string
 	ParentTitle string
 	Prev, Next  *Nav
+	// ContinuedIn and ContinuedFrom link a session sent to the background
+	// (or forked) and the session it went on in, both ways.
+	ContinuedIn, ContinuedFrom *Nav
 	// Exports are the session's other forms, with their paths.
 	Exports []ExportLink
 	// Deleted is the day the transcript file was last seen when it is
@@ -261,6 +267,7 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		Stats: s.Stats, Tools: sortedCounts(s.Stats.ToolsByName), PRs: s.PRLinks,
 		Problems: s.Problems, Unknown: sortedCounts(s.Unknown), Source: s.Path,
 		Prev: l.Prev, Next: l.Next, Deleted: l.Deleted,
+		ContinuedIn: l.ContinuedIn, ContinuedFrom: l.ContinuedFrom,
 	}
 	for _, e := range l.Exports {
 		e.URL = link.Rel(l.Page, e.URL)
@@ -296,7 +303,7 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		}
 		ctx.agentURL[a.Agent.AgentID] = url
 		al := AgentLink{Title: a.Title, URL: url, Type: a.Agent.AgentType, Description: a.Agent.Description,
-			Messages: a.Stats.Messages, ToolCalls: a.Stats.ToolCalls, Layout: a.Agent.Layout}
+			Messages: a.Stats.Messages, ToolCalls: a.Stats.ToolCalls, Layout: a.Agent.Layout, Workflow: a.Agent.WorkflowID}
 		if a.Agent.ToolUseID != "" {
 			al.CallAnchor = "#" + l.AnchorPrefix + link.Tool(a.Agent.ToolUseID)
 		}

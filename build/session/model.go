@@ -321,6 +321,8 @@ type AgentInfo struct {
 	Description string `json:"description,omitempty"`
 	Warmup      bool   `json:"warmup,omitzero"`
 	Orphan      bool   `json:"orphan,omitzero"`
+	ParentAgent string `json:"parentAgentId,omitempty"` // the agent that started it (depth ≥ 2), from .meta.json or its call
+	WorkflowID  string `json:"workflowId,omitempty"`    // the workflow of an agent under subagents/workflows/<id>/
 	// LinkedBy says which evidence attached the agent to its parent.
 	LinkedBy []string `json:"linkedBy,omitempty"`
 }

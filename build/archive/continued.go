@@ -1,0 +1,55 @@
+package archive
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+
+	"ccsite/build/transcript"
+)
+
+// tailSize is how much of a session file's end continuedIn reads.
+const tailSize = 64 << 10
+
+// continuedIn reads the continued-in record a session sent to the
+// background ends with ({type: "continued-in", sessionId,
+// continuedInSessionId}) and returns the session id it names, "" when the
+// file's last line is no such record.
+func continuedIn(path string) string {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	off := max(st.Size()-tailSize, 0)
+	buf := make([]byte, st.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+		return ""
+	}
+	buf = bytes.TrimRight(buf, "\r\n\t ")
+	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+		buf = buf[i+1:]
+	} else if off > 0 {
+		return ""
+	}
+	if !bytes.Contains(buf, []byte("continued-in")) {
+		return ""
+	}
+	var rec struct {
+		Type                 string `json:"type"`
+		ContinuedInSessionID string `json:"continuedInSessionId"`
+	}
+	if transcript.Unmarshal(buf, &rec) != nil || rec.Type != "continued-in" {
+		return ""
+	}
+	return rec.ContinuedInSessionID
+}
+
+// isToolResultsDir reports a session's folder of large tool outputs
+// (<session>/tool-results/, since 2.1.51).
+func isToolResultsDir(dir string) bool { return filepath.Base(dir) == "tool-results" }
