@@ -242,13 +242,17 @@
     if (highlighted) return;
     var hl = "";
     try { hl = new URLSearchParams(location.search).get("hl") || ""; } catch (e) { return; }
-    var terms = hl.toLowerCase().split(/\s+/).filter(Boolean);
+    var terms = hl.toLowerCase().split(/\s+/).filter(Boolean).map(foldWord);
     if (!terms.length) return;
     highlighted = true;
     var set = Object.create(null);
     terms.forEach(function (t) { set[t] = true; });
     var last = terms[terms.length - 1];
-    var word = /[\p{L}\p{N}_]+/gu;
+    // Japanese, Chinese and Korean have no spaces between words: their
+    // terms are found inside the text; other words are whole words
+    // (accents and widths folded, as the search index does).
+    var cjk = terms.filter(function (t) { return CJKCHAR.test(t); }).map(function (t) { return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); });
+    var word = new RegExp((cjk.length ? cjk.join("|") + "|" : "") + "(?:(?!" + CJKCHAR.source + ")[\\p{L}\\p{N}_])+", "gu");
     var walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
     var nodes = [];
     while (walker.nextNode()) nodes.push(walker.currentNode);
@@ -257,7 +261,7 @@
       var text = node.nodeValue, at = 0, m, frag = null;
       word.lastIndex = 0;
       while ((m = word.exec(text))) {
-        var w = m[0].toLowerCase();
+        var w = foldWord(m[0].toLowerCase());
         if (!set[w] && w.lastIndexOf(last, 0) !== 0) continue;
         frag = frag || document.createDocumentFragment();
         frag.appendChild(document.createTextNode(text.slice(at, m.index)));
@@ -280,6 +284,22 @@
   // search result that leads there must show it.
   function showHidden(el) {
     if (view === "conversation" && el.offsetParent === null && document.querySelector(".view-switch")) setView("full", false);
+  }
+
+  // foldWord folds a word as the search index does (search/tokenizer.go):
+  // full-width ASCII to ASCII, half-width katakana to full-width, no
+  // accents on Latin, Greek and Cyrillic letters.
+  var CJKCHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC\uFF70]/u;
+  function foldWord(w) {
+    var out = "";
+    for (var c of w) {
+      var cp = c.codePointAt(0);
+      if (cp >= 0xFF01 && cp <= 0xFF5E) out += String.fromCodePoint(cp - 0xFEE0);
+      else if (cp >= 0xFF66 && cp <= 0xFF9D) out += c.normalize("NFKC");
+      else if (cp >= 0x80 && /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u.test(c)) out += c.normalize("NFD").replace(/\p{Mn}/gu, "");
+      else out += c;
+    }
+    return out;
   }
 
   function showTarget() {

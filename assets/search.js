@@ -210,11 +210,59 @@
 
   // ---- queries -----------------------------------------------------------
 
-  // tokens analyses text as the index does: runs of letters, numbers and
-  // underscores, lower-cased.
-  var TOKEN = /[\p{L}\p{N}_]+/gu;
+  // analysis mirrors search/tokenizer.go: a word is a run of letters,
+  // numbers and underscores; each character folded (full-width ASCII to
+  // ASCII, half-width katakana to full-width, accents off Latin, Greek and
+  // Cyrillic letters); runs of Han, Hiragana, Katakana (with ー) and Hangul
+  // inside a word become overlapping bigrams (a lone character stays one);
+  // tokens lower-cased. analyze gives each token with its range in text (in
+  // UTF-16 units); alone adds every CJK character alone (for marking).
+  var WORDCHAR = /[\p{L}\p{N}_]/u;
+  var CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC\uFF70]/u;
+  var FOLDED = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u;
+  function fold(c) {
+    var cp = c.codePointAt(0);
+    if (cp < 0x80) return c;
+    if (cp >= 0xFF01 && cp <= 0xFF5E) return String.fromCodePoint(cp - 0xFEE0);
+    if (cp >= 0xFF66 && cp <= 0xFF9D) return c.normalize("NFKC");
+    if (FOLDED.test(c)) return c.normalize("NFD").replace(/\p{Mn}/gu, "");
+    return c;
+  }
+  function analyze(text, alone) {
+    var out = [], run = [], at = 0;
+    function flush() {
+      for (var i = 0; i < run.length;) {
+        var j = i;
+        while (j < run.length && run[j].cjk === run[i].cjk) j++;
+        if (!run[i].cjk) {
+          var w = "";
+          for (var k = i; k < j; k++) w += run[k].s;
+          out.push({ t: w.toLowerCase(), at: run[i].at, end: run[j - 1].end });
+        } else if (j - i === 1) {
+          out.push({ t: run[i].s.toLowerCase(), at: run[i].at, end: run[i].end, alone: true });
+        } else {
+          for (var b = i; b + 1 < j; b++) {
+            if (alone) out.push({ t: run[b].s.toLowerCase(), at: run[b].at, end: run[b].end, alone: true });
+            out.push({ t: (run[b].s + run[b + 1].s).toLowerCase(), at: run[b].at, end: run[b + 1].end });
+          }
+          if (alone) out.push({ t: run[j - 1].s.toLowerCase(), at: run[j - 1].at, end: run[j - 1].end, alone: true });
+        }
+        i = j;
+      }
+      run = [];
+    }
+    for (var ch of String(text)) {
+      if (WORDCHAR.test(ch)) {
+        var f = fold(ch);
+        run.push({ s: f, at: at, end: at + ch.length, cjk: CJK.test(String.fromCodePoint(f.codePointAt(0))) });
+      } else if (run.length) flush();
+      at += ch.length;
+    }
+    if (run.length) flush();
+    return out;
+  }
   function tokens(text) {
-    return (text.match(TOKEN) || []).map(function (t) { return t.toLowerCase(); });
+    return analyze(text, false).map(function (t) { return t.t; });
   }
 
   var FILTER = /\b(project|session|tool|role|model|after|before):("[^"]*"|[^\t\n\f\r ]+)/gi;
@@ -486,9 +534,14 @@
     });
     q.phrases.forEach(function (p) { seqs.push({ terms: p }); });
     if (!seqs.length) return null;
-    var toks = [], m;
-    TOKEN.lastIndex = 0;
-    while ((m = TOKEN.exec(text))) toks.push({ t: m[0].toLowerCase(), at: m.index, end: m.index + m[0].length });
+    var toks = analyze(text, false);
+    // A CJK character asked alone is found inside longer runs.
+    var alone = analyze(text, true).filter(function (t) { return t.alone; });
+    for (var a = 0; a < alone.length; a++) {
+      for (var s0 = 0; s0 < seqs.length; s0++) {
+        if (seqs[s0].terms.length === 1 && alone[a].t === seqs[s0].terms[0]) return { at: alone[a].at, end: alone[a].end };
+      }
+    }
     for (var i = 0; i < toks.length; i++) {
       for (var s = 0; s < seqs.length; s++) {
         var terms = seqs[s].terms, n = terms.length, ok = i + n <= toks.length;
@@ -609,16 +662,16 @@
     var set = Object.create(null);
     terms.forEach(function (t) { set[t] = true; });
     var last = prefix && terms.length ? terms[terms.length - 1] : "";
-    var at = 0, m;
-    TOKEN.lastIndex = 0;
-    while ((m = TOKEN.exec(text))) {
-      var w = m[0].toLowerCase();
-      if (set[w] || (last && w.lastIndexOf(last, 0) === 0)) {
-        node.appendChild(document.createTextNode(text.slice(at, m.index)));
-        node.appendChild(el("mark", "", m[0]));
-        at = m.index + m[0].length;
-      }
-    }
+    var at = 0;
+    // Bigrams overlap: a mark starts where the last one ended.
+    analyze(text, true).forEach(function (tk) {
+      var w = tk.t;
+      if (tk.end <= at || !(set[w] || (last && !tk.alone && w.lastIndexOf(last, 0) === 0))) return;
+      var from = Math.max(tk.at, at);
+      node.appendChild(document.createTextNode(text.slice(at, from)));
+      node.appendChild(el("mark", "", text.slice(from, tk.end)));
+      at = tk.end;
+    });
     node.appendChild(document.createTextNode(text.slice(at)));
   }
 
