@@ -65,6 +65,10 @@ Usage:
   ccsite inspect [--json] [--workers N] [PATH...]
         Read transcripts and print, per session, its title, stats, turns,
         branches, sub-agents and problems (--json: the whole model).
+  ccsite usage [--by day|project|session|model] [--json|--csv] [--pricing FILE] [PATH...]
+        Print tokens (input, output, cache writes and reads) and their cost
+        per group and in total, sub-agents with their session, without
+        building a site; a model with no price is counted as unknown ("?").
   ccsite forget [-o SITE] [--project GLOB] [--before DATE] [SESSION...]
         Remove kept sessions from the site's archive (every build keeps a
         copy of each transcript it reads, so sessions Claude Code deletes
@@ -108,6 +112,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return runServe(ctx, args[1:], stdout, stderr)
 	case "inspect":
 		return runInspect(ctx, args[1:], stdout, stderr, getenv)
+	case "usage":
+		return runUsage(ctx, args[1:], stdout, stderr, getenv)
 	case "forget":
 		return runForget(args[1:], stdout, stderr, getenv)
 	case "archive":

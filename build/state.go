@@ -24,7 +24,7 @@ import (
 )
 
 // stateFormat changes when the state's meaning does.
-const stateFormat = 3
+const stateFormat = 4
 
 // buildState is the manifest.
 type buildState struct {

@@ -6,6 +6,7 @@ package session
 import (
 	"time"
 
+	"ccsite/build/pricing"
 	"ccsite/build/transcript"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -90,6 +91,9 @@ type Session struct {
 	// RecordedCost is Claude Code's own cost of the session (its last
 	// cost-state record); nil when it wrote none.
 	RecordedCost *CostState `json:"recordedCost,omitempty"`
+	// Pricing prices Cost, CostWithAgents and Overview; nil: the embedded
+	// table (pricing.Default). The build sets it from --pricing.
+	Pricing *pricing.Table `json:"-"`
 	// ContinuedIn is the session id the conversation goes on in (a
 	// continued-in record: the session was sent to the background).
 	ContinuedIn string `json:"continuedIn,omitempty"`

@@ -32,6 +32,14 @@ type Overview struct {
 	Messages     int `json:"messages,omitzero"`
 	// Bytes is the size of the transcript file.
 	Bytes int64 `json:"bytes,omitzero"`
+	// Cost is the USD cost of the session's responses and its sub-agents'
+	// (Session.CostWithAgents) at the session's pricing table; CostUnknown
+	// says some tokens are of a model with no price, so Cost is a lower
+	// bound. RecordedCost is Claude Code's own figure (its last cost-state
+	// record), 0 when it wrote none.
+	Cost         float64 `json:"cost,omitzero"`
+	CostUnknown  bool    `json:"costUnknown,omitzero"`
+	RecordedCost float64 `json:"recordedCost,omitzero"`
 }
 
 // Overview summarises s.
@@ -49,11 +57,16 @@ func (s *Session) Overview() Overview {
 			housekeeping++
 		}
 	}
+	cost := s.CostWithAgents()
+	recorded := 0.0
+	if s.RecordedCost != nil {
+		recorded = s.RecordedCost.TotalCostUSD
+	}
 	return Overview{Title: s.Title, TitleSource: s.TitleSource, Excerpt: ex, Start: s.Start, End: s.End, Active: s.Active,
 		Turns: s.Stats.Turns, ToolCalls: s.Stats.ToolCalls, Tokens: s.Stats.Tokens,
 		Models: append([]string(nil), s.Models...), Agents: len(s.Agents), Problems: len(s.Problems),
 		Prompts: s.Stats.Prompts, Housekeeping: housekeeping, Answers: s.Stats.Answers, Messages: s.Stats.Messages,
-		Bytes: s.Stats.Bytes}
+		Bytes: s.Stats.Bytes, Cost: cost.USD, CostUnknown: cost.Unknown, RecordedCost: recorded}
 }
 
 // NoConversation reports a session in which nothing was said: no prompt
