@@ -128,10 +128,19 @@ func outline(s *session.Session, turns []TurnView) {
 			top = append(top, x.name)
 		}
 		tv.Tools, tv.ToolNames = n, strings.Join(top, ", ")
-		if !t.Start.IsZero() && !t.End.IsZero() && t.End.After(t.Start) {
-			tv.Took = took(t.End.Sub(t.Start))
+		tm := t.Timing
+		if tm == nil {
+			x := session.TurnTiming(s, t)
+			tm = &x
+		}
+		if tm.WallMs > 0 {
+			tv.Took = span(tm.WallMs)
+			tv.TimeParts, tv.TimeTop = timeParts(tm)
+		} else if !t.Start.IsZero() && !t.End.IsZero() && t.End.After(t.Start) {
+			tv.Took = span(t.End.Sub(t.Start).Milliseconds())
 		}
 		tv.OutTokens = turnOutput(s, t)
+		tv.Context = turnContext(s, t)
 	}
 	for i := range turns {
 		tv := &turns[i]
@@ -146,6 +155,51 @@ func outline(s *session.Session, turns []TurnView) {
 			}
 		}
 	}
+}
+
+// timeParts spells where a turn's time went, in order model, tools
+// (largest first), waiting, idle, parts under a second left out; and its
+// largest part alone (the first of those in that order on a tie); ""
+// when the model took all of it.
+func timeParts(tm *session.Timing) (all, top string) {
+	type part struct {
+		name string
+		ms   int64
+	}
+	parts := []part{{"model", tm.ModelMs}}
+	for _, x := range tm.Tools {
+		parts = append(parts, part{x.Name, x.Ms})
+	}
+	parts = append(parts, part{"waiting", tm.WaitingMs}, part{"idle", tm.IdleMs})
+	var out []string
+	best := -1
+	for i, p := range parts {
+		if p.ms < 1000 {
+			continue
+		}
+		out = append(out, p.name+" "+span(p.ms))
+		if best < 0 || p.ms > parts[best].ms {
+			best = i
+		}
+	}
+	if best < 0 || len(out) == 1 && parts[best].name == "model" {
+		return "", "" // all model time: the total says it
+	}
+	return strings.Join(out, " · "), parts[best].name + " " + span(parts[best].ms)
+}
+
+// span spells a duration in milliseconds in whole units: "850 ms",
+// "40 s", "2 min 5 s", "1 h 3 min".
+func span(ms int64) string {
+	switch {
+	case ms < 1000:
+		return fmt.Sprintf("%d ms", ms)
+	case ms < 60000:
+		return fmt.Sprintf("%d s", ms/1000)
+	case ms < 3600000:
+		return fmt.Sprintf("%d min %d s", ms/60000, ms/1000%60)
+	}
+	return fmt.Sprintf("%d h %d min", ms/3600000, ms/60000%60)
 }
 
 // turnOutput is the output tokens of a turn's answers, each API response

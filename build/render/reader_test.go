@@ -321,6 +321,9 @@ var readerChecks = map[string][]check{
 	"tool-notebook": {
 		has("/home/dev/shop/analysis/sales.ipynb", "cell cell-3 · replace · code", "df.groupby('month')['total'].sum()"),
 	},
+	"turn-timing": {
+		has("2 min 32 s · model 21 s · Bash 10 s · waiting 2 min 0 s", "10 min 0 s · idle 10 min 0 s", "Which fix?"),
+	},
 	"tool-ask": {
 		has("Rounding Which rounding should prices use?", "Half up — Round half away from zero", "Answer: Half up", "Answer: USD, EUR", "JPY — No minor unit"),
 	},

@@ -126,6 +126,8 @@ type SessionView struct {
 	Deferred bool
 	// Deleted: see Links.Deleted.
 	Deleted string
+	// Charts are the header's pictures (charts.go); nil without turns.
+	Charts *Charts
 }
 
 // Embed is a sub-agent shown inside its parent's page.
@@ -167,6 +169,11 @@ type TurnView struct {
 	ToolNames string
 	Took      string
 	OutTokens int64
+	// TimeParts splits Took (model, tools, waiting, idle); TimeTop is
+	// its largest part; Context the context size after the turn.
+	TimeParts string
+	TimeTop   string
+	Context   int64
 	// Defer keeps the turn's items in an inert <script> until the turn
 	// nears the window (very long pages); Height guesses its height.
 	Defer  bool
@@ -327,6 +334,7 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 	v.EmptyThinking = ctx.emptyThinking
 	v.Resume, v.SourceName = resume(s), sourceName(s.Path)
 	v.Deferred = ctx.deferred
+	v.Charts = charts(s, v)
 	return v
 }
 
