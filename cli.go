@@ -263,6 +263,7 @@ func holdsTranscript(root string, depth int) bool {
 // buildFlagSet holds the flags of ccsite build.
 type buildFlagSet struct {
 	out, state, themeName, themeDir, baseURL, report *string
+	pricing                                          *string
 	workers                                          *int
 	asJSON, noSearch, force, quiet, noCache          *bool
 	wait                                             *time.Duration
@@ -288,6 +289,7 @@ func declareBuildFlags(fs *flag.FlagSet) *buildFlagSet {
 	bf.quiet = fs.Bool("quiet", false, "print only warnings and errors: no progress, no summary")
 	bf.noCache = fs.Bool("no-cache", false, "do not keep highlighted code between builds ($CCSITE_CACHE_DIR, else the user cache folder)")
 	bf.wait = fs.Duration("wait", 5*time.Minute, "wait up to `DURATION` for another build writing the same folder (0: do not wait)")
+	bf.pricing = fs.String("pricing", "", "price tokens with the pricing `FILE` laid over the embedded table (see build/pricing)")
 	return bf
 }
 
@@ -335,7 +337,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	defer cleanup()
 	cfg := build.Config{Paths: paths, Out: *out, State: *state, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
-		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait,
+		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait, Pricing: *bf.pricing,
 		OnWait: func() {
 			fmt.Fprintf(stderr, "ccsite build: another build is writing %s; waiting for it (up to %s, --wait sets how long)\n", *out, *wait)
 		}}

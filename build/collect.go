@@ -48,6 +48,7 @@ func (r *runner) pages(ctx context.Context, src *sources, out *output, pl *plann
 	rn := &renderer{cfg: r.cfg, plan: pl.plan, keys: pl.keys, ts: src.ts, md: newBuilder(pl.hl)}
 	rn.md.DeferAfter = r.cfg.deferAfter
 	rn.origin = src.kept.origin
+	rn.prices = src.prices
 	lopts := LoadOptions{Workers: workers, Redact: r.cfg.Redact, Omit: r.cfg.Omit, panicOn: r.cfg.panicOn}
 	if pl.prev != nil && !r.cfg.Force {
 		lopts.Cache = func(l Loaded) *Cached { return cached(pl, out.w, l) }

@@ -9,6 +9,7 @@ import (
 	"ccsite/build/export"
 	"ccsite/build/keep"
 	"ccsite/build/link"
+	"ccsite/build/pricing"
 	"ccsite/build/render"
 	"ccsite/build/session"
 	"ccsite/search"
@@ -26,6 +27,8 @@ type renderer struct {
 	// origin maps the restored path of a source read from the archive
 	// (its file is gone) to what the archive kept of it.
 	origin map[string]*keep.Entry
+	// prices are the embedded prices, or those of --pricing over them.
+	prices *pricing.Table
 }
 
 // rendered is what rendering one session (its sub-agents included) or one
@@ -177,6 +180,7 @@ func (r *renderer) session(res *rendered) {
 		u.Agents++
 		u.Problems = append(u.Problems, a.Problems...)
 	}
+	setPrices(s, r.prices)
 	u.Overview = s.Overview()
 	res.page, res.unit = page, u
 }
@@ -229,6 +233,14 @@ func renderPage(ts *render.Templates, cfg Config, p *render.Page) ([]byte, error
 func (r *renderer) docs(res *rendered, s *session.Session, page, project string) {
 	if !r.cfg.NoSearch {
 		res.docs = append(res.docs, search.Docs(s, page, project)...)
+	}
+}
+
+// setPrices prices s and its sub-agents with t.
+func setPrices(s *session.Session, t *pricing.Table) {
+	s.Pricing = t
+	for _, a := range s.Agents {
+		setPrices(a, t)
 	}
 }
 

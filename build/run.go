@@ -16,6 +16,7 @@ import (
 	"ccsite/build/link"
 	"ccsite/build/markup"
 	"ccsite/build/omit"
+	"ccsite/build/pricing"
 	"ccsite/build/redact"
 	"ccsite/build/render"
 	"ccsite/build/session"
@@ -52,6 +53,9 @@ type Config struct {
 	Omit    omit.Options
 	// Force rebuilds every page, whatever the previous build left.
 	Force bool
+	// Pricing, when set, is a pricing file (build/pricing's format) laid
+	// over the embedded prices.
+	Pricing string
 	// Progress, when set, is kept up to date while the build runs.
 	Progress *Progress
 	// CacheDir, when set, keeps highlighted code between builds (see
@@ -264,6 +268,7 @@ type sources struct {
 	ts      *render.Templates
 	options string // hash of every option that changes a page
 	kept    *kept  // the archive, and the vanished sources read from it
+	prices  *pricing.Table
 }
 
 func (r *runner) discover(ctx context.Context) (*sources, error) {
@@ -301,9 +306,15 @@ func (r *runner) discover(ctx context.Context) (*sources, error) {
 	r.sum.Bytes = a.Bytes
 	options, err := optionsID(r.cfg, th)
 	if err != nil {
+		k.store.Close()
 		return nil, err
 	}
-	return &sources{a: a, th: th, ts: ts, options: options, kept: k}, nil
+	prices, err := pricing.Load(r.cfg.Pricing)
+	if err != nil {
+		k.store.Close()
+		return nil, fmt.Errorf("--pricing: %w", err)
+	}
+	return &sources{a: a, th: th, ts: ts, options: options, kept: k, prices: prices}, nil
 }
 
 // output is the open phase's product: the output folder, locked, with its

@@ -143,6 +143,14 @@ func optionsID(cfg Config, th *theme.Theme) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "base=%q json=%v nosearch=%v omit=%+v\n", cfg.BaseURL, cfg.JSON, cfg.NoSearch, cfg.Omit)
 	fmt.Fprintf(h, "redact=%s\n", cfg.Redact.Fingerprint())
+	if cfg.Pricing != "" {
+		data, err := os.ReadFile(cfg.Pricing)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "pricing %d\n", len(data))
+		h.Write(data)
+	}
 	files, err := th.Templates()
 	if err != nil {
 		return "", err
