@@ -69,6 +69,8 @@ func projectView(pp *projectPlan, units map[string]*unit) *render.ProjectPage {
 		}
 		pv.Tokens += o.Tokens.Total()
 		pv.ToolCalls += o.ToolCalls
+		pv.CostUSD += o.Cost
+		pv.CostUnknown = pv.CostUnknown || o.CostUnknown
 	}
 	for _, page := range pp.orphanPages {
 		if u := units[page]; u != nil && u.Orphan != nil {
@@ -152,7 +154,8 @@ func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, u
 		}
 		n := len(pv.Sessions) + len(pv.Empty)
 		idx.Projects = append(idx.Projects, render.ProjectRow{Name: pp.p.Name, Path: pp.p.Path, URL: page,
-			Sessions: n, Last: pv.Last, Tokens: pv.Tokens, ToolCalls: pv.ToolCalls})
+			Sessions: n, Last: pv.Last, Tokens: pv.Tokens, ToolCalls: pv.ToolCalls,
+			Cost: pv.Cost(), CostMicros: int64(pv.CostUSD*1e6 + 0.5)})
 		idx.Sessions += n
 		home.Totals.Projects++
 		for _, sp := range pp.sessions {

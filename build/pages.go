@@ -120,6 +120,7 @@ func (r *renderer) orphan(res *rendered) {
 	}
 	u.Deleted = restoreOrigins(s, r.origin)
 	anonymizeSources(s, r.cfg.Redact)
+	setPrices(s, r.prices)
 	body := r.mediaOf(res).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }, Deleted: u.Deleted})
 	r.page(res, u, page, "agent", s.Title, nil, body)
 	r.docs(res, s, page, project)
@@ -146,6 +147,7 @@ func (r *renderer) session(res *rendered) {
 	}
 	u.Deleted = restoreOrigins(s, r.origin)
 	anonymizeSources(s, r.cfg.Redact)
+	setPrices(s, r.prices)
 	rb := r.mediaOf(res)
 	agentPage := func(a *session.Session) string {
 		if a.Agent == nil || a.Agent.Warmup {
@@ -180,7 +182,6 @@ func (r *renderer) session(res *rendered) {
 		u.Agents++
 		u.Problems = append(u.Problems, a.Problems...)
 	}
-	setPrices(s, r.prices)
 	u.Overview = s.Overview()
 	res.page, res.unit = page, u
 }

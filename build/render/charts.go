@@ -46,7 +46,17 @@ func turnSeries(s *session.Session, turns []TurnView) []markup.Series {
 		out.Values = append(out.Values, tv.OutTokens)
 		ctx.Values = append(ctx.Values, tv.Context)
 	}
-	return []markup.Series{out, ctx}
+	series := []markup.Series{out, ctx}
+	cost := markup.Series{Name: "cost (USD)", Class: "s-cost", Format: func(v int64) string { return usd(float64(v) / 1e6) }}
+	any := false
+	for _, tv := range turns {
+		cost.Values = append(cost.Values, tv.costMicros)
+		any = any || tv.costMicros > 0
+	}
+	if any {
+		series = append(series, cost)
+	}
+	return series
 }
 
 // charts builds the header's pictures; nil when the session has no turn.

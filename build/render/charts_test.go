@@ -69,11 +69,28 @@ func TestCharts(t *testing.T) {
 	if v.Charts == nil {
 		t.Fatal("no charts")
 	}
-	var outs, ctxs, rows []string
+	var outs, ctxs, rows, costs []string
+	withCost := len(v.Charts.TurnCols) == 3
 	for _, tv := range v.Turns {
 		outs = append(outs, fmt.Sprintf("Turn %d: %s output tokens", tv.Index, thousands(tv.OutTokens)))
 		ctxs = append(ctxs, fmt.Sprintf("Turn %d: %s context tokens after the turn", tv.Index, thousands(tv.Context)))
-		rows = append(rows, thousands(tv.OutTokens)+" "+thousands(tv.Context))
+		row := thousands(tv.OutTokens) + " " + thousands(tv.Context)
+		if withCost {
+			// The cost column spells what the turn line says.
+			c := tv.Cost
+			if c == "" {
+				c = "$0.00"
+			}
+			row += " " + c
+			costs = append(costs, fmt.Sprintf("Turn %d: %s cost (USD)", tv.Index, c))
+		}
+		rows = append(rows, row)
+	}
+	if !withCost || v.Cost == "" {
+		t.Errorf("no cost series (columns %v, session cost %q)", v.Charts.TurnCols, v.Cost)
+	}
+	if got := svgTitles(t, string(v.Charts.Turns), "rect", "s-cost"); !slices.Equal(got, costs) {
+		t.Errorf("cost bars = %q, want %q", got, costs)
 	}
 	if got := svgTitles(t, string(v.Charts.Turns), "rect", "s-out"); !slices.Equal(got, outs) {
 		t.Errorf("output bars = %q, want %q (one a turn)", got, outs)

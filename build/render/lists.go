@@ -41,6 +41,9 @@ type Totals struct {
 	Messages   int
 	ToolCalls  int
 	Tokens     int64
+	// CostUSD sums the sessions' costs (CostUnknown: some not priced).
+	CostUSD     float64
+	CostUnknown bool
 }
 
 // ProjectPage is a project page's body: the sessions with a conversation
@@ -73,7 +76,12 @@ func (t *Totals) Add(o session.Overview) {
 	t.Messages += o.Messages
 	t.ToolCalls += o.ToolCalls
 	t.Tokens += o.Tokens.Total()
+	t.CostUSD += o.Cost
+	t.CostUnknown = t.CostUnknown || o.CostUnknown
 }
+
+// Cost is the archive's cost, spelled.
+func (t Totals) Cost() string { return SpellUSD(t.CostUSD, t.CostUnknown) }
 
 // Active is the total active time as pages show it.
 func (t Totals) Active() string { return duration(t.ActiveTime) }

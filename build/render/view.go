@@ -126,6 +126,10 @@ type SessionView struct {
 	Deferred bool
 	// Deleted: see Links.Deleted.
 	Deleted string
+	// Cost is the session's own cost at the pricing table's prices;
+	// CostAgents its sub-agents' and CostWithAgents both ("" without
+	// sub-agents); RecordedCost Claude Code's own figure (cost-state).
+	Cost, CostAgents, CostWithAgents, RecordedCost string
 	// Charts are the header's pictures (charts.go); nil without turns.
 	Charts *Charts
 }
@@ -174,6 +178,9 @@ type TurnView struct {
 	TimeParts string
 	TimeTop   string
 	Context   int64
+	// Cost is the turn's cost, spelled ("" when nothing was paid).
+	Cost       string
+	costMicros int64
 	// Defer keeps the turn's items in an inert <script> until the turn
 	// nears the window (very long pages); Height guesses its height.
 	Defer  bool
@@ -334,6 +341,7 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 	v.EmptyThinking = ctx.emptyThinking
 	v.Resume, v.SourceName = resume(s), sourceName(s.Path)
 	v.Deferred = ctx.deferred
+	costs(s, v)
 	v.Charts = charts(s, v)
 	return v
 }
@@ -865,6 +873,9 @@ type ProjectRow struct {
 	Last            Time
 	Tokens          int64
 	ToolCalls       int
+	// Cost is the project's sessions' cost, spelled; CostMicros sorts it.
+	Cost       string
+	CostMicros int64
 }
 
 // ProjectView is a project page's body.
@@ -877,7 +888,14 @@ type ProjectView struct {
 	Last       Time
 	Tokens     int64
 	ToolCalls  int
+	// CostUSD sums the sessions' costs; CostUnknown says part of it is
+	// of models with no price.
+	CostUSD     float64
+	CostUnknown bool
 }
+
+// Cost is the project's cost, spelled.
+func (pv *ProjectView) Cost() string { return SpellUSD(pv.CostUSD, pv.CostUnknown) }
 
 // SessionRow is a session listed on its project's page. The raw values
 // (seconds, counts) let the page sort its rows without parsing text.
@@ -891,6 +909,10 @@ type SessionRow struct {
 	Agents, Problems    int
 	Models              string
 	Tokens              int64
+	// Cost is the session's cost with its sub-agents', spelled;
+	// CostMicros sorts it.
+	Cost       string
+	CostMicros int64
 }
 
 // Row summarises a session for its project page.
