@@ -44,6 +44,7 @@ func projectView(pp *projectPlan, units map[string]*unit) *render.ProjectPage {
 	page := &render.ProjectPage{ProjectView: pv}
 	var first, last time.Time
 	days := map[time.Time]int{}
+	var tally render.CostTally
 	for i := len(pp.sessions) - 1; i >= 0; i-- { // newest first
 		sp := pp.sessions[i]
 		u := units[sp.page]
@@ -71,6 +72,7 @@ func projectView(pp *projectPlan, units map[string]*unit) *render.ProjectPage {
 		pv.ToolCalls += o.ToolCalls
 		pv.CostUSD += o.Cost
 		pv.CostUnknown = pv.CostUnknown || o.CostUnknown
+		tally.Add(o)
 	}
 	for _, page := range pp.orphanPages {
 		if u := units[page]; u != nil && u.Orphan != nil {
@@ -82,6 +84,7 @@ func projectView(pp *projectPlan, units map[string]*unit) *render.ProjectPage {
 		days = nil
 	}
 	pv.Timeline = markup.Timeline(days)
+	pv.CostDays, pv.CostModels = tally.Charts()
 	pv.First, pv.Last = render.MkTime(first), render.MkTime(last)
 	return page
 }
@@ -118,6 +121,7 @@ func recentRows(list []recentSession) []render.RecentRow {
 func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, units map[string]*unit) (pages []string, err error) {
 	idx := &render.IndexView{}
 	home := &render.HomeView{IndexView: idx}
+	var archiveCost render.CostTally
 	var recent []recentSession
 	type proj struct {
 		pp   *projectPlan
@@ -164,12 +168,14 @@ func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, u
 				continue
 			}
 			home.Totals.Add(u.Overview)
+			archiveCost.Add(u.Overview)
 			if !u.Overview.NoConversation() {
 				recent = append(recent, recentSession{sp.page, u.Overview, pp})
 			}
 		}
 	}
 	home.Recent = recentRows(recent)
+	home.CostDays, home.CostModels = archiveCost.Charts()
 	if !cfg.NoSearch {
 		if err := write(&render.Page{Path: link.Search(), Title: "Search", Kind: "search", Crumbs: []render.Crumb{{Label: "Search"}}}); err != nil {
 			return pages, err

@@ -24,7 +24,7 @@ import (
 )
 
 // stateFormat changes when the state's meaning does.
-const stateFormat = 4
+const stateFormat = 5
 
 // buildState is the manifest.
 type buildState struct {

@@ -116,6 +116,8 @@ func SeriesSVG(c SeriesChart) template.HTML {
 type Bar struct {
 	Label string
 	Value int64
+	// Text spells Value ("$12.34"); "" spells the integer.
+	Text string
 }
 
 // BarsSVG draws labelled values as horizontal bars, largest scale to the
@@ -125,11 +127,13 @@ func BarsSVG(label string, bars []Bar) template.HTML {
 	if len(bars) == 0 {
 		return ""
 	}
-	const w, row, labelW, valueW = 400, 20, 140, 50
+	const w, row, labelW = 400, 20, 140
 	h := row * len(bars)
 	var peak int64
+	valueW := 50 // room for the value's text, 7 units a character
 	for _, x := range bars {
 		peak = max(peak, x.Value)
+		valueW = max(valueW, 7*utf8.RuneCountInString(x.Text)+8)
 	}
 	var b strings.Builder
 	l := html.EscapeString(label)
@@ -144,8 +148,13 @@ func BarsSVG(label string, bars []Bar) template.HTML {
 		if utf8.RuneCountInString(name) > 20 {
 			name = string([]rune(name)[:19]) + "…"
 		}
-		fmt.Fprintf(&b, `<g class="bar"><title>%s: %d</title><text class="label" x="%d" y="%d">%s</text><rect x="%d" y="%d" width="%s" height="%d"/><text class="value" x="%s" y="%d">%d</text></g>`,
-			html.EscapeString(x.Label), x.Value, labelW-6, y+14, html.EscapeString(name), labelW, y+3, f1(bw), row-6, f1(float64(labelW)+bw+4), y+14, x.Value)
+		val := x.Text
+		if val == "" {
+			val = fmt.Sprintf("%d", x.Value)
+		}
+		val = html.EscapeString(val)
+		fmt.Fprintf(&b, `<g class="bar"><title>%s: %s</title><text class="label" x="%d" y="%d">%s</text><rect x="%d" y="%d" width="%s" height="%d"/><text class="value" x="%s" y="%d">%s</text></g>`,
+			html.EscapeString(x.Label), val, labelW-6, y+14, html.EscapeString(name), labelW, y+3, f1(bw), row-6, f1(float64(labelW)+bw+4), y+14, val)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())

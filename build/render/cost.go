@@ -2,7 +2,12 @@ package render
 
 import (
 	"fmt"
+	"html/template"
+	"sort"
+	"strings"
+	"time"
 
+	"ccsite/build/markup"
 	"ccsite/build/session"
 )
 
@@ -61,4 +66,71 @@ func costs(s *session.Session, v *SessionView) {
 			v.Turns[i].costMicros = int64(tc.USD*1e6 + 0.5)
 		}
 	}
+}
+
+// CostTally sums sessions' costs by day (of their start, UTC) and by
+// model, for the cost charts of a project and of the archive.
+type CostTally struct {
+	days   map[time.Time]float64
+	models map[string]float64
+}
+
+// Add counts a session's overview.
+func (t *CostTally) Add(o session.Overview) {
+	if t.days == nil {
+		t.days, t.models = map[time.Time]float64{}, map[string]float64{}
+	}
+	if o.Cost > 0 && !o.Start.IsZero() {
+		y, m, d := o.Start.UTC().Date()
+		t.days[time.Date(y, m, d, 0, 0, 0, 0, time.UTC)] += o.Cost
+	}
+	for model, v := range o.CostByModel {
+		t.models[model] += v
+	}
+}
+
+// Charts draws cost per day (a bar a day with a session, in date order)
+// and cost by model (largest first), each "" when nothing was paid.
+func (t *CostTally) Charts() (perDay, byModel template.HTML) {
+	if len(t.days) > 0 {
+		days := make([]time.Time, 0, len(t.days))
+		for d := range t.days {
+			days = append(days, d)
+		}
+		sort.Slice(days, func(i, j int) bool { return days[i].Before(days[j]) })
+		se := markup.Series{Name: "cost (USD)", Class: "s-cost", Format: func(v int64) string { return usd(float64(v) / 1e6) }}
+		c := markup.SeriesChart{Label: "Cost per day"}
+		for _, d := range days {
+			c.Points = append(c.Points, d.Format("2006-01-02"))
+			se.Values = append(se.Values, int64(t.days[d]*1e6+0.5))
+		}
+		c.Series = []markup.Series{se}
+		perDay = markup.SeriesSVG(c)
+	}
+	if len(t.models) > 0 {
+		type mv struct {
+			m string
+			v float64
+		}
+		var list []mv
+		for m, v := range t.models {
+			list = append(list, mv{m, v})
+		}
+		sort.Slice(list, func(i, j int) bool {
+			if list[i].v != list[j].v {
+				return list[i].v > list[j].v
+			}
+			return list[i].m < list[j].m
+		})
+		var bars []markup.Bar
+		for _, x := range list {
+			name := x.m
+			if name == "" {
+				name = "(no model)"
+			}
+			bars = append(bars, markup.Bar{Label: strings.TrimPrefix(name, "claude-"), Value: int64(x.v*1e6 + 0.5), Text: usd(x.v)})
+		}
+		byModel = markup.BarsSVG("Cost by model", bars)
+	}
+	return perDay, byModel
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"html/template"
 	"time"
 
 	"ccsite/build/session"
@@ -15,6 +16,9 @@ type HomeView struct {
 	// newest first.
 	Recent []RecentRow
 	Totals Totals
+	// CostDays and CostModels draw the archive's cost per day and by
+	// model.
+	CostDays, CostModels template.HTML
 }
 
 // RecentRow is a session among the most recent ones of the archive.

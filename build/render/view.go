@@ -331,6 +331,14 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 	}
 	ctx.forks = forks
 	ctx.deferred = b.deferred(s)
+	ctx.costOf = map[*session.Message]session.Cost{}
+	for _, r := range s.Responses(s.Pricing) {
+		if r.Message != nil {
+			c := ctx.costOf[r.Message]
+			c.Add(r.Cost)
+			ctx.costOf[r.Message] = c
+		}
+	}
 	items := ctx.items(s.Messages)
 	v.Abandoned = placeBranches(items, ctx.branches(s))
 	v.Turns = splitTurns(s, items, ctx.pre)
@@ -399,6 +407,8 @@ type viewCtx struct {
 	emptyThinking int
 	// deferred: the page keeps tool bodies in templates (see deferLimit).
 	deferred bool
+	// costOf is each answer's cost (its API response's).
+	costOf map[*session.Message]session.Cost
 }
 
 // items turns messages into items: tool results are shown inside the
@@ -533,6 +543,8 @@ type Answer struct {
 	Synthetic bool
 	Error     bool
 	Parts     []Part
+	// Cost is what this API response cost, spelled ("" when free).
+	Cost string
 }
 
 // Part is one block of an answer; Kind selects the template "part/"+Kind.
@@ -783,6 +795,9 @@ func (c *viewCtx) image(src *transcript.Source) (Image, bool) {
 
 func (c *viewCtx) answer(m *session.Message) Answer {
 	a := Answer{Model: m.Model, Synthetic: m.Kind == session.KindSynthetic, Error: m.Kind == session.KindAPIError}
+	if cost, ok := c.costOf[m]; ok && (cost.USD > 0 || cost.Unknown) {
+		a.Cost = SpellCost(cost)
+	}
 	if a.Model == "<synthetic>" {
 		a.Model = ""
 	}
@@ -892,6 +907,9 @@ type ProjectView struct {
 	// of models with no price.
 	CostUSD     float64
 	CostUnknown bool
+	// CostDays and CostModels draw the project's cost per day and by
+	// model (CostTally).
+	CostDays, CostModels template.HTML
 }
 
 // Cost is the project's cost, spelled.

@@ -37,9 +37,11 @@ type Overview struct {
 	// says some tokens are of a model with no price, so Cost is a lower
 	// bound. RecordedCost is Claude Code's own figure (its last cost-state
 	// record), 0 when it wrote none.
-	Cost         float64 `json:"cost,omitzero"`
-	CostUnknown  bool    `json:"costUnknown,omitzero"`
-	RecordedCost float64 `json:"recordedCost,omitzero"`
+	Cost float64 `json:"cost,omitzero"`
+	// CostByModel splits Cost by model ("" keys none).
+	CostByModel  map[string]float64 `json:"costByModel,omitempty"`
+	CostUnknown  bool               `json:"costUnknown,omitzero"`
+	RecordedCost float64            `json:"recordedCost,omitzero"`
 }
 
 // Overview summarises s.
@@ -58,6 +60,7 @@ func (s *Session) Overview() Overview {
 		}
 	}
 	cost := s.CostWithAgents()
+	byModel := costByModel(s)
 	recorded := 0.0
 	if s.RecordedCost != nil {
 		recorded = s.RecordedCost.TotalCostUSD
@@ -66,7 +69,7 @@ func (s *Session) Overview() Overview {
 		Turns: s.Stats.Turns, ToolCalls: s.Stats.ToolCalls, Tokens: s.Stats.Tokens,
 		Models: append([]string(nil), s.Models...), Agents: len(s.Agents), Problems: len(s.Problems),
 		Prompts: s.Stats.Prompts, Housekeeping: housekeeping, Answers: s.Stats.Answers, Messages: s.Stats.Messages,
-		Bytes: s.Stats.Bytes, Cost: cost.USD, CostUnknown: cost.Unknown, RecordedCost: recorded}
+		Bytes: s.Stats.Bytes, Cost: cost.USD, CostUnknown: cost.Unknown, RecordedCost: recorded, CostByModel: byModel}
 }
 
 // NoConversation reports a session in which nothing was said: no prompt
@@ -78,3 +81,30 @@ func (o Overview) NoConversation() bool {
 
 // Total is every token counted: input, output, cache reads and writes.
 func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
+
+// costByModel sums the cost of s's responses and its sub-agents' by model
+// (priced like Cost); nil when nothing was paid.
+func costByModel(s *Session) map[string]float64 {
+	out := map[string]float64{}
+	seen := map[*Session]bool{}
+	var walk func(x *Session)
+	walk = func(x *Session) {
+		if x == nil || seen[x] {
+			return
+		}
+		seen[x] = true
+		for _, r := range x.Responses(s.Pricing) {
+			if r.Cost.USD > 0 {
+				out[r.Model] += r.Cost.USD
+			}
+		}
+		for _, a := range x.Agents {
+			walk(a)
+		}
+	}
+	walk(s)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
