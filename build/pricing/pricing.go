@@ -33,7 +33,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/go-json-experiment/json"
 )
@@ -76,22 +75,20 @@ type Usage struct {
 	Input, Output, CacheRead, CacheWrite, CacheWrite1h int64
 }
 
-var (
-	defaultOnce  sync.Once
-	defaultTable *Table
-)
+// defaultTable is the embedded table, parsed once when the program
+// starts and never changed (a value, like a compiled regexp).
+var defaultTable = mustParse(embedded)
+
+func mustParse(data []byte) *Table {
+	t, err := parse(data)
+	if err != nil {
+		panic("pricing: embedded pricing.json: " + err.Error())
+	}
+	return t
+}
 
 // Default returns the embedded table. It is shared: do not change it.
-func Default() *Table {
-	defaultOnce.Do(func() {
-		t, err := parse(embedded)
-		if err != nil {
-			panic("pricing: embedded pricing.json: " + err.Error())
-		}
-		defaultTable = t
-	})
-	return defaultTable
-}
+func Default() *Table { return defaultTable }
 
 func parse(data []byte) (*Table, error) {
 	var t Table

@@ -60,15 +60,20 @@ func thousands(n int64) string {
 	return b.String()
 }
 
+// prLink is a pull request's link record as an event.
+func prLink(r *transcript.Record) Event {
+	text := fmt.Sprintf("Pull request #%d", r.PRNumber)
+	if r.PRRepository != "" {
+		text += " · " + r.PRRepository
+	}
+	return Event{Icon: "pr", Text: text, URL: safeURL(r.PRURL)}
+}
+
 // system describes a system record.
 func (c *viewCtx) system(m *session.Message) Event {
 	r := m.Record()
 	if r.Type == transcript.TypePRLink {
-		text := fmt.Sprintf("Pull request #%d", r.PRNumber)
-		if r.PRRepository != "" {
-			text += " · " + r.PRRepository
-		}
-		return Event{Icon: "pr", Text: text, URL: safeURL(r.PRURL)}
+		return prLink(r)
 	}
 	if r.Type == transcript.TypeContinuedIn {
 		text, _ := session.EventText(r)

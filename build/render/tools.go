@@ -1123,158 +1123,178 @@ func (c *viewCtx) taskListTool(t *ToolView, call *session.ToolCall, in session.I
 	id := orDefault(in.Str("taskId"), in.Str("task_id"))
 	switch call.Name {
 	case "TaskList":
-		var res struct {
-			Tasks []taskJSON `json:"tasks"`
-		}
-		var tasks []TaskItem
-		if structured(tur, &res) {
-			for _, j := range res.Tasks {
-				tasks = append(tasks, j.item())
-			}
-		} else {
-			for line := range strings.Lines(text) {
-				if m := reTaskLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
-					tasks = append(tasks, TaskItem{ID: m[1], Status: m[2], State: stateLabel(m[2]), Subject: m[3]})
-				}
-			}
-		}
-		cols := map[string]int{}
-		for _, s := range boardOrder {
-			cols[s] = len(v.Board)
-			v.Board = append(v.Board, TaskColumn{Status: s, State: stateLabel(s)})
-		}
-		done := 0
-		for _, tk := range tasks {
-			i, ok := cols[tk.Status]
-			if !ok {
-				i = len(v.Board)
-				cols[tk.Status] = i
-				v.Board = append(v.Board, TaskColumn{Status: tk.Status, State: orDefault(tk.State, "no state")})
-			}
-			v.Board[i].Tasks = append(v.Board[i].Tasks, tk)
-			if tk.Status == "completed" {
-				done++
-			}
-		}
-		if len(tasks) == 0 {
-			v.Board = nil
-			if call.Result != nil && t.Status != "error" {
-				v.Note = "No tasks"
-				if len(res.Tasks) == 0 && strings.TrimSpace(text) != "" && !structured(tur, &res) {
-					t.Result = c.output(call)
-					v.Note = ""
-				}
-			}
-		} else {
-			t.Summary = fmt.Sprintf("%d of %s done", done, plural(len(tasks), "task"))
-		}
+		c.taskBoard(t, call, in, tur, text, id, &v)
 	case "TaskCreate":
-		tk := TaskItem{Subject: in.Str("subject"), Description: in.Str("description"), Owner: in.Str("owner"), Status: "pending", State: "new"}
-		var res struct {
-			Task taskJSON `json:"task"`
-		}
-		if structured(tur, &res) {
-			tk.ID = res.Task.ID
-		} else if m := reTaskID.FindStringSubmatch(text); m != nil {
-			tk.ID = m[1]
-		}
-		v.Task = &tk
-		t.Summary = tk.Subject
+		c.taskCreate(t, call, in, tur, text, id, &v)
 	case "TaskUpdate":
-		tk := TaskItem{ID: id, Subject: in.Str("subject"), Description: in.Str("description"), Owner: in.Str("owner"), Status: in.Str("status")}
-		var res struct {
-			Success       bool     `json:"success"`
-			UpdatedFields []string `json:"updatedFields"`
-			Error         string   `json:"error"`
-			StatusChange  struct {
-				From string `json:"from"`
-				To   string `json:"to"`
-			} `json:"statusChange"`
-		}
-		if structured(tur, &res) {
-			if res.StatusChange.To != "" {
-				tk.Status, tk.From = res.StatusChange.To, res.StatusChange.From
-			}
-			for _, f := range res.UpdatedFields {
-				if f != "status" {
-					v.Changed = append(v.Changed, f)
-				}
-			}
-			if res.Error != "" {
-				v.Note = res.Error
-			}
-		}
-		for _, k := range []string{"addBlockedBy", "addBlocks"} {
-			var ids []string
-			if in.Decode(k, &ids) && len(ids) > 0 {
-				label := "blocked by"
-				if k == "addBlocks" {
-					label = "blocks"
-				}
-				v.Changed = append(v.Changed, label+" #"+strings.Join(ids, ", #"))
-				if k == "addBlockedBy" {
-					tk.BlockedBy = ids
-				}
-			}
-		}
-		tk.State = stateLabel(tk.Status)
-		if tk.Subject == "" && id != "" {
-			tk.Subject = c.taskSubject(id, call)
-		}
-		v.Task = &tk
-		t.Summary = strings.TrimSpace("#" + id + " " + tk.Subject)
-		if tk.State != "" {
-			t.Summary += " → " + tk.State
-		}
-		if id == "" {
-			t.Summary = tk.Subject
-		}
+		c.taskUpdate(t, call, in, tur, text, id, &v)
 	default: // TaskGet, TaskOutput, TaskStop
-		var res struct {
-			Task            taskJSON `json:"task"`
-			RetrievalStatus string   `json:"retrieval_status"`
-			Message         string   `json:"message"`
-			TaskID          string   `json:"task_id"`
-			Command         string   `json:"command"`
-		}
-		tk := TaskItem{ID: id}
-		if structured(tur, &res) {
-			if j := res.Task; j.ID != "" || j.TaskID != "" || j.Subject != "" || j.Status != "" || j.Description != "" {
-				tk = j.item()
-				if tk.ID == "" {
-					tk.ID = id
-				}
-				if j.Output != "" {
-					sh := c.shell(j.Output, "")
-					v.Out = &sh
-				}
-			}
-			if tk.Description == "" {
-				tk.Description = res.Command
-			}
-			if res.RetrievalStatus != "" {
-				v.Note = "retrieval: " + stateLabel(res.RetrievalStatus)
-			}
-			if res.Message != "" {
-				v.Note = res.Message
-			}
-		} else if call.Result != nil && t.Status != "error" {
-			t.Result = c.output(call)
-		}
-		if tk.Subject == "" && call.Name == "TaskGet" && id != "" {
-			tk.Subject = c.taskSubject(id, call)
-		}
-		v.Task = &tk
-		t.Summary = strings.TrimSpace(orDefault(tk.Subject, tk.Description))
-		if t.Summary == "" && tk.ID != "" {
-			t.Summary = "task " + tk.ID
-		}
-		t.Summary = firstLine(t.Summary)
+		c.taskShow(t, call, in, tur, text, id, &v)
 	}
 	if v.Task != nil && v.Task.ID == "" && v.Task.Subject == "" && v.Task.Description == "" && v.Task.Status == "" {
 		v.Task = nil
 	}
 	t.Data = v
+}
+
+// taskBoard is TaskList: the tasks as a board of states.
+func (c *viewCtx) taskBoard(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value, text, id string, v *TasksView) {
+	var res struct {
+		Tasks []taskJSON `json:"tasks"`
+	}
+	var tasks []TaskItem
+	if structured(tur, &res) {
+		for _, j := range res.Tasks {
+			tasks = append(tasks, j.item())
+		}
+	} else {
+		for line := range strings.Lines(text) {
+			if m := reTaskLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+				tasks = append(tasks, TaskItem{ID: m[1], Status: m[2], State: stateLabel(m[2]), Subject: m[3]})
+			}
+		}
+	}
+	cols := map[string]int{}
+	for _, s := range boardOrder {
+		cols[s] = len(v.Board)
+		v.Board = append(v.Board, TaskColumn{Status: s, State: stateLabel(s)})
+	}
+	done := 0
+	for _, tk := range tasks {
+		i, ok := cols[tk.Status]
+		if !ok {
+			i = len(v.Board)
+			cols[tk.Status] = i
+			v.Board = append(v.Board, TaskColumn{Status: tk.Status, State: orDefault(tk.State, "no state")})
+		}
+		v.Board[i].Tasks = append(v.Board[i].Tasks, tk)
+		if tk.Status == "completed" {
+			done++
+		}
+	}
+	if len(tasks) == 0 {
+		v.Board = nil
+		if call.Result != nil && t.Status != "error" {
+			v.Note = "No tasks"
+			if len(res.Tasks) == 0 && strings.TrimSpace(text) != "" && !structured(tur, &res) {
+				t.Result = c.output(call)
+				v.Note = ""
+			}
+		}
+	} else {
+		t.Summary = fmt.Sprintf("%d of %s done", done, plural(len(tasks), "task"))
+	}
+}
+
+// taskCreate is TaskCreate: the new task.
+func (c *viewCtx) taskCreate(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value, text, id string, v *TasksView) {
+	tk := TaskItem{Subject: in.Str("subject"), Description: in.Str("description"), Owner: in.Str("owner"), Status: "pending", State: "new"}
+	var res struct {
+		Task taskJSON `json:"task"`
+	}
+	if structured(tur, &res) {
+		tk.ID = res.Task.ID
+	} else if m := reTaskID.FindStringSubmatch(text); m != nil {
+		tk.ID = m[1]
+	}
+	v.Task = &tk
+	t.Summary = tk.Subject
+}
+
+// taskUpdate is TaskUpdate: the task and its change of state.
+func (c *viewCtx) taskUpdate(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value, text, id string, v *TasksView) {
+	tk := TaskItem{ID: id, Subject: in.Str("subject"), Description: in.Str("description"), Owner: in.Str("owner"), Status: in.Str("status")}
+	var res struct {
+		Success       bool     `json:"success"`
+		UpdatedFields []string `json:"updatedFields"`
+		Error         string   `json:"error"`
+		StatusChange  struct {
+			From string `json:"from"`
+			To   string `json:"to"`
+		} `json:"statusChange"`
+	}
+	if structured(tur, &res) {
+		if res.StatusChange.To != "" {
+			tk.Status, tk.From = res.StatusChange.To, res.StatusChange.From
+		}
+		for _, f := range res.UpdatedFields {
+			if f != "status" {
+				v.Changed = append(v.Changed, f)
+			}
+		}
+		if res.Error != "" {
+			v.Note = res.Error
+		}
+	}
+	for _, k := range []string{"addBlockedBy", "addBlocks"} {
+		var ids []string
+		if in.Decode(k, &ids) && len(ids) > 0 {
+			label := "blocked by"
+			if k == "addBlocks" {
+				label = "blocks"
+			}
+			v.Changed = append(v.Changed, label+" #"+strings.Join(ids, ", #"))
+			if k == "addBlockedBy" {
+				tk.BlockedBy = ids
+			}
+		}
+	}
+	tk.State = stateLabel(tk.Status)
+	if tk.Subject == "" && id != "" {
+		tk.Subject = c.taskSubject(id, call)
+	}
+	v.Task = &tk
+	t.Summary = strings.TrimSpace("#" + id + " " + tk.Subject)
+	if tk.State != "" {
+		t.Summary += " → " + tk.State
+	}
+	if id == "" {
+		t.Summary = tk.Subject
+	}
+}
+
+// taskShow is TaskGet, TaskOutput, TaskStop: a task and its output.
+func (c *viewCtx) taskShow(t *ToolView, call *session.ToolCall, in session.Input, tur jsontext.Value, text, id string, v *TasksView) {
+	var res struct {
+		Task            taskJSON `json:"task"`
+		RetrievalStatus string   `json:"retrieval_status"`
+		Message         string   `json:"message"`
+		TaskID          string   `json:"task_id"`
+		Command         string   `json:"command"`
+	}
+	tk := TaskItem{ID: id}
+	if structured(tur, &res) {
+		if j := res.Task; j.ID != "" || j.TaskID != "" || j.Subject != "" || j.Status != "" || j.Description != "" {
+			tk = j.item()
+			if tk.ID == "" {
+				tk.ID = id
+			}
+			if j.Output != "" {
+				sh := c.shell(j.Output, "")
+				v.Out = &sh
+			}
+		}
+		if tk.Description == "" {
+			tk.Description = res.Command
+		}
+		if res.RetrievalStatus != "" {
+			v.Note = "retrieval: " + stateLabel(res.RetrievalStatus)
+		}
+		if res.Message != "" {
+			v.Note = res.Message
+		}
+	} else if call.Result != nil && t.Status != "error" {
+		t.Result = c.output(call)
+	}
+	if tk.Subject == "" && call.Name == "TaskGet" && id != "" {
+		tk.Subject = c.taskSubject(id, call)
+	}
+	v.Task = &tk
+	t.Summary = strings.TrimSpace(orDefault(tk.Subject, tk.Description))
+	if t.Summary == "" && tk.ID != "" {
+		t.Summary = "task " + tk.ID
+	}
+	t.Summary = firstLine(t.Summary)
 }
 
 // MessageView is a message between agents (SendMessage) or to the user
@@ -1385,12 +1405,6 @@ func (c *viewCtx) fieldsTool(t *ToolView, call *session.ToolCall, in session.Inp
 	}
 	hasRes := structured(tur, &res)
 	showResult := true
-	num := func(k string) string {
-		if n := in.Num(k); n != 0 {
-			return strconv.Itoa(n)
-		}
-		return in.Str(k)
-	}
 	switch name := call.Name; {
 	case name == "Skill":
 		skill := orDefault(in.Str("skill"), in.Str("name"))
@@ -1461,56 +1475,74 @@ func (c *viewCtx) fieldsTool(t *ToolView, call *session.ToolCall, in session.Inp
 		}
 		t.Summary = firstLine(strings.TrimSuffix(t.Summary, " · "))
 	case strings.HasPrefix(name, "Cron"):
-		sched := orDefault(in.Str("cron"), orDefault(in.Str("schedule"), in.Str("expression")))
-		add("Schedule", sched, true)
-		if in.Has("recurring") {
-			if in.Bool("recurring") {
-				add("Repeats", "yes", false)
-			} else {
-				add("Repeats", "once", false)
-			}
-		}
-		add("Job", orDefault(in.Str("id"), num("job_id")), true)
-		prompt("Prompt", in.Str("prompt"))
-		t.Summary = strings.TrimSpace(sched + " " + firstLine(in.Str("prompt")))
-		if t.Summary == "" && in.Str("id") != "" {
-			t.Summary = "job " + in.Str("id")
-		}
-		if t.Summary == "" && call.Result != nil && t.Status != "error" {
-			t.Summary = firstLine(call.ResultText())
-		}
-		t.Summary = firstLine(t.Summary)
+		fieldsCron(t, call, in, add, prompt)
 	default: // ListAgents, Workflow, Artifact and what comes: every input
-		for _, k := range in.Keys() {
-			switch k {
-			case "prompt", "content", "description", "instructions", "body", "script":
-				continue
-			}
-			if s := in.Str(k); s != "" {
-				add(k, s, false)
-			} else if raw := in.Raw(k); len(raw) > 0 && len(raw) < 200 && raw[0] != '{' && raw[0] != '[' {
-				add(k, string(raw), true)
-			} else if len(raw) > 0 {
-				add(k, string(raw), true)
-			}
-		}
-		for _, k := range []string{"prompt", "content", "description", "instructions", "body", "script"} {
-			if s := in.Str(k); s != "" {
-				prompt(strings.ToUpper(k[:1])+k[1:], s)
-				if t.Summary == "" {
-					t.Summary = firstLine(s)
-				}
-			}
-		}
-		for _, k := range []string{"name", "title", "workflow", "id"} {
-			if s := in.Str(k); s != "" {
-				t.Summary = firstLine(s)
-				break
-			}
-		}
+		fieldsAny(t, in, add, prompt)
 	}
 	if showResult && call.Result != nil && t.Status != "error" {
 		t.Result = c.output(call)
 	}
 	t.Data = v
+}
+
+// fieldsCron shows a Cron* tool: its schedule, whether it repeats, its job
+// and prompt.
+func fieldsCron(t *ToolView, call *session.ToolCall, in session.Input, add func(label, value string, code bool), prompt func(label, text string)) {
+	num := func(k string) string {
+		if n := in.Num(k); n != 0 {
+			return strconv.Itoa(n)
+		}
+		return in.Str(k)
+	}
+	sched := orDefault(in.Str("cron"), orDefault(in.Str("schedule"), in.Str("expression")))
+	add("Schedule", sched, true)
+	if in.Has("recurring") {
+		if in.Bool("recurring") {
+			add("Repeats", "yes", false)
+		} else {
+			add("Repeats", "once", false)
+		}
+	}
+	add("Job", orDefault(in.Str("id"), num("job_id")), true)
+	prompt("Prompt", in.Str("prompt"))
+	t.Summary = strings.TrimSpace(sched + " " + firstLine(in.Str("prompt")))
+	if t.Summary == "" && in.Str("id") != "" {
+		t.Summary = "job " + in.Str("id")
+	}
+	if t.Summary == "" && call.Result != nil && t.Status != "error" {
+		t.Summary = firstLine(call.ResultText())
+	}
+	t.Summary = firstLine(t.Summary)
+}
+
+// fieldsAny shows a tool met no other way: every input by name, its long
+// text (prompt, content…) as Markdown, a summary from a name or title.
+func fieldsAny(t *ToolView, in session.Input, add func(label, value string, code bool), prompt func(label, text string)) {
+	for _, k := range in.Keys() {
+		switch k {
+		case "prompt", "content", "description", "instructions", "body", "script":
+			continue
+		}
+		if s := in.Str(k); s != "" {
+			add(k, s, false)
+		} else if raw := in.Raw(k); len(raw) > 0 && len(raw) < 200 && raw[0] != '{' && raw[0] != '[' {
+			add(k, string(raw), true)
+		} else if len(raw) > 0 {
+			add(k, string(raw), true)
+		}
+	}
+	for _, k := range []string{"prompt", "content", "description", "instructions", "body", "script"} {
+		if s := in.Str(k); s != "" {
+			prompt(strings.ToUpper(k[:1])+k[1:], s)
+			if t.Summary == "" {
+				t.Summary = firstLine(s)
+			}
+		}
+	}
+	for _, k := range []string{"name", "title", "workflow", "id"} {
+		if s := in.Str(k); s != "" {
+			t.Summary = firstLine(s)
+			break
+		}
+	}
 }
