@@ -251,7 +251,7 @@ type Turn struct {
 	Excerpt string         `json:"excerpt"`
 	Tools   map[string]int `json:"tools,omitzero"`
 	Answers int            `json:"answers"`
-	Timing  *Timing        `json:"timing,omitempty"` // where its time went (timing.go); nil until FillTimings
+	Timing  *Timing        `json:"timing,omitempty"` // where its time went (timing.go), set when the session is built
 }
 
 // ToolCall is a tool_use paired with its tool_result.

@@ -16,6 +16,7 @@ func finish(s *Session) {
 	}
 	sideFacts(s)
 	turns(s)
+	FillTimings(s)
 	metadata(s)
 	title(s)
 	counts(s)
