@@ -159,21 +159,25 @@ func rootOf(roots []string, path string) (root, rel string) {
 }
 
 // restoreOrigins gives a session read from the archive (and its
-// sub-agents) their original paths; it returns the day the session's own
-// file was last seen, "" when it was not read from the archive.
-func restoreOrigins(s *session.Session, origin map[string]*keep.Entry) string {
-	seen := ""
-	if e := origin[s.Path]; e != nil {
-		for i := range s.Problems {
-			if s.Problems[i].File == s.Path {
-				s.Problems[i].File = e.Path
+// sub-agents) their original paths; it returns, for it and each of its
+// sub-agents read from the archive, the day its file was last seen.
+func restoreOrigins(s *session.Session, origin map[string]*keep.Entry) map[*session.Session]string {
+	seen := map[*session.Session]string{}
+	var walk func(x *session.Session)
+	walk = func(x *session.Session) {
+		if e := origin[x.Path]; e != nil {
+			for i := range x.Problems {
+				if x.Problems[i].File == x.Path {
+					x.Problems[i].File = e.Path
+				}
 			}
+			x.Path, seen[x] = e.Path, e.Seen
 		}
-		s.Path, seen = e.Path, e.Seen
+		for _, a := range x.Agents {
+			walk(a)
+		}
 	}
-	for _, a := range s.Agents {
-		restoreOrigins(a, origin)
-	}
+	walk(s)
 	return seen
 }
 

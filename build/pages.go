@@ -118,7 +118,7 @@ func (r *renderer) orphan(res *rendered) {
 	if l.Agent != nil {
 		u.Key = r.keys.orphan(pp, page, l.Agent)
 	}
-	u.Deleted = restoreOrigins(s, r.origin)
+	u.Deleted = restoreOrigins(s, r.origin)[s]
 	anonymizeSources(s, r.cfg.Redact)
 	setPrices(s, r.prices)
 	body := r.mediaOf(res).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }, Deleted: u.Deleted})
@@ -139,13 +139,8 @@ func (r *renderer) session(res *rendered) {
 	for _, ag := range l.Claimed {
 		u.Claimed = append(u.Claimed, pathKey(ag.Path))
 	}
-	agentSeen := map[*session.Session]string{}
-	for _, a := range s.Agents {
-		if e := r.origin[a.Path]; e != nil {
-			agentSeen[a] = e.Seen
-		}
-	}
-	u.Deleted = restoreOrigins(s, r.origin)
+	deleted := restoreOrigins(s, r.origin)
+	u.Deleted = deleted[s]
 	anonymizeSources(s, r.cfg.Redact)
 	setPrices(s, r.prices)
 	rb := r.mediaOf(res)
@@ -168,7 +163,7 @@ func (r *renderer) session(res *rendered) {
 			continue
 		}
 		al := render.Links{Page: ap, Project: link.Project(pp.slug), Agent: agentPage,
-			Parent: page, ParentTitle: s.Title, Deleted: agentSeen[a]}
+			Parent: page, ParentTitle: s.Title, Deleted: deleted[a]}
 		crumbs := []render.Crumb{{Label: s.Title, URL: link.Rel(ap, page)}}
 		// A nested agent's parent is the agent that started it.
 		if pa := session.ParentAgent(s, a); pa != nil && agentPage(pa) != "" {

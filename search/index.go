@@ -1,6 +1,7 @@
 // Package search builds the site's search index with bleve and queries it:
 // a document per message part worth finding, analysed so a browser can
-// reproduce the analysis exactly (Unicode letter/digit runs, lower case).
+// reproduce the analysis exactly (see tokenizer.go: words folded and
+// lower-cased, CJK runs as bigrams).
 package search
 
 import (
@@ -25,11 +26,6 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 )
-
-// TokenPattern is the tokenizer's pattern: a token is a run of Unicode
-// letters, digits and underscores. The browser uses the same expression
-// (/[\p{L}\p{N}_]+/gu) and lower-cases the same way.
-const TokenPattern = `[\p{L}\p{N}_]+`
 
 // Analyzer is the name of the text analyser in the index mapping.
 const Analyzer = "ccsite"

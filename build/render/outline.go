@@ -128,12 +128,7 @@ func outline(s *session.Session, turns []TurnView) {
 			top = append(top, x.name)
 		}
 		tv.Tools, tv.ToolNames = n, strings.Join(top, ", ")
-		tm := t.Timing
-		if tm == nil {
-			x := session.TurnTiming(s, t)
-			tm = &x
-		}
-		if tm.WallMs > 0 {
+		if tm := t.Timing; tm != nil && tm.WallMs > 0 {
 			tv.Took = span(tm.WallMs)
 			tv.TimeParts, tv.TimeTop = timeParts(tm)
 		} else if !t.Start.IsZero() && !t.End.IsZero() && t.End.After(t.Start) {

@@ -157,6 +157,19 @@ type Costs struct {
 	WithAgents Cost `json:"withAgents"`
 	// Turns is each turn's own cost, by s.Turns index.
 	Turns []Cost `json:"turns"`
+	// ByModel splits WithAgents' dollars by model (nil when nothing was
+	// paid).
+	ByModel map[string]float64 `json:"byModel,omitempty"`
+}
+
+func (c *Costs) addModel(r Response) {
+	if r.Cost.USD <= 0 {
+		return
+	}
+	if c.ByModel == nil {
+		c.ByModel = map[string]float64{}
+	}
+	c.ByModel[r.Model] += r.Cost.USD
 }
 
 // Costs prices s with t (nil: the embedded table).
@@ -165,6 +178,7 @@ func (s *Session) Costs(t *pricing.Table) Costs {
 	c.Turns = make([]Cost, len(s.Turns))
 	for _, r := range s.Responses(t) {
 		c.Own.Add(r.Cost)
+		c.addModel(r)
 		if r.Turn >= 1 && r.Turn <= len(c.Turns) {
 			c.Turns[r.Turn-1].Add(r.Cost)
 		}
@@ -179,6 +193,7 @@ func (s *Session) Costs(t *pricing.Table) Costs {
 			seen[a] = true
 			for _, r := range a.Responses(t) {
 				c.Agents.Add(r.Cost)
+				c.addModel(r)
 			}
 			walk(a.Agents)
 		}

@@ -59,8 +59,8 @@ func (s *Session) Overview() Overview {
 			housekeeping++
 		}
 	}
-	cost := s.CostWithAgents()
-	byModel := costByModel(s)
+	costs := s.Costs(s.Pricing)
+	cost, byModel := costs.WithAgents, costs.ByModel
 	recorded := 0.0
 	if s.RecordedCost != nil {
 		recorded = s.RecordedCost.TotalCostUSD
@@ -81,30 +81,3 @@ func (o Overview) NoConversation() bool {
 
 // Total is every token counted: input, output, cache reads and writes.
 func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
-
-// costByModel sums the cost of s's responses and its sub-agents' by model
-// (priced like Cost); nil when nothing was paid.
-func costByModel(s *Session) map[string]float64 {
-	out := map[string]float64{}
-	seen := map[*Session]bool{}
-	var walk func(x *Session)
-	walk = func(x *Session) {
-		if x == nil || seen[x] {
-			return
-		}
-		seen[x] = true
-		for _, r := range x.Responses(s.Pricing) {
-			if r.Cost.USD > 0 {
-				out[r.Model] += r.Cost.USD
-			}
-		}
-		for _, a := range x.Agents {
-			walk(a)
-		}
-	}
-	walk(s)
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
