@@ -41,10 +41,13 @@ func openIndexer(dir string, fresh bool) (*indexer, error) {
 	go func() {
 		var err error
 		for op := range x.ops {
-			if err == nil && len(op.del) > 0 {
+			switch {
+			case err != nil:
+			case len(op.del) > 0 && len(op.docs) > 0:
+				_, err = x.index.Replace(op.del, op.docs)
+			case len(op.del) > 0:
 				err = x.index.Delete(op.del)
-			}
-			if err == nil && len(op.docs) > 0 {
+			case len(op.docs) > 0:
 				_, err = x.index.Add(op.docs)
 			}
 		}

@@ -8,12 +8,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"time"
 
@@ -102,13 +104,15 @@ func Mapping() (mapping.IndexMapping, error) {
 // Writer adds documents to an index, in batches, and deletes them.
 type Writer struct {
 	dir   string
-	idx   bleve.Index
-	batch *bleve.Batch
+	idx   bleve.Index   // an index being updated
+	batch *bleve.Batch  // its next batch
+	build bleve.Builder // or a new index, built in one pass
 	// metas are every document's metas (text length included), by id:
 	// kept beside the index, so an update knows the documents it did not
 	// add.
 	metas map[string]meta
 	added map[string]bool
+	count int  // documents in an opened index, until its metas are read
 	fresh bool // made anew
 	dirty bool // changed since opened
 }
@@ -127,8 +131,13 @@ func Create(dir string) (*Writer, error) {
 // Remove deletes the index in dir, if any.
 func Remove(dir string) error {
 	os.Remove(metaPath(dir))
+	os.RemoveAll(buildPath(dir))
 	return os.RemoveAll(dir)
 }
+
+// buildPath is the folder where a new index's segments are built, beside
+// the index folder.
+func buildPath(dir string) string { return filepath.Clean(dir) + "-build" }
 
 // OpenWriter opens the index in dir to update it, or makes a new one when
 // fresh is set or no usable index is there.
@@ -138,61 +147,117 @@ func OpenWriter(dir string, fresh bool) (*Writer, error) {
 			return w, nil
 		}
 	}
-	if err := os.RemoveAll(dir); err != nil {
+	if err := Remove(dir); err != nil {
 		return nil, err
 	}
-	os.Remove(metaPath(dir))
 	m, err := Mapping()
 	if err != nil {
 		return nil, err
 	}
-	// (scorch's "unsafe_batch" would be faster, but Close does not wait
-	// for what it has not persisted yet: the last batches were lost.)
-	idx, err := bleve.NewUsing(dir, m, scorch.Name, scorch.Name, nil)
+	tmp := buildPath(dir)
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	// A new index is built offline (scorch's Builder): segments of
+	// builderBatch documents written to disk as they come, merged once at
+	// the end into the one segment the index holds, where the online path
+	// would merge and re-merge them as it goes.
+	b, err := bleve.NewBuilder(dir, m, map[string]any{
+		"batchSize":       builderBatch,
+		"mergeMax":        builderMergeMax,
+		"buildPathPrefix": tmp,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("create search index: %w", err)
 	}
-	return &Writer{dir: dir, idx: idx, batch: idx.NewBatch(), metas: map[string]meta{}, added: map[string]bool{}, fresh: true, dirty: true}, nil
+	return &Writer{dir: dir, build: b, metas: map[string]meta{}, added: map[string]bool{}, fresh: true, dirty: true}, nil
 }
 
-// openExisting opens an index and its metas, checking they agree.
+// The offline builder's segment size (documents) and how many segments
+// one merge takes: a few hundred thousand documents are then merged in
+// one pass or two.
+const (
+	builderBatch    = 1000
+	builderMergeMax = 100
+)
+
+// metasFormat is the version of the metas file: a metasHeader, then the
+// list of storedMetas sorted by id.
+const metasFormat = 2
+
+// metasHeader opens the metas file, so that opening an index reads only
+// it: a build that changes no document never decodes the metas.
+type metasHeader struct {
+	Format, Count int
+}
+
+// openExisting opens an index, checking its metas' header agrees with it;
+// the metas themselves are read when first needed (loadMetas).
 func openExisting(dir string) (*Writer, error) {
 	f, err := os.Open(metaPath(dir))
 	if err != nil {
 		return nil, err
 	}
-	var list []storedMeta
-	err = gob.NewDecoder(bufio.NewReader(f)).Decode(&list)
+	var h metasHeader
+	err = gob.NewDecoder(bufio.NewReader(f)).Decode(&h)
 	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	// Metas saved before they held sessions (whose display text is
-	// missing too): the index is made anew.
-	if len(list) > 0 && !slices.ContainsFunc(list, func(sm storedMeta) bool { return sm.Session != "" }) {
-		return nil, fmt.Errorf("search index metas without sessions")
+	if err != nil || h.Format != metasFormat {
+		return nil, fmt.Errorf("search index metas of another format")
 	}
 	idx, err := bleve.Open(dir)
 	if err != nil {
 		return nil, err
 	}
 	n, err := idx.DocCount()
-	if err != nil || int(n) != len(list) {
+	if err != nil || int(n) != h.Count {
 		idx.Close()
 		return nil, fmt.Errorf("search index and metas disagree")
 	}
-	w := &Writer{dir: dir, idx: idx, batch: idx.NewBatch(), metas: make(map[string]meta, len(list)), added: map[string]bool{}}
+	return &Writer{dir: dir, idx: idx, batch: idx.NewBatch(), count: h.Count, added: map[string]bool{}}, nil
+}
+
+// loadMetas reads the metas of an opened index, once.
+func (w *Writer) loadMetas() error {
+	if w.metas != nil {
+		return nil
+	}
+	f, err := os.Open(metaPath(w.dir))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	dec := gob.NewDecoder(bufio.NewReader(f))
+	var h metasHeader
+	var list []storedMeta
+	if err := dec.Decode(&h); err != nil {
+		return fmt.Errorf("search index metas: %w", err)
+	}
+	if err := dec.Decode(&list); err != nil {
+		return fmt.Errorf("search index metas: %w", err)
+	}
+	if len(list) != w.count {
+		return fmt.Errorf("search index metas: %d documents, the header says %d", len(list), w.count)
+	}
+	w.metas = make(map[string]meta, len(list))
 	for _, sm := range list {
 		w.metas[sm.ID] = sm.meta()
 	}
-	return w, nil
+	return nil
 }
 
 // Delete removes documents by id (ids not in the index are ignored).
 func (w *Writer) Delete(ids []string) error {
+	if err := w.loadMetas(); err != nil {
+		return err
+	}
 	for _, id := range ids {
 		if _, ok := w.metas[id]; !ok {
 			continue
+		}
+		if w.build != nil {
+			// Only a build that added a document twice would; the
+			// indexer never does.
+			return fmt.Errorf("search index: %s deleted from a new index", id)
 		}
 		delete(w.metas, id)
 		w.batch.Delete(id)
@@ -204,32 +269,87 @@ func (w *Writer) Delete(ids []string) error {
 	return nil
 }
 
+// Replace deletes the documents del and adds docs, leaving in the index
+// (neither deleted nor added again) each document of docs that is among
+// del with the same content: when a message is appended to a session, its
+// other documents stay as they are. It returns the ids it added.
+func (w *Writer) Replace(del []string, docs []Doc) ([]string, error) {
+	if err := w.loadMetas(); err != nil {
+		return nil, err
+	}
+	gone := make(map[string]bool, len(del))
+	for _, id := range del {
+		gone[id] = true
+	}
+	fresh := make([]Doc, 0, len(docs))
+	for i := range docs {
+		d := &docs[i]
+		if m, ok := w.metas[d.ID]; ok && gone[d.ID] && !w.added[d.ID] && m.hash == docHash(d) {
+			delete(gone, d.ID)
+			w.added[d.ID] = true
+			continue
+		}
+		fresh = append(fresh, *d)
+	}
+	rest := make([]string, 0, len(gone))
+	for _, id := range del {
+		if gone[id] {
+			rest = append(rest, id)
+		}
+	}
+	if err := w.Delete(rest); err != nil {
+		return nil, err
+	}
+	return w.Add(fresh)
+}
+
+// docHash hashes every field of d the index holds.
+func docHash(d *Doc) uint64 {
+	h := sha256.New()
+	for _, f := range []string{d.ID, d.Project, d.Session, d.Title, d.Role, d.Tool, d.Model, d.Time.UTC().Format(time.RFC3339Nano), d.Text} {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(f)))
+		h.Write(n[:])
+		io.WriteString(h, f)
+	}
+	return binary.LittleEndian.Uint64(h.Sum(nil))
+}
+
 // Add queues docs, writing a batch every few thousand. A document whose
 // id was added before in this writer's life is left out: bleve would
 // replace the first, and the static index must hold what bleve holds. It
 // returns the ids it added.
 func (w *Writer) Add(docs []Doc) ([]string, error) {
 	var ids []string
+	if err := w.loadMetas(); err != nil {
+		return nil, err
+	}
 	for i := range docs {
 		if w.added[docs[i].ID] {
 			continue
 		}
 		w.added[docs[i].ID] = true
-		if err := w.batch.Index(docs[i].ID, &docs[i]); err != nil {
+		var err error
+		if w.build != nil {
+			err = w.build.Index(docs[i].ID, &docs[i])
+		} else {
+			err = w.batch.Index(docs[i].ID, &docs[i])
+		}
+		if err != nil {
 			return ids, err
 		}
 		w.metas[docs[i].ID] = newMeta(&docs[i])
 		ids = append(ids, docs[i].ID)
 		w.dirty = true
 	}
-	if w.batch.Size() >= 4000 {
+	if w.build == nil && w.batch.Size() >= 4000 {
 		return ids, w.flush()
 	}
 	return ids, nil
 }
 
 func (w *Writer) flush() error {
-	if w.batch.Size() == 0 {
+	if w.build != nil || w.batch.Size() == 0 {
 		return nil
 	}
 	err := w.idx.Batch(w.batch)
@@ -243,45 +363,64 @@ func (w *Writer) flush() error {
 // segment's terms) the same from one build to the next, and the same
 // whether the index was made anew or updated.
 func (w *Writer) Close() (int, error) {
+	if w.build != nil {
+		// The builder merges its segments into one and writes the index;
+		// with no document it has no segment to write (and fails), so an
+		// empty index is made the usual way.
+		os.Remove(metaPath(w.dir))
+		var err error
+		if len(w.added) > 0 {
+			err = w.build.Close()
+		} else {
+			err = w.empty()
+		}
+		w.build = nil
+		os.RemoveAll(buildPath(w.dir))
+		if err == nil {
+			err = w.saveMetas()
+		}
+		return len(w.metas), err
+	}
 	if !w.dirty {
-		return len(w.metas), w.idx.Close()
+		n := w.count
+		if w.metas != nil {
+			n = len(w.metas)
+		}
+		return n, w.idx.Close()
 	}
 	// The metas go first: if the build stops before the index is closed,
 	// they disagree with it and the next build starts the index anew.
 	os.Remove(metaPath(w.dir))
 	err := w.flush()
-	if !w.fresh {
-		// An update adds a segment; they are merged only when there are
-		// many (the static index does not depend on how many there are,
-		// and merging rewrites the whole index).
-		if err == nil {
-			err = w.merge(maxSegments)
-		}
-		if cerr := w.idx.Close(); err == nil {
-			err = cerr
-		}
-	} else {
-		// Closed, every segment is on disk; opened again, the index
-		// merges them all into one (a merge while the last batches are
-		// still in memory leaves those out), so a new index is always
-		// one segment: bleve's scores then match the static index's.
-		if cerr := w.idx.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			w.idx, err = bleve.Open(w.dir)
-			if err == nil {
-				err = w.merge(1)
-				if cerr := w.idx.Close(); err == nil {
-					err = cerr
-				}
-			}
-		}
+	// An update adds a segment; they are merged only when there are many
+	// (the static index does not depend on how many there are, and
+	// merging rewrites the whole index).
+	if err == nil {
+		err = w.merge(maxSegments)
+	}
+	if cerr := w.idx.Close(); err == nil {
+		err = cerr
 	}
 	if err == nil {
 		err = w.saveMetas()
 	}
 	return len(w.metas), err
+}
+
+// empty makes an empty index in w.dir, in place of the builder's.
+func (w *Writer) empty() error {
+	if err := os.RemoveAll(w.dir); err != nil {
+		return err
+	}
+	m, err := Mapping()
+	if err != nil {
+		return err
+	}
+	idx, err := bleve.NewUsing(w.dir, m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return err
+	}
+	return idx.Close()
 }
 
 // maxSegments is how many segments an updated index may keep.
@@ -291,24 +430,28 @@ const maxSegments = 8
 type storedMeta struct {
 	ID, Project, Session, Title, Role, Tool, Model string
 	Time                                           time.Time
-	Display                                        string
 	Text                                           int64
+	Hash                                           uint64
 }
 
 func (sm storedMeta) meta() meta {
 	return meta{id: sm.ID, project: sm.Project, session: sm.Session, title: sm.Title, role: sm.Role, tool: sm.Tool,
-		model: sm.Model, time: sm.Time, display: sm.Display, text: sm.Text}
+		model: sm.Model, time: sm.Time, text: sm.Text, hash: sm.Hash}
 }
 
 func (w *Writer) saveMetas() error {
 	list := make([]storedMeta, 0, len(w.metas))
 	for _, m := range w.metas {
 		list = append(list, storedMeta{ID: m.id, Project: m.project, Session: m.session, Title: m.title, Role: m.role,
-			Tool: m.tool, Model: m.model, Time: m.time, Display: m.display, Text: m.text})
+			Tool: m.tool, Model: m.model, Time: m.time, Text: m.text, Hash: m.hash})
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(list); err != nil {
+	enc := gob.NewEncoder(&buf)
+	if err := enc.Encode(metasHeader{Format: metasFormat, Count: len(list)}); err != nil {
+		return err
+	}
+	if err := enc.Encode(list); err != nil {
 		return err
 	}
 	p := metaPath(w.dir)
@@ -363,6 +506,9 @@ func (w *Writer) merge(most uint64) error {
 // WriteStatic writes the static index (see StaticDir) derived from the
 // closed index, calling write with each file's site path and content.
 func (w *Writer) WriteStatic(write func(path string, data []byte) error) (StaticStats, error) {
+	if err := w.loadMetas(); err != nil {
+		return StaticStats{}, err
+	}
 	metas := make([]meta, 0, len(w.metas))
 	for _, m := range w.metas {
 		metas = append(metas, m)

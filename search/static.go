@@ -73,13 +73,13 @@ const (
 type meta struct {
 	id, project, session, title, role, tool, model string
 	time                                           time.Time
-	display                                        string // DisplayText
 	text                                           int64  // bytes of text
+	hash                                           uint64 // docHash
 }
 
 func newMeta(d *Doc) meta {
 	return meta{id: d.ID, project: d.Project, session: d.Session, title: d.Title, role: d.Role, tool: d.Tool,
-		model: d.Model, time: d.Time, display: DisplayText(d.Role, d.Tool, d.Text), text: int64(len(d.Text))}
+		model: d.Model, time: d.Time, text: int64(len(d.Text)), hash: docHash(d)}
 }
 
 // StaticStats describes a written static index.
@@ -494,7 +494,9 @@ func (w *staticWriter) metaShards() (metaTables, error) {
 }
 
 // docShards writes the display shards: a few KB of documents each, their
-// pages and titles listed once.
+// pages and titles listed once. A document's display text is made from the
+// text the index stores (held nowhere else: the texts of a large archive
+// would be hundreds of MB kept alive through the build).
 func (w *staticWriter) docShards() ([]docShard, error) {
 	metas := w.metas
 	var docShards []docShard
@@ -525,8 +527,13 @@ func (w *staticWriter) docShards() ([]docShard, error) {
 			if !m.time.IsZero() {
 				t = m.time.Unix()
 			}
-			rows = append(rows, []any{pi, anchor, ti, t, m.display})
-			size += len(anchor) + len(m.display) + 20
+			text, err := storedText(w.r, m.id)
+			if err != nil {
+				return nil, fmt.Errorf("search index: %s: %w", m.id, err)
+			}
+			display := DisplayText(m.role, m.tool, text)
+			rows = append(rows, []any{pi, anchor, ti, t, display})
+			size += len(anchor) + len(display) + 20
 		}
 		body, err := json.Marshal([]any{pages, titles, rows})
 		if err != nil {
@@ -540,6 +547,26 @@ func (w *staticWriter) docShards() ([]docShard, error) {
 		start = i
 	}
 	return docShards, nil
+}
+
+// storedText is the text field a document stored.
+func storedText(r index.IndexReader, id string) (string, error) {
+	doc, err := r.Document(id)
+	if err != nil {
+		return "", err
+	}
+	text, found := "", false
+	if doc != nil {
+		doc.VisitFields(func(f index.Field) {
+			if f.Name() == "text" {
+				text, found = string(f.Value()), true
+			}
+		})
+	}
+	if !found {
+		return "", fmt.Errorf("no stored text")
+	}
+	return text, nil
 }
 
 // manifest writes the manifest (index.js) and search/api.js.
