@@ -188,9 +188,10 @@ func (s jsonString) value(b []byte) (string, bool) {
 	if !s.escaped {
 		return view(b[s.start+1 : s.end-1]), true
 	}
-	u, err := jsontext.AppendUnquote(nil, b[s.start:s.end])
+	u, err := jsontext.AppendUnquote(make([]byte, 0, s.end-s.start), b[s.start:s.end])
 	if err != nil {
 		return "", false
 	}
-	return string(u), true
+	// u is this value's own and never written again: no copy.
+	return view(u), true
 }

@@ -20,8 +20,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/zricethezav/gitleaks/v8/detect"
 )
 
 // Options says what to redact.
@@ -52,7 +50,7 @@ type Redactor struct {
 	scratch sync.Pool
 	// det is gitleaks' detector, ready when detReady is closed (nil and
 	// detErr set if it could not be made).
-	det      *detect.Detector
+	det      *scanner
 	detReady chan struct{}
 	detErr   error
 
@@ -538,6 +536,13 @@ type lineGroup struct {
 // values that had colour codes, without them ("" for the others).
 func secretText(vals, keys []string, groups []int, skip []bool, hashes [][2]uint64) (text string, stripped []string, gs map[int]*lineGroup) {
 	var sb strings.Builder
+	size := 0
+	for i, v := range vals {
+		if !skip[i] {
+			size += len(v) + len(separator)
+		}
+	}
+	sb.Grow(size)
 	stripped = make([]string, len(vals))
 	// A tool's output is often in a record twice (the result block and
 	// toolUseResult): each text is scanned once (known by its hash).
@@ -720,6 +725,9 @@ type finding struct{ rule, secret, raw string }
 // rules ran in, so the same text is always redacted the same way.
 func (r *Redactor) findings(text string) []finding {
 	best := map[string]string{}
+	if scanHook != nil {
+		scanHook(text)
+	}
 	for _, f := range r.det.DetectString(text) {
 		sec := strings.TrimSpace(f.Secret)
 		if strings.IndexByte(sec, '\f') >= 0 {
@@ -851,6 +859,9 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 		}
 	}
 }
+
+// scanHook, when set (by tests), sees every text the rules scan.
+var scanHook func(string)
 
 // separator stands between the values scanned together: a line end for
 // the rules that end a secret there, then a NUL no rule's character

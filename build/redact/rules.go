@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/viper"
 	"github.com/zricethezav/gitleaks/v8/config"
-	"github.com/zricethezav/gitleaks/v8/detect"
 	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
 )
 
@@ -351,11 +350,11 @@ func printable(s string) bool {
 	return bad*20 <= len(s)
 }
 
-// newDetector makes gitleaks' detector with its default rules and ours.
-// The default rules are read through a viper instance of its own:
-// gitleaks' detect.NewDetectorDefaultConfig goes through the process-wide
-// one, which concurrent Redactors would share.
-func newDetector() (*detect.Detector, error) {
+// newDetector makes gitleaks' detector with its default rules and ours
+// (a scanner of them). The default rules are read through a viper
+// instance of its own: gitleaks' detect.NewDetectorDefaultConfig goes
+// through the process-wide one, which concurrent Redactors would share.
+func newDetector() (*scanner, error) {
 	cfg, err := defaultConfig()
 	if err != nil {
 		return nil, err
@@ -367,9 +366,7 @@ func newDetector() (*detect.Detector, error) {
 			cfg.Keywords[strings.ToLower(k)] = struct{}{}
 		}
 	}
-	det := detect.NewDetector(cfg)
-	det.MaxDecodeDepth = 0
-	return det, nil
+	return newScanner(cfg), nil
 }
 
 // defaultConfig is gitleaks' default configuration, as

@@ -1,0 +1,222 @@
+package redact
+
+import (
+	"strings"
+
+	"github.com/zricethezav/gitleaks/v8/config"
+	"github.com/zricethezav/gitleaks/v8/detect"
+	"github.com/zricethezav/gitleaks/v8/report"
+)
+
+// scanner runs gitleaks' rules over a text and finds what one detector
+// with all of them finds, for less:
+//   - the rules whose keywords are everywhere in transcripts (jwt's "ey",
+//     vault's "s.") but whose expressions need a rarer shape (ey…17
+//     letters….ey) are run, by a detector of their own, only on a text
+//     that has that shape (prechecks, each a necessary condition of its
+//     expression matching);
+//   - gitleaks' last step (a generic finding that a specific one on the
+//     same line holds is dropped) is done again over all the findings.
+type scanner struct {
+	main  *detect.Detector
+	split []splitRule
+}
+
+// splitRule is a rule run apart, only on texts its precheck lets through.
+type splitRule struct {
+	det   *detect.Detector
+	maybe func(text string) bool
+}
+
+// prechecks are the rules run apart: for each, the expression the test
+// was written for (another, from a newer gitleaks, keeps the rule with
+// the others) and a test every text the expression matches in passes.
+var prechecks = map[string]struct {
+	expr  string
+	maybe func(string) bool
+}{
+	"vault-service-token": {
+		`\b((?:hvs\.[\w-]{90,120}|s\.(?i:[a-z0-9]{24})))(?:[\x60'"\s;]|\\[nr]|$)`,
+		func(s string) bool { return strings.Contains(s, "hvs.") || vaultShort(s) },
+	},
+	"jwt": {
+		`\b(ey[a-zA-Z0-9]{17,}\.ey[a-zA-Z0-9\/\\_-]{17,}\.(?:[a-zA-Z0-9\/\\_-]{10,}={0,2})?)(?:[\x60'"\s;]|\\[nr]|$)`,
+		func(s string) bool { return runBefore(s, ".ey", 19) },
+	},
+	"twilio-api-key": {
+		`SK[0-9a-fA-F]{32}`,
+		func(s string) bool { return runAfter(s, "SK", 32, isHex) },
+	},
+	"lob-api-key": {
+		`(?i)[\w.-]{0,50}?(?:lob)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}((live|test)_[a-f0-9]{35})(?:[\x60'"\s;]|\\[nr]|$)`,
+		func(s string) bool { return runAfter(s, "_", 35, isHex) },
+	},
+}
+
+// vaultShort tells whether s may hold a short vault token as the rule
+// has it: \bs\.(?i:[a-z0-9]{24})(?:[\x60'"\s;]|\\[nr]|$). After a
+// word boundary, "s." and 24 ASCII letters and digits then one of those
+// ends; a multi-byte character in the run may be one of the letters
+// (ſ, the Kelvin sign), which the test lets through.
+func vaultShort(s string) bool {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '.')
+		if j < 0 {
+			return false
+		}
+		dot := i + j
+		i = dot + 1
+		if dot == 0 || s[dot-1] != 's' || dot >= 2 && isWordByte(s[dot-2]) {
+			continue
+		}
+		n, wide := 0, false
+		for k := dot + 1; k < len(s) && alnumOrWide(s[k]); k++ {
+			n++
+			wide = wide || s[k] >= 0x80
+		}
+		if n < 24 {
+			continue
+		}
+		if wide {
+			return true
+		}
+		if end := dot + 1 + n; n == 24 && (end == len(s) || strings.IndexByte("`'\"\t\n\f\r ;\\", s[end]) >= 0) {
+			return true
+		}
+	}
+}
+
+// isWordByte: \w as RE2 has it.
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
+
+// alnumOrWide: an ASCII letter or digit, or a byte of a multi-byte
+// character (under (?i), [a-z] also takes ſ and the Kelvin sign).
+func alnumOrWide(c byte) bool { return isAlnum(c) || c >= 0x80 }
+
+// runAfter tells whether s holds sep followed by n bytes that are all in.
+func runAfter(s, sep string, n int, in func(byte) bool) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], sep)
+		if j < 0 {
+			return false
+		}
+		k := i + j + len(sep)
+		if len(s)-k >= n {
+			ok := true
+			for _, c := range []byte(s[k : k+n]) {
+				if !in(c) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
+		}
+		i = i + j + 1
+	}
+}
+
+// runBefore tells whether s holds sep right after n ASCII letters or
+// digits.
+func runBefore(s, sep string, n int) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], sep)
+		if j < 0 {
+			return false
+		}
+		k := i + j
+		if k >= n {
+			ok := true
+			for _, c := range []byte(s[k-n : k]) {
+				if !isAlnum(c) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
+		}
+		i = k + 1
+	}
+}
+
+// newScanner makes the scanner of the rules of cfg.
+func newScanner(cfg config.Config) *scanner {
+	sc := &scanner{}
+	mainCfg := cfg
+	mainCfg.Rules = make(map[string]config.Rule, len(cfg.Rules))
+	for id, rule := range cfg.Rules {
+		pc, ok := prechecks[id]
+		if !ok || rule.Regex == nil || rule.Regex.String() != pc.expr || rule.Path != nil {
+			mainCfg.Rules[id] = rule
+			continue
+		}
+		one := cfg
+		one.Rules = map[string]config.Rule{id: rule}
+		one.OrderedRules = []string{id}
+		one.Keywords = map[string]struct{}{}
+		for _, k := range rule.Keywords {
+			one.Keywords[strings.ToLower(k)] = struct{}{}
+		}
+		sc.split = append(sc.split, splitRule{det: newDetectorOf(one), maybe: pc.maybe})
+	}
+	// The keywords of the rules run apart ("ey", "s.", "sk") are the
+	// commonest: the main detector looks for its own rules' only.
+	mainCfg.Keywords = map[string]struct{}{}
+	for _, rule := range mainCfg.Rules {
+		for _, k := range rule.Keywords {
+			mainCfg.Keywords[strings.ToLower(k)] = struct{}{}
+		}
+	}
+	sc.main = newDetectorOf(mainCfg)
+	return sc
+}
+
+func newDetectorOf(cfg config.Config) *detect.Detector {
+	det := detect.NewDetector(cfg)
+	det.MaxDecodeDepth = 0
+	return det
+}
+
+// DetectString returns what a detector with all the rules finds in text.
+func (sc *scanner) DetectString(text string) []report.Finding {
+	found := sc.main.DetectString(text)
+	more := false
+	for _, sr := range sc.split {
+		if sr.maybe(text) {
+			if fs := sr.det.DetectString(text); len(fs) > 0 {
+				found = append(found, fs...)
+				more = true
+			}
+		}
+	}
+	if more {
+		found = dropGeneric(found)
+	}
+	return found
+}
+
+// dropGeneric is gitleaks' filter: a generic rule's finding is dropped
+// when another, not generic, rule found on the same line a secret that
+// holds it.
+func dropGeneric(found []report.Finding) []report.Finding {
+	var out []report.Finding
+	for _, f := range found {
+		keep := true
+		if strings.Contains(strings.ToLower(f.RuleID), "generic") {
+			for _, g := range found {
+				if f.StartLine == g.StartLine && f.Commit == g.Commit && f.RuleID != g.RuleID &&
+					strings.Contains(g.Secret, f.Secret) && !strings.Contains(strings.ToLower(g.RuleID), "generic") {
+					keep = false
+					break
+				}
+			}
+		}
+		if keep {
+			out = append(out, f)
+		}
+	}
+	return out
+}
