@@ -151,16 +151,151 @@ func cjkTokens(cs []char, pos int, withAlone bool, fn func(token)) int {
 	return pos + last
 }
 
+// Tokenize is analyze's index analysis (withAlone), built for bleve with
+// few allocations: every term is a slice of one arena and every token an
+// element of one array (a large document has hundreds of thousands).
+// TestTokenizeSame checks it against analyze.
 func (wordTokenizer) Tokenize(input []byte) analysis.TokenStream {
-	rv := make(analysis.TokenStream, 0, len(input)/6+1)
-	analyze(input, true, func(t token) {
-		typ := analysis.AlphaNumeric
-		if t.alone || utf8.RuneCountInString(t.term) == 2 && isCJK([]rune(t.term)[0]) {
-			typ = analysis.Ideographic
+	tb := tokBuilder{arena: make([]byte, 0, min(len(input)+16, arenaChunk)), toks: make([]analysis.Token, 0, min(len(input)/5+1, tokChunk))}
+	tb.run(input)
+	rv := make(analysis.TokenStream, 0, tb.count+len(tb.toks))
+	for _, chunk := range append(tb.full, tb.toks) {
+		for i := range chunk {
+			rv = append(rv, &chunk[i])
 		}
-		rv = append(rv, &analysis.Token{Term: []byte(t.term), Start: t.start, End: t.end, Position: t.pos + 1, Type: typ})
-	})
+	}
 	return rv
+}
+
+// Arena and token chunks: when one is full the next is made, none copied.
+const (
+	arenaChunk = 64 << 10
+	tokChunk   = 4096
+)
+
+// tokBuilder is Tokenize's state: the terms' arena, the tokens, the
+// current word's folded characters (fold) and their ranges (chars).
+type tokBuilder struct {
+	arena []byte
+	toks  []analysis.Token   // the current chunk
+	full  [][]analysis.Token // the chunks before it
+	count int                // tokens in full
+	fold  []byte
+	chars []fchar
+	pos   int
+}
+
+// fchar is a folded character of the current word: its bytes in fold, its
+// range in the source.
+type fchar struct {
+	fs, fe, start, end int
+	cjk                bool
+}
+
+func (tb *tokBuilder) run(b []byte) {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' {
+				fs := len(tb.fold)
+				tb.fold = append(tb.fold, c)
+				tb.chars = append(tb.chars, fchar{fs: fs, fe: fs + 1, start: i, end: i + 1})
+			} else if len(tb.chars) > 0 {
+				tb.flush()
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if isWord(r) {
+			fs := len(tb.fold)
+			tb.fold = appendFold(tb.fold, r)
+			fr, _ := utf8.DecodeRune(tb.fold[fs:])
+			tb.chars = append(tb.chars, fchar{fs: fs, fe: len(tb.fold), start: i, end: i + size, cjk: isCJK(fr)})
+		} else if len(tb.chars) > 0 {
+			tb.flush()
+		}
+		i += size
+	}
+	if len(tb.chars) > 0 {
+		tb.flush()
+	}
+}
+
+// appendFold appends fold(r) to dst.
+func appendFold(dst []byte, r rune) []byte {
+	switch {
+	case r < rune(len(foldTable)):
+		if f := foldTable[r]; f != "" {
+			return append(dst, f...)
+		}
+	case r >= 0xFF01 && r <= 0xFF5E, r >= 0xFF66 && r <= 0xFF9D,
+		unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic):
+		return append(dst, fold(r)...)
+	}
+	return utf8.AppendRune(dst, r)
+}
+
+// foldTable holds fold(r) for the characters below U+2000 that fold to
+// something else (accented Latin, Greek and Cyrillic letters): computed
+// once, not per character.
+var foldTable = func() (t [0x2000]string) {
+	for r := rune(utf8.RuneSelf); r < rune(len(t)); r++ {
+		if f := fold(r); f != string(r) {
+			t[r] = f
+		}
+	}
+	return t
+}()
+
+// term appends the folded bytes of cs (consecutive characters) to the arena
+// and emits them as a token.
+func (tb *tokBuilder) emit(cs []fchar, pos int, typ analysis.TokenType) {
+	n := cs[len(cs)-1].fe - cs[0].fs // consecutive in fold
+	if len(tb.arena)+n > cap(tb.arena) {
+		tb.arena = make([]byte, 0, max(arenaChunk, n))
+	}
+	at := len(tb.arena)
+	for _, c := range cs {
+		tb.arena = append(tb.arena, tb.fold[c.fs:c.fe]...)
+	}
+	if len(tb.toks) == cap(tb.toks) {
+		tb.full = append(tb.full, tb.toks)
+		tb.count += len(tb.toks)
+		tb.toks = make([]analysis.Token, 0, tokChunk)
+	}
+	tb.toks = append(tb.toks, analysis.Token{Term: tb.arena[at:len(tb.arena):len(tb.arena)], Start: cs[0].start,
+		End: cs[len(cs)-1].end, Position: pos + 1, Type: typ})
+}
+
+// flush emits the current word's tokens, as analyze's flush does.
+func (tb *tokBuilder) flush() {
+	run := tb.chars
+	for i := 0; i < len(run); {
+		j := i
+		for j < len(run) && run[j].cjk == run[i].cjk {
+			j++
+		}
+		switch {
+		case !run[i].cjk:
+			tb.emit(run[i:j], tb.pos, analysis.AlphaNumeric)
+			tb.pos++
+		case j-i == 1:
+			tb.emit(run[i:j], tb.pos, analysis.Ideographic)
+			tb.pos++
+		default:
+			cs := run[i:j]
+			for k := 0; k+1 < len(cs); k++ {
+				tb.emit(cs[k:k+1], tb.pos+k, analysis.Ideographic)
+				tb.emit(cs[k:k+2], tb.pos+k, analysis.Ideographic)
+			}
+			last := len(cs) - 1
+			tb.emit(cs[last:], tb.pos+last-1, analysis.Ideographic)
+			tb.pos += last
+		}
+		i = j
+	}
+	tb.chars, tb.fold = tb.chars[:0], tb.fold[:0]
 }
 
 // Tokens analyses query text as the index does, lower-cased: its words,
