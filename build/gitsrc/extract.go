@@ -1,0 +1,567 @@
+package gitsrc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"ccsite/build/archive"
+)
+
+// blob is a file of the tree read.
+type blob struct {
+	path, oid string
+	size      int64
+}
+
+// parseTree reads git ls-tree -r -z --long output; it keeps regular files
+// (no links, no submodules).
+func parseTree(listing []byte) ([]blob, error) {
+	var out []blob
+	for _, rec := range bytes.Split(listing, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		meta, p, ok := bytes.Cut(rec, []byte{'\t'})
+		if !ok {
+			return nil, fmt.Errorf("unexpected line %q", rec)
+		}
+		f := strings.Fields(string(meta))
+		if len(f) != 4 {
+			return nil, fmt.Errorf("unexpected line %q", rec)
+		}
+		if f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") {
+			continue
+		}
+		size, err := strconv.ParseInt(f[3], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("unexpected size in %q", rec)
+		}
+		out = append(out, blob{path: string(p), oid: f[2], size: size})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out, nil
+}
+
+// sessionCopy is one copy of a session's transcript in the tree.
+type sessionCopy struct {
+	blob
+	sid     string    // the session it is a copy of
+	created time.Time // its checkpoint's time (zero outside Entire's layout)
+	staged  string    // where its bytes were written, once read
+	cwd     string    // the first cwd of its records, once read
+}
+
+// newer says whether a is a later copy than b: the newer checkpoint, then
+// the longer transcript, then the later path.
+func newer(a, b *sessionCopy) bool {
+	if !a.created.Equal(b.created) {
+		return a.created.After(b.created)
+	}
+	if a.size != b.size {
+		return a.size > b.size
+	}
+	return a.path > b.path
+}
+
+// extractor writes the projects tree from the blobs of one tree.
+type extractor struct {
+	repo  *repo
+	dir   string
+	name  string // the repository's folder name, the project of sessions with no cwd
+	blobs []blob
+
+	cf       *catFile
+	stage    string
+	nstaged  int
+	mtime    time.Time
+	sessions int
+	copies   int
+}
+
+func (ex *extractor) run(ctx context.Context, commit string) (err error) {
+	ex.cf, err = ex.repo.catFile(ctx)
+	if err != nil {
+		return fmt.Errorf("--git: starting git cat-file: %v", err)
+	}
+	defer func() {
+		if cerr := ex.cf.close(err != nil); err == nil && cerr != nil {
+			err = fmt.Errorf("--git: git cat-file: %v", cerr)
+		}
+		if err != nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
+	}()
+	ex.stage = filepath.Join(ex.dir, ".stage")
+	if err := os.MkdirAll(ex.stage, 0o755); err != nil {
+		return fmt.Errorf("--git: %v", err)
+	}
+	if err := ex.commitTime(commit); err != nil {
+		return fmt.Errorf("--git: %v", err)
+	}
+	if err := ex.extract(); err != nil {
+		return fmt.Errorf("--git: %v", err)
+	}
+	if err := os.RemoveAll(ex.stage); err != nil {
+		return fmt.Errorf("--git: %v", err)
+	}
+	return ex.stamp()
+}
+
+// commitTime reads the committer time of commit: every file written gets
+// it as its mtime, so that an unchanged commit gives unchanged files.
+func (ex *extractor) commitTime(commit string) error {
+	return ex.cf.fetch([]string{commit}, func(_ int, typ string, _ int64, body io.Reader) error {
+		data, err := io.ReadAll(body)
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if line == "" {
+				break
+			}
+			if rest, ok := strings.CutPrefix(line, "committer "); ok {
+				f := strings.Fields(rest)
+				if len(f) >= 2 {
+					if sec, err := strconv.ParseInt(f[len(f)-2], 10, 64); err == nil {
+						ex.mtime = time.Unix(sec, 0)
+						return nil
+					}
+				}
+			}
+		}
+		return fmt.Errorf("commit %s has no committer time", commit)
+	})
+}
+
+func isJSONL(p string) bool { return strings.HasSuffix(p, ".jsonl") }
+
+func isAgent(p string) bool { return strings.HasPrefix(path.Base(p), "agent-") }
+
+// companion is the folder beside a session file that holds its sub-agents
+// and tool results: a/b.jsonl → a/b/.
+func companion(p string) string { return strings.TrimSuffix(p, ".jsonl") + "/" }
+
+// underAny says whether p lies in one of the folders (ending in /) of set.
+func underAny(p string, set map[string]bool) bool {
+	for i := strings.IndexByte(p, '/'); i >= 0; i = nextSlash(p, i) {
+		if set[p[:i+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+func nextSlash(p string, i int) int {
+	j := strings.IndexByte(p[i+1:], '/')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}
+
+func (ex *extractor) extract() error {
+	// Session files: JSONL that is no sub-agent and lies in no other
+	// session's folder. Everything else in such a folder goes with it.
+	folders := map[string]bool{}
+	for _, b := range ex.blobs {
+		if isJSONL(b.path) && !isAgent(b.path) {
+			folders[companion(b.path)] = true
+		}
+	}
+	var copies []*sessionCopy
+	var agents []blob
+	for _, b := range ex.blobs {
+		switch {
+		case !isJSONL(b.path) || underAny(b.path, folders):
+		case isAgent(b.path):
+			agents = append(agents, b)
+		default:
+			copies = append(copies, &sessionCopy{blob: b})
+		}
+	}
+	ex.copies = len(copies)
+	if err := ex.readMetadata(copies); err != nil {
+		return err
+	}
+	// A copy named by its metadata need only be read when it is the
+	// newest of its session; the others are read to learn their session.
+	best := map[string]*sessionCopy{}
+	var read []*sessionCopy
+	for _, c := range copies {
+		if c.sid == "" {
+			read = append(read, c)
+		} else if b := best[c.sid]; b == nil || newer(c, b) {
+			best[c.sid] = c
+		}
+	}
+	for _, c := range copies {
+		if c.sid != "" && best[c.sid] == c {
+			read = append(read, c)
+		}
+	}
+	sniffs, err := ex.stageAll(blobsOf(read))
+	if err != nil {
+		return err
+	}
+	for i, c := range read {
+		c.staged, c.cwd = sniffs[i].staged, sniffs[i].cwd
+		if c.sid == "" {
+			c.sid = sessionID(c.path, sniffs[i])
+		}
+		if c.sid == "" {
+			continue
+		}
+		if b := best[c.sid]; b == nil || b == c || newer(c, b) {
+			best[c.sid] = c
+		}
+	}
+	sids := make([]string, 0, len(best))
+	for sid := range best {
+		sids = append(sids, sid)
+	}
+	sort.Strings(sids)
+	projects := map[string]string{} // session id → project folder
+	var side []placed
+	for _, sid := range sids {
+		c := best[sid]
+		project := ex.project(c.path, c.cwd)
+		name := fileName(sid)
+		if err := ex.place(c.staged, filepath.Join(ex.dir, project, name+".jsonl")); err != nil {
+			return err
+		}
+		projects[sid] = project
+		ex.sessions++
+		prefix := companion(c.path)
+		for _, b := range ex.blobs {
+			if rel, ok := strings.CutPrefix(b.path, prefix); ok {
+				if rel = safeRel(rel); rel != "" {
+					side = append(side, placed{b, filepath.Join(ex.dir, project, name, filepath.FromSlash(rel))})
+				}
+			}
+		}
+	}
+	if err := ex.writeAll(side); err != nil {
+		return err
+	}
+	return ex.looseAgents(agents, projects)
+}
+
+// readMetadata reads the metadata.json beside each copy (Entire's layout):
+// its session_id and created_at.
+func (ex *extractor) readMetadata(copies []*sessionCopy) error {
+	byPath := map[string]blob{}
+	for _, b := range ex.blobs {
+		if path.Base(b.path) == "metadata.json" && b.size < 1<<20 {
+			byPath[b.path] = b
+		}
+	}
+	var want []blob
+	var owners [][]*sessionCopy
+	index := map[string]int{}
+	for _, c := range copies {
+		m, ok := byPath[path.Join(path.Dir(c.path), "metadata.json")]
+		if !ok {
+			continue
+		}
+		i, seen := index[m.path]
+		if !seen {
+			i = len(want)
+			index[m.path] = i
+			want = append(want, m)
+			owners = append(owners, nil)
+		}
+		owners[i] = append(owners[i], c)
+	}
+	return ex.cf.fetch(oidsOf(want), func(i int, _ string, _ int64, body io.Reader) error {
+		var md struct {
+			SessionID string `json:"session_id"`
+			CreatedAt string `json:"created_at"`
+		}
+		data, err := io.ReadAll(body)
+		if err != nil {
+			return err
+		}
+		if json.Unmarshal(data, &md) != nil {
+			return nil // not Entire's: the copies are named by their records
+		}
+		created, _ := time.Parse(time.RFC3339Nano, md.CreatedAt)
+		for _, c := range owners[i] {
+			c.created = created
+			// Only the checkpoint's transcript is named by it.
+			if path.Base(c.path) == "full.jsonl" || len(owners[i]) == 1 {
+				c.sid = entireSessionID(md.SessionID)
+			}
+		}
+		return nil
+	})
+}
+
+// entireSessionID is Claude Code's session id in Entire's session_id:
+// older Entire versions put the date before it (2026-01-13-<uuid>).
+func entireSessionID(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) == 11+36 && isUUID(s[11:]) && s[4] == '-' && s[7] == '-' && s[10] == '-' {
+		if _, err := time.Parse("2006-01-02", s[:10]); err == nil {
+			return s[11:]
+		}
+	}
+	return s
+}
+
+// sessionID names a copy with no metadata: a file named like a session id
+// is that session (Claude Code names them so, and a resumed session's
+// first records still carry the earlier session's id); else the last
+// sessionId of its records; else its file name.
+func sessionID(p string, s sniffed) string {
+	stem := strings.TrimSuffix(path.Base(p), ".jsonl")
+	switch {
+	case isUUID(stem):
+		return stem
+	case !s.transcript:
+		return "" // not a transcript
+	case s.sid != "":
+		return s.sid
+	}
+	return stem
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// project is the folder of a session: the slug of its records' cwd, else
+// the folder it sits in when that is a project slug, else the repository's
+// name.
+func (ex *extractor) project(p, cwd string) string {
+	if cwd != "" {
+		if s := archive.Slug(cwd); safeRel(s) == s && s != "" {
+			return s
+		}
+	}
+	parent := path.Base(path.Dir(p))
+	if len(parent) > 1 && (parent[0] == '-' || len(parent) > 3 && parent[1:3] == "--") && safeRel(parent) == parent {
+		return parent
+	}
+	return archive.Slug(ex.name)
+}
+
+// fileName makes a session id safe as a file name.
+func fileName(sid string) string {
+	b := []byte(sid)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			b[i] = '-'
+		}
+	}
+	s := string(b)
+	if s == "." || s == ".." {
+		s = "-"
+	}
+	return s
+}
+
+// safeRel returns a slash path that stays inside its folder, else "".
+func safeRel(rel string) string {
+	if rel == "" || strings.HasPrefix(rel, "/") || strings.Contains(rel, `\`) {
+		return ""
+	}
+	for _, part := range strings.Split(rel, "/") {
+		if part == "" || part == "." || part == ".." || strings.EqualFold(part, ".git") {
+			return ""
+		}
+	}
+	return rel
+}
+
+// looseAgents places the sub-agent files that lie in no session's folder:
+// <session>/subagents/… keeps its layout, agent-*.jsonl beside sessions
+// (2.0.x) goes beside its session, found by the sessionId of its records.
+func (ex *extractor) looseAgents(agents []blob, projects map[string]string) error {
+	sniffs, err := ex.stageAll(agents)
+	if err != nil {
+		return err
+	}
+	type choice struct {
+		b      blob
+		staged string
+	}
+	chosen := map[string]choice{}
+	for i, b := range agents {
+		s := sniffs[i]
+		parts := strings.Split(b.path, "/")
+		sid, rel := s.sid, path.Base(b.path)
+		for k := len(parts) - 2; k >= 1; k-- {
+			if parts[k] == "subagents" {
+				sid, rel = parts[k-1], strings.Join(parts[k:], "/")
+				break
+			}
+		}
+		if safeRel(rel) == "" {
+			continue
+		}
+		project, ok := projects[sid]
+		if !ok {
+			project = ex.project(b.path, s.cwd)
+		}
+		out := filepath.Join(ex.dir, project, filepath.FromSlash(rel))
+		if rel != path.Base(b.path) {
+			out = filepath.Join(ex.dir, project, fileName(sid), filepath.FromSlash(rel))
+		}
+		if old, ok := chosen[out]; ok && (old.b.size > b.size || old.b.size == b.size && old.b.path > b.path) {
+			continue
+		}
+		chosen[out] = choice{b, s.staged}
+	}
+	outs := make([]string, 0, len(chosen))
+	for out := range chosen {
+		outs = append(outs, out)
+	}
+	sort.Strings(outs)
+	for _, out := range outs {
+		if _, err := os.Lstat(out); err == nil {
+			continue // already written from a session's folder
+		}
+		if err := ex.place(chosen[out].staged, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func blobsOf(cs []*sessionCopy) []blob {
+	out := make([]blob, len(cs))
+	for i, c := range cs {
+		out[i] = c.blob
+	}
+	return out
+}
+
+func oidsOf(bs []blob) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.oid
+	}
+	return out
+}
+
+// sniffed is what staging learnt of a JSONL file.
+type sniffed struct {
+	staged     string
+	cwd, sid   string
+	transcript bool
+}
+
+// stageAll writes each blob to a file of the stage, reading its records'
+// cwd and sessionId on the way.
+func (ex *extractor) stageAll(bs []blob) ([]sniffed, error) {
+	out := make([]sniffed, len(bs))
+	err := ex.cf.fetch(oidsOf(bs), func(i int, _ string, _ int64, body io.Reader) error {
+		ex.nstaged++
+		name := filepath.Join(ex.stage, strconv.Itoa(ex.nstaged))
+		f, err := os.Create(name)
+		if err != nil {
+			return err
+		}
+		var sn sniffer
+		_, err = io.Copy(io.MultiWriter(f, &sn), body)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		sn.finish()
+		out[i] = sniffed{staged: name, cwd: sn.cwd, sid: sn.sid, transcript: sn.records > 0}
+		return nil
+	})
+	return out, err
+}
+
+// placed is a blob and where it goes.
+type placed struct {
+	b   blob
+	out string
+}
+
+// writeAll streams blobs straight to their places.
+func (ex *extractor) writeAll(ps []placed) error {
+	bs := make([]blob, len(ps))
+	for i, p := range ps {
+		bs[i] = p.b
+	}
+	return ex.cf.fetch(oidsOf(bs), func(i int, _ string, _ int64, body io.Reader) error {
+		out := ps[i].out
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(f, body)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
+}
+
+// place moves a staged file to out.
+func (ex *extractor) place(staged, out string) error {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(out); err == nil {
+		return fmt.Errorf("%s written twice", out)
+	}
+	return os.Rename(staged, out)
+}
+
+// stamp sets every file's and folder's mtime to the commit's time.
+func (ex *extractor) stamp() error {
+	var paths []string
+	err := filepath.WalkDir(ex.dir, func(p string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		paths = append(paths, p)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("--git: %v", err)
+	}
+	// Children before their folders: writing in a folder moves its mtime.
+	for i := len(paths) - 1; i >= 0; i-- {
+		if err := os.Chtimes(paths[i], ex.mtime, ex.mtime); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("--git: %v", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,272 @@
+// Package gitsrc reads Claude Code transcripts straight from a git
+// repository's object store, without a checkout, and writes the latest copy
+// of each session as a projects tree (<project-slug>/<session-id>.jsonl,
+// sub-agent files in <session-id>/subagents/) that the build reads like any
+// other input.
+//
+// Two layouts are understood, in any ref and below any folder of it:
+//
+//   - Entire's checkpoint branch (entire/checkpoints/v1):
+//     <xx>/<rest-of-checkpoint-id>/<n>/full.jsonl beside a metadata.json that
+//     names the session (session_id) and the checkpoint's time (created_at).
+//     Later checkpoints of a session hold longer copies of its transcript;
+//     only the newest is written.
+//   - Any folder of JSONL transcripts, such as a projects tree committed as
+//     it is (<slug>/<session>.jsonl with its <session>/ folder).
+//
+// The repository is read with the git program, not a Go implementation of
+// git (go-git): git reads every pack and object format natively and fast,
+// adds nothing to ccsite's single static binary, and is present wherever a
+// repository is. Four processes at most do the work, whatever the size of
+// the tree: git rev-parse (the repository, the ref), git ls-tree -r -z
+// --long (the tree with blob sizes), git cat-file -t (a folder given in the
+// ref) and one git cat-file --batch that streams every blob read.
+package gitsrc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Result describes what Materialize extracted.
+type Result struct {
+	Root        string // the projects tree written (pass it to the build as its input path)
+	Sessions    int    // sessions written
+	Copies      int    // transcript copies seen (older copies of a session skipped)
+	Ref, Commit string // the ref read and the commit it resolved to
+}
+
+// DefaultRef is the branch read when the spec names no ref and the
+// repository has it (locally or as origin/entire/checkpoints/v1).
+const DefaultRef = "entire/checkpoints/v1"
+
+// marker is the file that says a folder was written by Materialize, so that
+// the next call may remove it.
+const marker = ".ccsite-git"
+
+// Materialize reads spec ("REPO", "REPO@REF", REF may contain a path:
+// "REPO@main:docs/t") and writes the latest copy of each session as a
+// projects tree under dir (made anew each time, deterministic), without a
+// checkout. dir must be missing, empty or written by an earlier call.
+func Materialize(ctx context.Context, spec, dir string) (Result, error) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		return Result{}, errors.New("--git: the git program is needed to read a repository and was not found on PATH")
+	}
+	repoPath, ref, err := splitSpec(spec)
+	if err != nil {
+		return Result{}, err
+	}
+	sub := ""
+	if i := strings.IndexByte(ref, ':'); i >= 0 {
+		ref, sub = ref[:i], strings.Trim(ref[i+1:], "/")
+	}
+	r := &repo{git: gitBin, dir: repoPath, env: gitEnv()}
+	if _, err := r.output(ctx, "rev-parse", "--git-dir"); err != nil {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		return Result{}, fmt.Errorf("--git: %s is not a git repository", repoPath)
+	}
+	res := Result{Root: dir}
+	res.Ref, res.Commit, err = r.resolve(ctx, ref)
+	if err != nil {
+		return res, err
+	}
+	treeish := res.Commit
+	where := res.Ref
+	if sub != "" {
+		treeish += ":" + sub
+		where += ":" + sub
+		res.Ref = where
+		out, err := r.output(ctx, "cat-file", "-t", treeish)
+		if err != nil || strings.TrimSpace(string(out)) != "tree" {
+			if ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+			return res, fmt.Errorf("--git: no folder %s in %s", sub, ref)
+		}
+	}
+	listing, err := r.output(ctx, "ls-tree", "-r", "-z", "--long", "--full-tree", treeish)
+	if err != nil {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		return res, fmt.Errorf("--git: reading the tree of %s: %v", where, err)
+	}
+	blobs, err := parseTree(listing)
+	if err != nil {
+		return res, fmt.Errorf("--git: reading the tree of %s: %v", where, err)
+	}
+	if err := freshDir(dir); err != nil {
+		return res, err
+	}
+	ex := &extractor{repo: r, dir: dir, name: repoName(repoPath), blobs: blobs}
+	if err := ex.run(ctx, res.Commit); err != nil {
+		return res, err
+	}
+	res.Sessions, res.Copies = ex.sessions, ex.copies
+	if res.Sessions == 0 {
+		return res, fmt.Errorf("--git: no transcripts in %s", where)
+	}
+	return res, nil
+}
+
+// splitSpec splits "REPO[@REF]". REPO may itself hold "@" (and REF may, as
+// in HEAD@{1}): the longest prefix that is a folder is the repository.
+func splitSpec(spec string) (repoPath, ref string, err error) {
+	if spec == "" {
+		return "", "", errors.New("--git: no repository given")
+	}
+	if isDir(spec) {
+		return spec, "", nil
+	}
+	for i := strings.LastIndexByte(spec, '@'); i > 0; i = strings.LastIndexByte(spec[:i], '@') {
+		if isDir(spec[:i]) {
+			return spec[:i], spec[i+1:], nil
+		}
+	}
+	if looksLikeURL(spec) {
+		return "", "", fmt.Errorf("--git: %s looks like a URL; only local repositories are read: clone it first (git clone --bare URL DIR) and pass DIR", spec)
+	}
+	repoPath = spec
+	if i := strings.LastIndexByte(spec, '@'); i > 0 {
+		repoPath = spec[:i]
+	}
+	return "", "", fmt.Errorf("--git: %s is not a git repository", repoPath)
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// looksLikeURL is true for URLs (https://…, ssh://…, file://…) and scp-like
+// addresses (git@host:path).
+func looksLikeURL(s string) bool {
+	if strings.Contains(s, "://") {
+		return true
+	}
+	at, colon := strings.IndexByte(s, '@'), strings.IndexByte(s, ':')
+	slash := strings.IndexByte(s, '/')
+	return at > 0 && colon > at && (slash < 0 || colon < slash)
+}
+
+// repoName is the project name of sessions with no cwd: the repository's
+// folder name, without .git.
+func repoName(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = filepath.Clean(p)
+	}
+	name := filepath.Base(abs)
+	if name == ".git" {
+		name = filepath.Base(filepath.Dir(abs))
+	}
+	name = strings.TrimSuffix(name, ".git")
+	if name == "" || name == "." || name == string(filepath.Separator) {
+		name = "repository"
+	}
+	return name
+}
+
+// repo runs git in one repository.
+type repo struct {
+	git, dir string
+	env      []string
+}
+
+func (r *repo) command(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, r.git, append([]string{"-C", r.dir}, args...)...)
+	cmd.Env = r.env
+	return cmd
+}
+
+// output runs git and returns its standard output; an error carries git's
+// first line of complaint.
+func (r *repo) output(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := r.command(ctx, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			if i := strings.IndexByte(msg, '\n'); i > 0 {
+				msg = msg[:i]
+			}
+			return out, fmt.Errorf("%w: %s", err, msg)
+		}
+		return out, err
+	}
+	return out, nil
+}
+
+// resolve turns ref into a commit. An empty ref is DefaultRef when the
+// repository has that branch (or origin's), else HEAD.
+func (r *repo) resolve(ctx context.Context, ref string) (name, commit string, err error) {
+	candidates := []string{ref}
+	if ref == "" {
+		candidates = []string{"refs/heads/" + DefaultRef, "refs/remotes/origin/" + DefaultRef, "HEAD"}
+	} else if strings.HasPrefix(ref, "-") {
+		return ref, "", fmt.Errorf("--git: ref %s not found", ref)
+	}
+	for _, c := range candidates {
+		out, err := r.output(ctx, "rev-parse", "--verify", "--quiet", c+"^{commit}")
+		if ctx.Err() != nil {
+			return c, "", ctx.Err()
+		}
+		if err == nil {
+			name = strings.TrimPrefix(strings.TrimPrefix(c, "refs/heads/"), "refs/remotes/")
+			return name, strings.TrimSpace(string(out)), nil
+		}
+	}
+	if ref == "" {
+		ref = "HEAD"
+	}
+	return ref, "", fmt.Errorf("--git: ref %s not found", ref)
+}
+
+// gitEnv is the environment without the variables that would point git at
+// another repository than the one named, and with no prompts.
+func gitEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+			"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_COMMON_DIR",
+			"GIT_PREFIX", "GIT_TERMINAL_PROMPT":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "GIT_TERMINAL_PROMPT=0")
+}
+
+// freshDir empties dir (made when missing). A folder that holds anything
+// but an earlier Materialize's output is refused, never removed.
+func freshDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("--git: %v", err)
+	case len(entries) > 0:
+		if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
+			return fmt.Errorf("--git: %s is not empty and was not written by --git: not replacing it", dir)
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			return fmt.Errorf("--git: %v", err)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--git: %v", err)
+	}
+	return os.WriteFile(filepath.Join(dir, marker), []byte("written by ccsite build --git; replaced by the next one\n"), 0o644)
+}

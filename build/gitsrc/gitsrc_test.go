@@ -1,0 +1,334 @@
+package gitsrc
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	sidA = "aaaaaaaa-1111-4111-8111-111111111111"
+	sidB = "bbbbbbbb-2222-4222-8222-222222222222"
+)
+
+func needGit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+}
+
+// git runs git in dir with fixed identities and dates.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@x", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(),
+		"GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z",
+		"GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func lines(sid, cwd string, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"type":"user","uuid":"u%d","parentUuid":null,"sessionId":%q,"cwd":%q,"timestamp":"2026-01-01T00:00:%02dZ","message":{"role":"user","content":"hello %d"}}`+"\n", i, sid, cwd, i, i)
+	}
+	return b.String()
+}
+
+func metadata(cp, sid, created string) string {
+	return fmt.Sprintf(`{"checkpoint_id":%q,"session_id":%q,"created_at":%q,"branch":"main","agent":"Claude Code"}`, cp, sid, created)
+}
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkpointRepo makes a repository whose main branch holds a docs folder
+// of transcripts and whose entire/checkpoints/v1 holds two sessions, A in
+// two checkpoints (the second longer).
+func checkpointRepo(t *testing.T) string {
+	t.Helper()
+	needGit(t)
+	repo := filepath.Join(t.TempDir(), "myrepo")
+	os.MkdirAll(repo, 0o755)
+	git(t, repo, "init", "-q")
+	writeFiles(t, repo, map[string]string{
+		"README":                                "code\n",
+		"src/main.go":                           "package main\n",
+		"docs/t/-home-u-app/" + sidB + ".jsonl": lines(sidB, "/home/u/app", 2),
+	})
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "code")
+	git(t, repo, "checkout", "-q", "--orphan", "entire/checkpoints/v1")
+	git(t, repo, "rm", "-q", "-rf", ".")
+	writeFiles(t, repo, map[string]string{
+		"11/aaaaaaaaaa/metadata.json":   `{"checkpoint_id":"11aaaaaaaaaa"}`,
+		"11/aaaaaaaaaa/0/metadata.json": metadata("11aaaaaaaaaa", sidA, "2026-01-01T10:00:00Z"),
+		"11/aaaaaaaaaa/0/full.jsonl":    lines(sidA, "/home/u/proj", 2),
+		"11/aaaaaaaaaa/0/prompt.txt":    "hello\n",
+		"22/bbbbbbbbbb/0/metadata.json": metadata("22bbbbbbbbbb", sidA, "2026-01-01T11:00:00Z"),
+		"22/bbbbbbbbbb/0/full.jsonl":    lines(sidA, "/home/u/proj", 5),
+		"33/cccccccccc/0/metadata.json": metadata("33cccccccccc", sidB, "2026-01-01T09:00:00Z"),
+		// No cwd in B's records: its project is the repository's name.
+		"33/cccccccccc/0/full.jsonl": strings.ReplaceAll(lines(sidB, "", 3), `"cwd":"",`, ""),
+	})
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "checkpoints")
+	git(t, repo, "checkout", "-q", "main")
+	return repo
+}
+
+// tree lists a folder's files (relative, slash) with their contents.
+func tree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		out[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func keys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func TestMaterializeCheckpoints(t *testing.T) {
+	repo := checkpointRepo(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	res, err := Materialize(context.Background(), repo, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sessions != 2 || res.Copies != 3 || res.Ref != DefaultRef || len(res.Commit) != 40 || res.Root != dir {
+		t.Errorf("result %+v", res)
+	}
+	got := tree(t, dir)
+	want := []string{".ccsite-git", "-home-u-proj/" + sidA + ".jsonl", "myrepo/" + sidB + ".jsonl"}
+	sort.Strings(want)
+	if k := keys(got); strings.Join(k, " ") != strings.Join(want, " ") {
+		t.Fatalf("files %q, want %q", k, want)
+	}
+	if a := got["-home-u-proj/"+sidA+".jsonl"]; a != lines(sidA, "/home/u/proj", 5) {
+		t.Errorf("session A is not the longer copy:\n%s", a)
+	}
+	// Every file's mtime is the commit's.
+	st, err := os.Stat(filepath.Join(dir, "-home-u-proj", sidA+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC); !st.ModTime().Equal(want) {
+		t.Errorf("mtime %v, want %v", st.ModTime().UTC(), want)
+	}
+
+	// Deterministic: a second run gives the same bytes, replacing the
+	// folder.
+	res2, err := Materialize(context.Background(), repo+"@"+DefaultRef, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2 != res {
+		t.Errorf("second run %+v, first %+v", res2, res)
+	}
+	got2 := tree(t, dir)
+	if fmt.Sprint(got2) != fmt.Sprint(got) {
+		t.Error("two runs differ")
+	}
+}
+
+func TestMaterializeNewerCheckpointWins(t *testing.T) {
+	needGit(t)
+	repo := t.TempDir()
+	git(t, repo, "init", "-q")
+	// The newer checkpoint's copy wins even when shorter; equal times take
+	// the longer.
+	writeFiles(t, repo, map[string]string{
+		"aa/1/0/metadata.json": metadata("aa1", sidA, "2026-01-01T10:00:00Z"),
+		"aa/1/0/full.jsonl":    lines(sidA, "/w", 4),
+		"bb/2/0/metadata.json": metadata("bb2", sidA, "2026-01-01T12:00:00Z"),
+		"bb/2/0/full.jsonl":    lines(sidA, "/w", 2),
+		"cc/3/0/metadata.json": metadata("cc3", sidB, "2026-01-01T10:00:00Z"),
+		"cc/3/0/full.jsonl":    lines(sidB, "/w", 3),
+		"dd/4/0/metadata.json": metadata("dd4", sidB, "2026-01-01T10:00:00Z"),
+		"dd/4/0/full.jsonl":    lines(sidB, "/w", 1),
+		// Older Entire versions put a date before the session id: the
+		// same session.
+		"ee/5/0/metadata.json": metadata("ee5", "2026-01-01-"+sidB, "2026-01-01T09:00:00Z"),
+		"ee/5/0/full.jsonl":    lines(sidB, "/w", 9),
+	})
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "c")
+	dir := filepath.Join(t.TempDir(), "out")
+	res, err := Materialize(context.Background(), repo, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ref != "HEAD" || res.Sessions != 2 || res.Copies != 5 {
+		t.Errorf("result %+v", res)
+	}
+	got := tree(t, dir)
+	if got["-w/"+sidA+".jsonl"] != lines(sidA, "/w", 2) || got["-w/"+sidB+".jsonl"] != lines(sidB, "/w", 3) {
+		t.Errorf("wrong copies: %q", keys(got))
+	}
+}
+
+func TestMaterializeRefWithPath(t *testing.T) {
+	repo := checkpointRepo(t)
+	// A bare clone reads the same.
+	bare := filepath.Join(t.TempDir(), "bare.git")
+	git(t, filepath.Dir(bare), "clone", "-q", "--bare", repo, bare)
+	for _, r := range []string{repo, bare} {
+		dir := filepath.Join(t.TempDir(), "out")
+		res, err := Materialize(context.Background(), r+"@main:docs/t", dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Sessions != 1 || res.Copies != 1 || res.Ref != "main:docs/t" {
+			t.Errorf("%s: result %+v", r, res)
+		}
+		got := tree(t, dir)
+		if got["-home-u-app/"+sidB+".jsonl"] != lines(sidB, "/home/u/app", 2) {
+			t.Errorf("%s: files %q", r, keys(got))
+		}
+	}
+}
+
+func TestMaterializeProjectsTree(t *testing.T) {
+	needGit(t)
+	repo := t.TempDir()
+	git(t, repo, "init", "-q")
+	agent := strings.ReplaceAll(lines(sidA, "/home/u/x", 1), `"type":"user"`, `"type":"user","isSidechain":true,"agentId":"a1"`)
+	writeFiles(t, repo, map[string]string{
+		"transcripts/-home-u-x/" + sidA + ".jsonl":                        lines(sidA, "/home/u/x", 2),
+		"transcripts/-home-u-x/" + sidA + "/subagents/agent-a1.jsonl":     agent,
+		"transcripts/-home-u-x/" + sidA + "/subagents/agent-a1.meta.json": `{"agentType":"Explore"}`,
+		"transcripts/-home-u-x/" + sidA + "/tool-results/toolu_1.txt":     "big\n",
+		"transcripts/-home-u-x/agent-legacy.jsonl":                        strings.ReplaceAll(agent, "a1", "legacy"),
+		"transcripts/notes.jsonl":                                         `{"a":1}` + "\n",
+		"other/data.json":                                                 "{}",
+	})
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "c")
+	dir := filepath.Join(t.TempDir(), "out")
+	res, err := Materialize(context.Background(), repo, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sessions != 1 || res.Copies != 2 {
+		t.Errorf("result %+v", res)
+	}
+	want := []string{".ccsite-git",
+		"-home-u-x/" + sidA + ".jsonl",
+		"-home-u-x/" + sidA + "/subagents/agent-a1.jsonl",
+		"-home-u-x/" + sidA + "/subagents/agent-a1.meta.json",
+		"-home-u-x/" + sidA + "/tool-results/toolu_1.txt",
+		"-home-u-x/agent-legacy.jsonl",
+	}
+	sort.Strings(want)
+	if k := keys(tree(t, dir)); strings.Join(k, " ") != strings.Join(want, " ") {
+		t.Errorf("files %q, want %q", k, want)
+	}
+}
+
+func TestMaterializeErrors(t *testing.T) {
+	repo := checkpointRepo(t)
+	ctx := context.Background()
+	notRepo := t.TempDir()
+	cases := []struct{ spec, want string }{
+		{repo + "@nosuch", "--git: ref nosuch not found"},
+		{repo + "@main:nosuch", "--git: no folder nosuch in main"},
+		{repo + "@main:src", "--git: no transcripts in main:src"},
+		{notRepo, "--git: " + notRepo + " is not a git repository"},
+		{filepath.Join(notRepo, "missing") + "@main", "--git: " + filepath.Join(notRepo, "missing") + " is not a git repository"},
+		{"https://github.com/o/r", "clone it first"},
+		{"git@github.com:o/r.git", "clone it first"},
+	}
+	for _, c := range cases {
+		_, err := Materialize(ctx, c.spec, filepath.Join(t.TempDir(), "out"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.spec, err, c.want)
+		}
+	}
+	// A folder that holds other things is never replaced.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "keep"), []byte("x"), 0o644)
+	if _, err := Materialize(ctx, repo, dir); err == nil || !strings.Contains(err.Error(), "not replacing") {
+		t.Errorf("non-empty folder: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "keep")); err != nil {
+		t.Error("the folder's file is gone")
+	}
+	// No git on PATH.
+	t.Setenv("PATH", t.TempDir())
+	if _, err := Materialize(ctx, repo, filepath.Join(t.TempDir(), "out")); err == nil || !strings.Contains(err.Error(), "git program") {
+		t.Errorf("no git: %v", err)
+	}
+}
+
+func TestSplitSpec(t *testing.T) {
+	base := t.TempDir()
+	at := filepath.Join(base, "a@b")
+	os.MkdirAll(at, 0o755)
+	cases := []struct{ spec, repo, ref string }{
+		{at, at, ""},
+		{at + "@main", at, "main"},
+		{at + "@HEAD@{1}", at, "HEAD@{1}"},
+		{base + "@x/y:docs", base, "x/y:docs"},
+	}
+	for _, c := range cases {
+		r, ref, err := splitSpec(c.spec)
+		if err != nil || r != c.repo || ref != c.ref {
+			t.Errorf("splitSpec(%q) = %q, %q, %v", c.spec, r, ref, err)
+		}
+	}
+}
+
+func TestSniffer(t *testing.T) {
+	var s sniffer
+	in := `{"type":"summary","summary":"x \"cwd\":\"/no\""}` + "\n" +
+		`// comment` + "\n" +
+		`{"cwd": "/a/b", "sessionId": "s1", "type": "user"}` + "\n" +
+		`{"sessionId":"s2","cwd":"/c"}`
+	for _, chunk := range []string{in[:7], in[7:50], in[50:]} {
+		s.Write([]byte(chunk))
+	}
+	s.finish()
+	if s.cwd != "/a/b" || s.sid != "s2" || s.records != 3 {
+		t.Errorf("sniffer %+v", s)
+	}
+}

@@ -1,0 +1,112 @@
+package gitsrc
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// linePrefix is how much of each line the sniffer looks at: the envelope
+// fields (cwd, sessionId, type) come before a record's message.
+const linePrefix = 64 << 10
+
+// sniffer reads JSONL as it streams past: the first cwd, the last
+// sessionId, and how many lines look like records.
+type sniffer struct {
+	line    []byte
+	cwd     string
+	sid     string
+	records int
+}
+
+func (s *sniffer) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		chunk := p
+		if i >= 0 {
+			chunk = p[:i]
+		}
+		if room := linePrefix - len(s.line); room > 0 {
+			if len(chunk) > room {
+				chunk = chunk[:room]
+			}
+			s.line = append(s.line, chunk...)
+		}
+		if i < 0 {
+			break
+		}
+		s.endLine()
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// finish takes a last line with no newline.
+func (s *sniffer) finish() {
+	if len(s.line) > 0 {
+		s.endLine()
+	}
+}
+
+func (s *sniffer) endLine() {
+	line := bytes.TrimSpace(s.line)
+	s.line = s.line[:0]
+	if len(line) == 0 || line[0] != '{' {
+		return
+	}
+	sid, hasSID := field(line, "sessionId")
+	_, hasType := field(line, "type")
+	if !hasSID && !hasType {
+		return
+	}
+	s.records++
+	if sid != "" {
+		s.sid = sid
+	}
+	if s.cwd == "" {
+		s.cwd, _ = field(line, "cwd")
+	}
+}
+
+// field finds the first "key": "string" in a line and decodes the string;
+// ok says whether the key was there at all. Quotes inside JSON strings are
+// escaped, so the first match is a real key: in a record, the envelope's.
+func field(line []byte, key string) (value string, ok bool) {
+	pat := []byte(`"` + key + `"`)
+	for from := 0; ; {
+		i := bytes.Index(line[from:], pat)
+		if i < 0 {
+			return "", false
+		}
+		j := from + i + len(pat)
+		from = j
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		if j >= len(line) || line[j] != ':' {
+			continue
+		}
+		j++
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		if j >= len(line) || line[j] != '"' {
+			return "", true
+		}
+		end := j + 1
+		for end < len(line) && line[end] != '"' {
+			if line[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(line) {
+			return "", true
+		}
+		var v string
+		if json.Unmarshal(line[j:end+1], &v) != nil {
+			return "", true
+		}
+		return v, true
+	}
+}
