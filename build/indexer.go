@@ -135,6 +135,14 @@ func (x *indexer) writeStatic(w *siteWriter, docs int, next *buildState) (search
 		return p.Search, nil
 	}
 	var files []string
+	keep := func(path string) bool {
+		if !w.exists([]string{path}) {
+			return false
+		}
+		w.keep([]string{path})
+		files = append(files, path)
+		return true
+	}
 	st, err := x.index.WriteStatic(func(path string, data []byte) error {
 		files = append(files, path)
 		if path != search.ManifestPath && path != search.APIPath {
@@ -142,7 +150,7 @@ func (x *indexer) writeStatic(w *siteWriter, docs int, next *buildState) (search
 		}
 		_, err := w.write(path, data)
 		return err
-	})
+	}, keep)
 	if err != nil {
 		return st, fmt.Errorf("static search index: %w", err)
 	}

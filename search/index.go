@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -131,6 +132,7 @@ func Create(dir string) (*Writer, error) {
 // Remove deletes the index in dir, if any.
 func Remove(dir string) error {
 	os.Remove(metaPath(dir))
+	os.Remove(shardsPath(dir))
 	os.RemoveAll(buildPath(dir))
 	return os.RemoveAll(dir)
 }
@@ -504,8 +506,10 @@ func (w *Writer) merge(most uint64) error {
 }
 
 // WriteStatic writes the static index (see StaticDir) derived from the
-// closed index, calling write with each file's site path and content.
-func (w *Writer) WriteStatic(write func(path string, data []byte) error) (StaticStats, error) {
+// closed index, calling write with each file's site path and content. keep,
+// when not nil, is asked to keep a display shard the last static index
+// wrote, unchanged: it says whether the site still holds it.
+func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep func(path string) bool) (StaticStats, error) {
 	if err := w.loadMetas(); err != nil {
 		return StaticStats{}, err
 	}
@@ -513,13 +517,30 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error) (Static
 	for _, m := range w.metas {
 		metas = append(metas, m)
 	}
-	st, err := writeStatic(w.dir, metas, write)
+	kept := &keptShards{prev: map[string]keptShard{}, next: map[string]keptShard{}, keep: keep}
+	if keep != nil {
+		if data, err := os.ReadFile(shardsPath(w.dir)); err == nil {
+			json.Unmarshal(data, &kept.prev)
+		}
+	}
+	os.Remove(shardsPath(w.dir))
+	st, err := writeStatic(w.dir, metas, write, kept)
 	for _, m := range metas {
 		st.TextBytes += m.text
 	}
 	w.metas, w.added = nil, nil
+	if err == nil {
+		var data []byte
+		if data, err = json.Marshal(kept.next); err == nil {
+			err = os.WriteFile(shardsPath(w.dir), data, 0o644)
+		}
+	}
 	return st, err
 }
+
+// shardsPath is the file naming the display shards of the last static
+// index by their documents (keptShards), beside the index folder.
+func shardsPath(dir string) string { return filepath.Clean(dir) + "-shards.json" }
 
 // Index is an opened index.
 type Index struct {

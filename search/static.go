@@ -119,7 +119,7 @@ type posting struct {
 // writeStatic derives the static index from the (merged) bleve index at
 // dir and the documents' metas, calling write for each file (a path
 // relative to the site root).
-func writeStatic(dir string, metas []meta, write func(path string, data []byte) error) (StaticStats, error) {
+func writeStatic(dir string, metas []meta, write func(path string, data []byte) error, kept *keptShards) (StaticStats, error) {
 	var st StaticStats
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
 	if err != nil {
@@ -135,7 +135,7 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		return st, err
 	}
 	defer r.Close()
-	w := &staticWriter{r: r, metas: metas, write: write}
+	w := &staticWriter{r: r, metas: metas, write: write, kept: kept}
 	err = w.run()
 	return w.st, err
 }
@@ -147,6 +147,7 @@ type staticWriter struct {
 	r     index.IndexReader
 	metas []meta
 	write func(path string, data []byte) error
+	kept  *keptShards
 	st    StaticStats
 	// byInternal maps bleve's internal ids to document numbers.
 	byInternal docNumbers
@@ -494,59 +495,120 @@ func (w *staticWriter) metaShards() (metaTables, error) {
 }
 
 // docShards writes the display shards: a few KB of documents each, their
-// pages and titles listed once. A document's display text is made from the
-// text the index stores (held nowhere else: the texts of a large archive
-// would be hundreds of MB kept alive through the build).
+// pages and titles listed once. A shard ends after the document that
+// brings its text to displayShardBytes (the documents' text lengths, known
+// without reading them), so a shard's documents, and its bytes, depend on
+// them alone: a shard whose documents are those of a shard the site holds
+// (same ids, same content: keptShards) is kept as it is, not made again.
+// A document's display text is made from the text the index stores (held
+// nowhere else: the texts of a large archive would be hundreds of MB kept
+// alive through the build).
 func (w *staticWriter) docShards() ([]docShard, error) {
 	metas := w.metas
 	var docShards []docShard
 	for start := 0; start < len(metas); {
-		var pages, titles []string
-		pageIdx, titleIdx := map[string]int{}, map[string]int{}
-		var rows [][]any
-		size := 0
-		i := start
-		for ; i < len(metas) && (size < displayShardBytes || i == start); i++ {
-			m := metas[i]
-			page, anchor, _ := strings.Cut(m.id, "#")
-			pi, ok := pageIdx[page]
-			if !ok {
-				pi = len(pages)
-				pageIdx[page] = pi
-				pages = append(pages, page)
-				size += len(page)
-			}
-			ti, ok := titleIdx[m.title]
-			if !ok {
-				ti = len(titles)
-				titleIdx[m.title] = ti
-				titles = append(titles, m.title)
-				size += len(m.title)
-			}
-			var t int64
-			if !m.time.IsZero() {
-				t = m.time.Unix()
-			}
-			text, err := storedText(w.r, m.id)
-			if err != nil {
-				return nil, fmt.Errorf("search index: %s: %w", m.id, err)
-			}
-			display := DisplayText(m.role, m.tool, text)
-			rows = append(rows, []any{pi, anchor, ti, t, display})
-			size += len(anchor) + len(display) + 20
+		end, size := start, int64(0)
+		for end < len(metas) && (size < displayShardBytes || end == start) {
+			size += metas[end].text + int64(len(metas[end].id)) + 20
+			end++
 		}
-		body, err := json.Marshal([]any{pages, titles, rows})
-		if err != nil {
-			return nil, err
+		key := shardKey(metas[start:end])
+		name, bytes, ok := w.kept.reuse(key)
+		if !ok {
+			var err error
+			if name, bytes, err = w.docShard(metas[start:end]); err != nil {
+				return nil, err
+			}
+		} else {
+			w.st.Files++
+			w.st.Bytes += bytes
+			w.st.DocBytes += bytes
 		}
-		name, err := w.out("d", body, &w.st.DocBytes)
-		if err != nil {
-			return nil, err
-		}
+		w.kept.add(key, name, bytes)
 		docShards = append(docShards, docShard{start, name})
-		start = i
+		start = end
 	}
 	return docShards, nil
+}
+
+// docShard writes one display shard; it returns its name and size.
+func (w *staticWriter) docShard(metas []meta) (string, int64, error) {
+	var pages, titles []string
+	pageIdx, titleIdx := map[string]int{}, map[string]int{}
+	rows := make([][]any, 0, len(metas))
+	for _, m := range metas {
+		page, anchor, _ := strings.Cut(m.id, "#")
+		pi, ok := pageIdx[page]
+		if !ok {
+			pi = len(pages)
+			pageIdx[page] = pi
+			pages = append(pages, page)
+		}
+		ti, ok := titleIdx[m.title]
+		if !ok {
+			ti = len(titles)
+			titleIdx[m.title] = ti
+			titles = append(titles, m.title)
+		}
+		var t int64
+		if !m.time.IsZero() {
+			t = m.time.Unix()
+		}
+		text, err := storedText(w.r, m.id)
+		if err != nil {
+			return "", 0, fmt.Errorf("search index: %s: %w", m.id, err)
+		}
+		rows = append(rows, []any{pi, anchor, ti, t, DisplayText(m.role, m.tool, text)})
+	}
+	body, err := json.Marshal([]any{pages, titles, rows})
+	if err != nil {
+		return "", 0, err
+	}
+	before := w.st.DocBytes
+	name, err := w.out("d", body, &w.st.DocBytes)
+	return name, w.st.DocBytes - before, err
+}
+
+// shardKey names a run of documents by their ids and contents.
+func shardKey(metas []meta) string {
+	h := sha256.New()
+	var b [8]byte
+	for _, m := range metas {
+		binary.LittleEndian.PutUint64(b[:], m.hash)
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// keptShards are display shards by the key of their documents (shardKey):
+// those of the last static index (prev) and of this one (next). A shard of
+// prev is reused when the site still holds its file (keep says so, and
+// keeps it).
+type keptShards struct {
+	prev, next map[string]keptShard
+	keep       func(path string) bool
+}
+
+type keptShard struct {
+	Name  string `json:"name"`
+	Bytes int64  `json:"bytes"`
+}
+
+func (k *keptShards) reuse(key string) (string, int64, bool) {
+	if k == nil || k.keep == nil {
+		return "", 0, false
+	}
+	s, ok := k.prev[key]
+	if !ok || !k.keep(StaticDir+"/"+s.Name+".js") {
+		return "", 0, false
+	}
+	return s.Name, s.Bytes, true
+}
+
+func (k *keptShards) add(key, name string, bytes int64) {
+	if k != nil {
+		k.next[key] = keptShard{name, bytes}
+	}
 }
 
 // storedText is the text field a document stored.
