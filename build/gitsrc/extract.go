@@ -86,6 +86,7 @@ type extractor struct {
 	stage    string
 	nstaged  int
 	mtime    time.Time
+	oids     map[string]string // file written → its blob
 	sessions int
 	copies   int
 }
@@ -238,7 +239,7 @@ func (ex *extractor) extract() error {
 		c := best[sid]
 		project := ex.project(c.path, c.cwd)
 		name := fileName(sid)
-		if err := ex.place(c.staged, filepath.Join(ex.dir, project, name+".jsonl")); err != nil {
+		if err := ex.place(c.staged, filepath.Join(ex.dir, project, name+".jsonl"), c.oid); err != nil {
 			return err
 		}
 		projects[sid] = project
@@ -448,7 +449,7 @@ func (ex *extractor) looseAgents(agents []blob, projects map[string]string) erro
 		if _, err := os.Lstat(out); err == nil {
 			continue // already written from a session's folder
 		}
-		if err := ex.place(chosen[out].staged, out); err != nil {
+		if err := ex.place(chosen[out].staged, out, chosen[out].b.oid); err != nil {
 			return err
 		}
 	}
@@ -518,6 +519,7 @@ func (ex *extractor) writeAll(ps []placed) error {
 	}
 	return ex.cf.fetch(oidsOf(bs), func(i int, _ string, _ int64, body io.Reader) error {
 		out := ps[i].out
+		ex.written(out, ps[i].b.oid)
 		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 			return err
 		}
@@ -534,17 +536,42 @@ func (ex *extractor) writeAll(ps []placed) error {
 }
 
 // place moves a staged file to out.
-func (ex *extractor) place(staged, out string) error {
+func (ex *extractor) place(staged, out, oid string) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
 	if _, err := os.Lstat(out); err == nil {
 		return fmt.Errorf("%s written twice", out)
 	}
+	ex.written(out, oid)
 	return os.Rename(staged, out)
 }
 
-// stamp sets every file's and folder's mtime to the commit's time.
+func (ex *extractor) written(out, oid string) {
+	if ex.oids == nil {
+		ex.oids = map[string]string{}
+	}
+	ex.oids[out] = oid
+}
+
+// mtimeOf is a file's mtime: the commit's time, its nanoseconds taken from
+// the blob's name, so that a file whose bytes change gets another mtime
+// even from a commit made in the same second (a build rehashes a source
+// whose size or mtime changed).
+func (ex *extractor) mtimeOf(p string) time.Time {
+	oid := ex.oids[p]
+	if len(oid) < 8 {
+		return ex.mtime
+	}
+	n, err := strconv.ParseUint(oid[:8], 16, 32)
+	if err != nil {
+		return ex.mtime
+	}
+	return ex.mtime.Add(time.Duration(n % 1e9))
+}
+
+// stamp sets every file's and folder's mtime to the commit's time (see
+// mtimeOf).
 func (ex *extractor) stamp() error {
 	var paths []string
 	err := filepath.WalkDir(ex.dir, func(p string, _ fs.DirEntry, err error) error {
@@ -559,7 +586,8 @@ func (ex *extractor) stamp() error {
 	}
 	// Children before their folders: writing in a folder moves its mtime.
 	for i := len(paths) - 1; i >= 0; i-- {
-		if err := os.Chtimes(paths[i], ex.mtime, ex.mtime); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t := ex.mtimeOf(paths[i])
+		if err := os.Chtimes(paths[i], t, t); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("--git: %v", err)
 		}
 	}

@@ -147,13 +147,17 @@ func TestMaterializeCheckpoints(t *testing.T) {
 	if a := got["-home-u-proj/"+sidA+".jsonl"]; a != lines(sidA, "/home/u/proj", 5) {
 		t.Errorf("session A is not the longer copy:\n%s", a)
 	}
-	// Every file's mtime is the commit's.
-	st, err := os.Stat(filepath.Join(dir, "-home-u-proj", sidA+".jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC); !st.ModTime().Equal(want) {
-		t.Errorf("mtime %v, want %v", st.ModTime().UTC(), want)
+	// Every file's mtime is the commit's, to the second (its nanoseconds
+	// come from the blob).
+	commitTime := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, p := range []string{"-home-u-proj/" + sidA + ".jsonl", "-home-u-proj", ".ccsite-git"} {
+		st, err := os.Stat(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.ModTime(); !got.Truncate(time.Second).Equal(commitTime) {
+			t.Errorf("%s: mtime %v, want %v", p, got.UTC(), commitTime)
+		}
 	}
 
 	// Deterministic: a second run gives the same bytes, replacing the
@@ -204,6 +208,51 @@ func TestMaterializeNewerCheckpointWins(t *testing.T) {
 	got := tree(t, dir)
 	if got["-w/"+sidA+".jsonl"] != lines(sidA, "/w", 2) || got["-w/"+sidB+".jsonl"] != lines(sidB, "/w", 3) {
 		t.Errorf("wrong copies: %q", keys(got))
+	}
+}
+
+// A file whose bytes change gets another mtime, even at the same size
+// from a commit of the same second: the build's fingerprint sees it.
+func TestMaterializeMtimeFollowsContent(t *testing.T) {
+	needGit(t)
+	repo := t.TempDir()
+	git(t, repo, "init", "-q")
+	name := "p/" + sidA + ".jsonl"
+	writeFiles(t, repo, map[string]string{name: lines(sidA, "/w", 2)})
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-q", "-m", "c")
+	dir := filepath.Join(t.TempDir(), "out")
+	out := filepath.Join(dir, "-w", sidA+".jsonl")
+	mtime := func() time.Time {
+		t.Helper()
+		if _, err := Materialize(context.Background(), repo, dir); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.ModTime()
+	}
+	before := mtime()
+	writeFiles(t, repo, map[string]string{name: strings.ReplaceAll(lines(sidA, "/w", 2), "hello", "jello")})
+	git(t, repo, "commit", "-q", "-a", "--amend", "-m", "c")
+	if after := mtime(); after.Equal(before) {
+		t.Errorf("same mtime %v for other bytes", after)
+	}
+}
+
+// A clone has the checkpoint branch as origin's: it is the default too.
+func TestMaterializeOriginBranch(t *testing.T) {
+	repo := checkpointRepo(t)
+	clone := filepath.Join(t.TempDir(), "clone")
+	git(t, filepath.Dir(clone), "clone", "-q", repo, clone)
+	res, err := Materialize(context.Background(), clone, filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ref != "origin/"+DefaultRef || res.Sessions != 2 {
+		t.Errorf("result %+v", res)
 	}
 }
 
