@@ -416,6 +416,9 @@ func (ex *extractor) looseAgents(agents []blob, projects map[string]string) erro
 	chosen := map[string]choice{}
 	for i, b := range agents {
 		s := sniffs[i]
+		if !s.transcript {
+			continue
+		}
 		parts := strings.Split(b.path, "/")
 		sid, rel := s.sid, path.Base(b.path)
 		for k := len(parts) - 2; k >= 1; k-- {

@@ -84,14 +84,14 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 	if sub != "" {
 		treeish += ":" + sub
 		where += ":" + sub
-		res.Ref = where
 		out, err := r.output(ctx, "cat-file", "-t", treeish)
 		if err != nil || strings.TrimSpace(string(out)) != "tree" {
 			if ctx.Err() != nil {
 				return res, ctx.Err()
 			}
-			return res, fmt.Errorf("--git: no folder %s in %s", sub, ref)
+			return res, fmt.Errorf("--git: no folder %s in %s", sub, res.Ref)
 		}
+		res.Ref = where
 	}
 	listing, err := r.output(ctx, "ls-tree", "-r", "-z", "--long", "--full-tree", treeish)
 	if err != nil {

@@ -321,6 +321,7 @@ func TestMaterializeErrors(t *testing.T) {
 	cases := []struct{ spec, want string }{
 		{repo + "@nosuch", "--git: ref nosuch not found"},
 		{repo + "@main:nosuch", "--git: no folder nosuch in main"},
+		{repo + "@:nosuch", "--git: no folder nosuch in " + DefaultRef},
 		{repo + "@main:src", "--git: no transcripts in main:src"},
 		{notRepo, "--git: " + notRepo + " is not a git repository"},
 		{filepath.Join(notRepo, "missing") + "@main", "--git: " + filepath.Join(notRepo, "missing") + " is not a git repository"},
