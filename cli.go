@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"html"
 	"io"
@@ -14,18 +15,21 @@ import (
 	"os/user"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
 
 	"ccsite/build"
 	"ccsite/build/archive"
+	"ccsite/build/gitsrc"
 	"ccsite/build/omit"
 	"ccsite/build/redact"
 	"ccsite/demo"
 	"ccsite/search"
 	"ccsite/theme"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes.
@@ -36,145 +40,36 @@ const (
 	exitBusy  = 3 // another build kept the output folder past --wait
 )
 
-const usage = `ccsite turns Claude Code session transcripts into a static website.
-
-Usage:
-  ccsite build [-o DIR] [--state DIR] [--theme NAME] [--theme-dir DIR] [--base-url URL] [--json]
-               [--workers N] [--no-search] [--force] [--quiet] [--no-cache] [--report FILE.json]
-               [SAFETY...] [EXCLUSIONS...] [PATH...]
-        Write the site: a page per session and sub-agent (and its Markdown),
-        per project, and an index (default DIR: ./site). A build into a
-        previous site redoes only what changed (--force: everything). The
-        build's state (manifest, search index) is kept outside DIR, in
-        --state DIR (default: $CCSITE_STATE_HOME or ~/.local/state/ccsite/sites/…).
-        EXCLUSIONS: --exclude-project GLOB, --exclude-session ID, --since DATE,
-        --until DATE (each repeatable but the dates).
-  ccsite share [-o FILE.html] [--theme NAME] [--theme-dir DIR] [SAFETY...] SESSION.jsonl
-        Write one session, its sub-agents included, as a single
-        self-contained HTML file that opens offline.
-  ccsite theme export DIR
-        Write the default templates and assets to DIR for editing; use the
-        folder with --theme-dir (any file there overrides the default of the
-        same path; a template file may redefine single {{define}} blocks).
-  ccsite theme list
-  ccsite serve [--addr 127.0.0.1:8080] [--watch] [--interval 1s] [--state DIR] [SITE]
-        Serve a built site (default ./site) and its search API; --watch rebuilds on change.
-  ccsite search [--site DIR] [--state DIR] [--json] [--project P] [--tool T] [--role R] [-n N] QUERY
-        Search a built site's index: all words must match, "quoted phrases",
-        and filters (also inline: project:P tool:T role:R after:DATE before:DATE).
-  ccsite inspect [--json] [--workers N] [PATH...]
-        Read transcripts and print, per session, its title, stats, turns,
-        branches, sub-agents and problems (--json: the whole model).
-  ccsite usage [--by day|project|session|model] [--json|--csv] [--pricing FILE] [PATH...]
-        Print tokens (input, output, cache writes and reads) and their cost
-        per group and in total, sub-agents with their session, without
-        building a site; a model with no price is counted as unknown ("?").
-  ccsite forget [-o SITE] [--project GLOB] [--before DATE] [SESSION...]
-        Remove kept sessions from the site's archive (every build keeps a
-        copy of each transcript it reads, so sessions Claude Code deletes
-        stay); the next build removes their pages.
-  ccsite archive export [-o SITE] DIR
-        Write the kept transcripts back out as a projects tree.
-  ccsite version
-
-SAFETY (build and share): secrets are redacted by default; --redact REGEX,
---redact-file FILE add your own, --no-redact turns it off (with a warning),
---anonymize-paths writes ~ and "user", --no-thinking and --no-tool-output
-leave those out.
-
-PATH is a folder (searched recursively) or a .jsonl file. Without PATH:
-$CLAUDE_CONFIG_DIR/projects (comma-separated list allowed), else
-~/.claude/projects and ~/.config/claude/projects; when those hold no
-transcript, the built-in demo archive.
-
-Exit status: 0 when the site was built or the input read (problems in it
-are reported, not fatal), 1 when it could not be (nothing to read, an
-output folder that is not a site, a write error, an interrupted build), 2
-for a usage error.
-`
-
-// run is the whole program; main only wires the process to it.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return exitUsage
+func newInspectCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "inspect [flags] [PATH...]",
+		Short: "Print what the transcripts hold, session by session",
+		Long: `Read transcripts and print, per project and session: its title (and where
+it came from), file, times, turns, messages, tool calls, tokens, branches,
+sub-agents and how they were linked, and every problem as file:line. With
+--json, the whole model as one document (schema ccsite.inspect/1).`,
+		Example: `  ccsite inspect                    # the default folders
+  ccsite inspect ~/old-projects --json > model.json
+  ccsite inspect session.jsonl`,
 	}
-	switch args[0] {
-	case "build":
-		return runBuild(ctx, args[1:], stdout, stderr, getenv)
-	case "share":
-		return runShare(ctx, args[1:], stdout, stderr)
-	case "theme":
-		return runTheme(args[1:], stdout, stderr)
-	case "search":
-		return runSearch(ctx, args[1:], stdout, stderr, getenv)
-	case "serve":
-		return runServe(ctx, args[1:], stdout, stderr)
-	case "inspect":
-		return runInspect(ctx, args[1:], stdout, stderr, getenv)
-	case "usage":
-		return runUsage(ctx, args[1:], stdout, stderr, getenv)
-	case "forget":
-		return runForget(args[1:], stdout, stderr, getenv)
-	case "archive":
-		return runArchive(args[1:], stdout, stderr, getenv)
-	case "version", "--version", "-version":
-		fmt.Fprintln(stdout, "ccsite", version())
-		return exitOK
-	case "help", "-h", "--help", "-help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
+	f := c.Flags()
+	asJSON := f.BoolP("json", "j", false, "write the whole model as one JSON document (schema in README)")
+	workers := f.Int("workers", 0, "parse with `N` workers (default: one per CPU)")
+	c.RunE = func(c *cobra.Command, paths []string) error {
+		return status(runInspect(e, paths, *asJSON, *workers))
 	}
-	fmt.Fprintf(stderr, "ccsite: unknown command %q\n\n%s", args[0], usage)
-	return exitUsage
+	return c
 }
 
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
-
-// parseInterleaved parses flags that may come before or after positional
-// arguments ("ccsite inspect DIR --json").
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
-func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "write the whole model as one JSON document (schema in README)")
-	workers := fs.Int("workers", 0, "parse with N workers (default: one per CPU)")
-	paths, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
-	}
-	paths, cleanup, err := inputPaths(paths, getenv, stderr, "inspect", nil)
+func runInspect(e *env, paths []string, asJSON bool, workers int) int {
+	stderr := e.stderr
+	paths, cleanup, err := inputPaths(paths, e.getenv, stderr, "inspect", nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite inspect: %v\n", err)
 		return exitFail
 	}
 	defer cleanup()
-	t, err := build.Inspect(ctx, stdout, build.InspectOptions{Paths: paths, JSON: *asJSON, Workers: *workers})
+	t, err := build.Inspect(e.ctx, e.stdout, build.InspectOptions{Paths: paths, JSON: asJSON, Workers: workers})
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, archive.ErrNothing) {
@@ -183,7 +78,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer, ge
 		fmt.Fprintf(stderr, "ccsite inspect: %s\n", strings.TrimSpace(msg))
 		return exitFail
 	}
-	if *asJSON && t.Problems > 0 {
+	if asJSON && t.Problems > 0 {
 		fmt.Fprintf(stderr, "ccsite inspect: %d sessions read, %d problems reported in the output\n", t.Sessions, t.Problems)
 	}
 	return exitOK
@@ -263,7 +158,7 @@ func holdsTranscript(root string, depth int) bool {
 // buildFlagSet holds the flags of ccsite build.
 type buildFlagSet struct {
 	out, state, themeName, themeDir, baseURL, report *string
-	pricing                                          *string
+	pricing, git                                     *string
 	workers                                          *int
 	asJSON, noSearch, force, quiet, noCache          *bool
 	wait                                             *time.Duration
@@ -273,40 +168,69 @@ type buildFlagSet struct {
 
 // declareBuildFlags declares the flags of ccsite build on fs: the one
 // declaration, which serve --watch also reads recorded builds with.
-func declareBuildFlags(fs *flag.FlagSet) *buildFlagSet {
+func declareBuildFlags(fs *pflag.FlagSet) *buildFlagSet {
 	bf := &buildFlagSet{}
-	bf.out = fs.String("o", "site", "write the site to `DIR`")
+	bf.out = fs.StringP("out", "o", "site", "write the site to `DIR`")
 	bf.state = fs.String("state", "", "keep the build's state (manifest, journal, search index) in `DIR`, outside the site (default: $CCSITE_STATE_HOME, else ~/.local/state/ccsite, in sites/<name>-<hash>)")
-	bf.workers = fs.Int("workers", 0, "parse and render with N workers (default: one per CPU)")
+	bf.workers = fs.Int("workers", 0, "parse and render with `N` workers (default: one per CPU)")
 	bf.themeName, bf.themeDir = themeFlags(fs)
 	bf.baseURL = fs.String("base-url", "", "the site's public `URL`: adds canonical links and sitemap.xml")
-	bf.asJSON = fs.Bool("json", false, "also write each session's model as <session>.json")
+	bf.asJSON = fs.BoolP("json", "j", false, "also write each session's model as <session>.json")
 	bf.noSearch = fs.Bool("no-search", false, "build no search index, search page or search box")
 	bf.rf = addRedactFlags(fs)
 	bf.ef = addExcludeFlags(fs)
 	bf.report = fs.String("report", "", "write every problem, exclusion and redaction count to `FILE.json`")
-	bf.force = fs.Bool("force", false, "rebuild every page, even those whose input has not changed")
-	bf.quiet = fs.Bool("quiet", false, "print only warnings and errors: no progress, no summary")
+	bf.force = fs.BoolP("force", "f", false, "rebuild every page, even those whose input has not changed")
+	bf.quiet = fs.BoolP("quiet", "q", false, "print only warnings and errors: no progress, no summary")
 	bf.noCache = fs.Bool("no-cache", false, "do not keep highlighted code between builds ($CCSITE_CACHE_DIR, else the user cache folder)")
 	bf.wait = fs.Duration("wait", 5*time.Minute, "wait up to `DURATION` for another build writing the same folder (0: do not wait)")
 	bf.pricing = fs.String("pricing", "", "price tokens with the pricing `FILE` laid over the embedded table (see build/pricing)")
+	bf.git = fs.String("git", "", "also read the transcripts committed to the local git repository `REPO[@REF]` (REF may end in :FOLDER; default ref "+gitsrc.DefaultRef+" when there is one)")
+	fs.SortFlags = false
 	return bf
 }
 
-func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("build", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	bf := declareBuildFlags(fs)
+const buildLong = `Write the site: a page per session and sub-agent (with its Markdown beside
+it), a page per project, an index, a search page, and assets/ (default
+folder: ./site). A build into a previous site redoes only what changed
+(--force: everything). The build's state (manifest, journal, search index)
+is kept outside the site, in --state DIR (default: $CCSITE_STATE_HOME, else
+~/.local/state/ccsite/sites/<name>-<hash>).
+
+Secrets are redacted by default (gitleaks' rules and ccsite's own):
+--redact and --redact-file add your own, --no-redact turns it off.
+
+PATH is a folder (searched recursively) or a .jsonl file; flags may come
+before or after paths. Without PATH: $CLAUDE_CONFIG_DIR/projects, else
+~/.claude/projects and ~/.config/claude/projects, else the demo archive.
+
+Exit status: 0 built (problems in the input are reported), 1 not built, 2 a
+usage error, 3 another build kept the folder past --wait.`
+
+func newBuildCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "build [flags] [PATH...]",
+		Short: "Write the site from the transcripts",
+		Long:  buildLong,
+		Example: `  ccsite build                                  # ~/.claude/projects → ./site
+  ccsite build -o public --base-url https://example.org/sessions/
+  ccsite build --exclude-project '*secret*' --since 2026-01-01 ~/old-projects
+  ccsite build -q --redact 'ACME-[0-9]+' --no-thinking`,
+	}
+	bf := declareBuildFlags(c.Flags())
+	c.RunE = func(c *cobra.Command, paths []string) error {
+		return status(runBuild(e, bf, paths))
+	}
+	return c
+}
+
+// runBuild builds the site; e.args (after "build") is what the build
+// record keeps for serve --watch.
+func runBuild(e *env, bf *buildFlagSet, paths []string) int {
+	ctx, stderr, getenv := e.ctx, e.stderr, e.getenv
 	out, state, workers, themeName, themeDir, baseURL := bf.out, bf.state, bf.workers, bf.themeName, bf.themeDir, bf.baseURL
-	asJSON, noSearch, rf, ef, report, force := bf.asJSON, bf.noSearch, bf.rf, bf.ef, bf.report, bf.force
+	asJSON, noSearch, rf, ef, force := bf.asJSON, bf.noSearch, bf.rf, bf.ef, bf.force
 	quiet, noCache, wait := bf.quiet, bf.noCache, bf.wait
-	paths, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	if err != nil {
-		return exitUsage
-	}
 	excl, err := ef.exclude()
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
@@ -328,6 +252,14 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	if *state == "" {
 		*state = build.DefaultStateDir(*out, getenv)
+	}
+	if *bf.git != "" {
+		root, err := gitInput(ctx, *bf.git, *state, *quiet, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "ccsite build: %v\n", err)
+			return exitFail
+		}
+		paths = append(paths, root)
 	}
 	paths, cleanup, err := inputPaths(paths, getenv, stderr, "build", func(roots []string) bool { return build.KeepsFrom(*state, roots) })
 	if err != nil {
@@ -371,6 +303,40 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		}
 		return exitFail
 	}
+	printSummary(stderr, *quiet, *out, sum)
+	if err := recordBuild(*out, e.args[1:], getenv); err != nil {
+		// Only serve --watch needs it.
+		fmt.Fprintf(stderr, "ccsite build: warning: build record: %v\n", err)
+	}
+	if *bf.report != "" {
+		if err := writeReport(*bf.report, paths, sum); err != nil {
+			fmt.Fprintf(stderr, "ccsite build: report: %v\n", err)
+			return exitFail
+		}
+	}
+	return exitOK
+}
+
+// gitInput extracts the transcripts of a git repository (--git) as a
+// projects tree in the site's state folder, the same folder for the same
+// spec each time (so a build redoes only what changed), and returns it.
+func gitInput(ctx context.Context, spec, state string, quiet bool, stderr io.Writer) (string, error) {
+	sum := sha256.Sum256([]byte(spec))
+	dir := filepath.Join(state, "git", hex.EncodeToString(sum[:8]))
+	res, err := gitsrc.Materialize(ctx, spec, dir)
+	if err != nil {
+		return "", err
+	}
+	if !quiet {
+		commit := res.Commit[:min(len(res.Commit), 12)]
+		fmt.Fprintf(stderr, "ccsite build: git: %d session(s) from %s at %s (%s)\n", res.Sessions, spec, res.Ref, commit)
+	}
+	return res.Root, nil
+}
+
+// printSummary says what a build did: problems always, the summary unless
+// quiet.
+func printSummary(stderr io.Writer, quiet bool, out string, sum build.Summary) {
 	for _, u := range sum.Unreadable {
 		fmt.Fprintf(stderr, "ccsite build: could not read %s\n", u)
 	}
@@ -382,7 +348,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		fmt.Fprintf(stderr, "ccsite build: skipped %s: %s\n", sk.Path, sk.Reason)
 	}
 	info := stderr
-	if *quiet {
+	if quiet {
 		info = io.Discard
 	}
 	if sum.CacheErr != nil {
@@ -393,7 +359,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	}
 	fmt.Fprintf(info, "ccsite build: %d projects, %d sessions, %d sub-agent pages, %d orphan sub-agents, %d problems; %d pages from %.1f MB in %s → %s\n",
 		sum.Projects, sum.Sessions, sum.Agents, sum.Orphans, sum.Problems, sum.Pages,
-		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), filepath.Join(*out, "index.html"))
+		float64(sum.Bytes)/(1<<20), sum.Elapsed.Round(time.Millisecond), filepath.Join(out, "index.html"))
 	var phases []string
 	for _, p := range sum.Phases {
 		phases = append(phases, fmt.Sprintf("%s %s", p.Name, p.Took.Round(time.Millisecond)))
@@ -417,17 +383,6 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		fmt.Fprintf(info, "ccsite build: search: %d documents, %.1f MB of text; static index %d files, %.1f MB (%.2fx the text)\n",
 			sum.Docs, float64(st.TextBytes)/(1<<20), st.Files, float64(st.Bytes)/(1<<20), float64(st.Bytes)/float64(st.TextBytes))
 	}
-	if err := recordBuild(*out, args, getenv); err != nil {
-		// Only serve --watch needs it.
-		fmt.Fprintf(stderr, "ccsite build: warning: build record: %v\n", err)
-	}
-	if *report != "" {
-		if err := writeReport(*report, paths, sum); err != nil {
-			fmt.Fprintf(stderr, "ccsite build: report: %v\n", err)
-			return exitFail
-		}
-	}
-	return exitOK
 }
 
 // normalizeBaseURL checks an absolute http(s) URL and gives it a final "/".
@@ -446,37 +401,45 @@ func normalizeBaseURL(s string) (string, error) {
 	return u.String(), nil
 }
 
-func runShare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("share", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("o", "", "write to `FILE` (default: <session>.html in the current folder)")
-	themeName, themeDir := themeFlags(fs)
-	rf := addRedactFlags(fs)
-	paths, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+func newShareCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "share [flags] SESSION.jsonl",
+		Short: "Write one session as a single self-contained HTML file",
+		Long: `Write one session, its sub-agents included, as a single self-contained HTML
+file (styles, script and images inlined) that opens offline and can be
+attached or pasted anywhere. Secrets are redacted as for build.`,
+		Example: `  ccsite share ~/.claude/projects/-home-me-app/0c1d2e3f-….jsonl
+  ccsite share -o bug-hunt.html --theme paper --no-thinking SESSION.jsonl`,
 	}
-	if err != nil {
-		return exitUsage
+	f := c.Flags()
+	out := f.StringP("out", "o", "", "write to `FILE` (default: <session>.html in the current folder)")
+	themeName, themeDir := themeFlags(f)
+	rf := addRedactFlags(f)
+	f.SortFlags = false
+	c.RunE = func(c *cobra.Command, paths []string) error {
+		if len(paths) != 1 {
+			return usagef("name exactly one session .jsonl file")
+		}
+		return status(runShare(e, paths[0], *out, *themeName, *themeDir, rf))
 	}
-	if len(paths) != 1 {
-		fmt.Fprintln(stderr, "ccsite share: name exactly one session .jsonl file")
-		return exitUsage
-	}
-	if _, err := theme.Open(*themeName, *themeDir); err != nil {
+	return c
+}
+
+func runShare(e *env, file, target, themeName, themeDir string, rf *redactFlags) int {
+	stderr := e.stderr
+	if _, err := theme.Open(themeName, themeDir); err != nil {
 		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
 		return exitUsage
 	}
-	red, err := rf.redactor("share", stderr, os.Getenv)
+	red, err := rf.redactor("share", stderr, e.getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
 		return exitUsage
 	}
-	target := *out
 	if target == "" {
-		target = strings.TrimSuffix(filepath.Base(paths[0]), ".jsonl") + ".html"
+		target = strings.TrimSuffix(filepath.Base(file), ".jsonl") + ".html"
 	}
-	n, err := build.Share(ctx, build.ShareConfig{File: paths[0], Out: target, Theme: *themeName, ThemeDir: *themeDir, Redact: red, Omit: rf.omit()})
+	n, err := build.Share(e.ctx, build.ShareConfig{File: file, Out: target, Theme: themeName, ThemeDir: themeDir, Redact: red, Omit: rf.omit()})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
 		return exitFail
@@ -490,62 +453,108 @@ func runShare(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-func runTheme(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 1 && args[0] == "list" {
-		for _, n := range theme.Names() {
-			fmt.Fprintln(stdout, n)
-		}
-		return exitOK
+func newThemeCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "theme COMMAND",
+		Short: "List the built-in themes, or export the default one for editing",
+		Long: `Themes: light and dark follow the system. --theme NAME (build, share) picks
+a built-in theme; --theme-dir DIR overrides any template or asset of it by
+the same relative path, or a single {{define}} block of a template.`,
+		Example: "  ccsite theme list\n  ccsite theme export mytheme && ccsite build --theme-dir mytheme",
+		RunE:    groupRun,
 	}
-	if len(args) != 2 || args[0] != "export" {
-		fmt.Fprintln(stderr, "usage: ccsite theme export DIR | ccsite theme list")
-		return exitUsage
-	}
-	written, err := theme.Export(args[1])
-	if err != nil {
-		fmt.Fprintf(stderr, "ccsite theme export: %v\n", err)
-		return exitFail
-	}
-	fmt.Fprintf(stderr, "ccsite theme export: wrote %d files to %s; edit them and build with --theme-dir %s\n", len(written), args[1], args[1])
-	return exitOK
+	c.AddCommand(&cobra.Command{
+		Use:     "list",
+		Short:   "List the built-in themes",
+		Example: "  ccsite theme list",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			for _, n := range theme.Names() {
+				fmt.Fprintln(e.stdout, n)
+			}
+			return nil
+		},
+	}, &cobra.Command{
+		Use:   "export DIR",
+		Short: "Write the default templates and assets to DIR for editing",
+		Long: `Write the default templates/ and assets/ to DIR for editing; build with
+--theme-dir DIR then (any file there overrides the default of the same
+path; a template file may redefine single {{define}} blocks;
+assets/theme.css is the place for colours and fonts).`,
+		Example: "  ccsite theme export mytheme\n  ccsite build --theme-dir mytheme",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			written, err := theme.Export(args[0])
+			if err != nil {
+				fmt.Fprintf(e.stderr, "ccsite theme export: %v\n", err)
+				return exitStatus(exitFail)
+			}
+			fmt.Fprintf(e.stderr, "ccsite theme export: wrote %d files to %s; edit them and build with --theme-dir %s\n", len(written), args[0], args[0])
+			return nil
+		},
+	})
+	return c
 }
 
-func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("search", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	site := fs.String("site", "site", "the built site `DIR` whose index to search")
-	state := fs.String("state", "", "the site's build state `DIR` (where its index is); default: the one ccsite build uses for --site")
-	asJSON := fs.Bool("json", false, "write the results as JSON")
-	project := fs.String("project", "", "only this project (its path or last path element)")
-	tool := fs.String("tool", "", "only calls of this tool")
-	role := fs.String("role", "", "only this role: prompt, answer, thinking, tool, agent")
-	size := fs.Int("n", 10, "at most `N` results")
-	words, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+// searchFlags are ccsite search's flags.
+type searchFlags struct {
+	site, state, project, tool, role *string
+	asJSON                           *bool
+	size                             *int
+}
+
+func newSearchCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "search [flags] QUERY...",
+		Short: "Search a built site's index",
+		Long: `Search a built site's index (kept in its state folder): all words must
+match, the last one also as a prefix; "quoted phrases"; and filters, as flags
+or inline: project:P session:ID tool:T role:R model:M after:YYYY-MM-DD
+before:YYYY-MM-DD. Roles: ` + strings.Join(search.Roles, ", ") + `.`,
+		Example: `  ccsite search retry budget
+  ccsite search '"connection refused" tool:Bash after:2026-01-01'
+  ccsite search --site public --role prompt -n 5 --json deploy`,
 	}
-	if err != nil {
+	f := c.Flags()
+	sf := searchFlags{
+		site:    f.String("site", "site", "the built site `DIR` whose index to search"),
+		state:   f.String("state", "", "the site's build state `DIR` (where its index is); default: the one ccsite build uses for --site"),
+		asJSON:  f.BoolP("json", "j", false, "write the results as JSON"),
+		project: f.StringP("project", "p", "", "only this project (its path or last path element)"),
+		tool:    f.StringP("tool", "t", "", "only calls of this tool"),
+		role:    f.StringP("role", "r", "", "only this role: "+strings.Join(search.Roles, ", ")),
+		size:    f.IntP("limit", "n", 10, "at most `N` results"),
+	}
+	f.SortFlags = false
+	c.RunE = func(c *cobra.Command, words []string) error {
+		return status(runSearch(e, sf, words))
+	}
+	return c
+}
+
+func runSearch(e *env, sf searchFlags, words []string) int {
+	stdout, stderr := e.stdout, e.stderr
+	q := search.Query{Text: strings.Join(words, " "), Project: *sf.project, Tool: *sf.tool, Role: *sf.role, Size: *sf.size}
+	if err := q.Check(); err != nil {
+		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
 		return exitUsage
 	}
-	if *state == "" {
-		*state = build.DefaultStateDir(*site, getenv)
+	state := *sf.state
+	if state == "" {
+		state = build.DefaultStateDir(*sf.site, e.getenv)
 	}
-	idx, err := search.Open(build.IndexPath(*state))
+	idx, err := search.Open(build.IndexPath(state))
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
 		return exitFail
 	}
 	defer idx.Close()
-	res, err := idx.Search(ctx, search.Query{Text: strings.Join(words, " "), Project: *project, Tool: *tool, Role: *role, Size: *size})
-	if errors.Is(err, search.ErrEmpty) {
-		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
-		return exitUsage
-	}
+	res, err := idx.Search(e.ctx, q)
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
 		return exitFail
 	}
-	if *asJSON {
+	if *sf.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
@@ -559,7 +568,7 @@ func runSearch(ctx context.Context, args []string, stdout, stderr io.Writer, get
 			what += " " + h.Tool
 		}
 		fmt.Fprintf(stdout, "%d. %s  [%s · %s · %s]\n   %s\n   %s\n", i+1, h.Title, archive.ShortName(h.Project), what,
-			h.Time.UTC().Format("2006-01-02 15:04"), plainSnippet(h.Snippet), filepath.Join(*site, filepath.FromSlash(h.Page))+"#"+h.Anchor)
+			h.Time.UTC().Format("2006-01-02 15:04"), plainSnippet(h.Snippet), filepath.Join(*sf.site, filepath.FromSlash(h.Page))+"#"+h.Anchor)
 	}
 	fmt.Fprintf(stdout, "%d of %d results in %s\n", len(res.Hits), res.Total, res.Took.Round(time.Microsecond))
 	return exitOK
@@ -572,7 +581,7 @@ func plainSnippet(s string) string {
 }
 
 // themeFlags adds --theme and --theme-dir to a command's flags.
-func themeFlags(fs *flag.FlagSet) (name, dir *string) {
+func themeFlags(fs *pflag.FlagSet) (name, dir *string) {
 	name = fs.String("theme", "", "built-in theme `NAME` ("+strings.Join(theme.Names(), ", ")+")")
 	dir = fs.String("theme-dir", "", "`DIR` of templates/ and assets/ overriding the theme's")
 	return name, dir
@@ -599,7 +608,7 @@ type excludeFlags struct {
 	since, until       string
 }
 
-func addExcludeFlags(fs *flag.FlagSet) *excludeFlags {
+func addExcludeFlags(fs *pflag.FlagSet) *excludeFlags {
 	ef := &excludeFlags{}
 	fs.Func("exclude-project", "leave out the projects whose path, name or folder matches `GLOB` (repeatable)", func(s string) error {
 		ef.projects = append(ef.projects, s)
@@ -630,7 +639,7 @@ func (ef *excludeFlags) exclude() (build.Exclude, error) {
 	return e, e.Validate()
 }
 
-func addRedactFlags(fs *flag.FlagSet) *redactFlags {
+func addRedactFlags(fs *pflag.FlagSet) *redactFlags {
 	rf := &redactFlags{}
 	fs.Func("redact", "also redact what `REGEX` matches (repeatable; a group redacts just the group)", func(s string) error {
 		rf.patterns = append(rf.patterns, s)

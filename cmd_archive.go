@@ -1,20 +1,20 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"time"
 
 	"ccsite/build"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-// stateFlags adds -o and --state: which site's state (and archive) a
-// command works on.
-func stateFlags(fs *flag.FlagSet) (site, state *string) {
-	site = fs.String("o", "site", "the site `DIR` (its state folder holds the archive)")
-	state = fs.String("state", "", "the site's state `DIR` (default: the one ccsite build uses for -o)")
+// stateFlags adds -o/--site and --state: which site's state (and archive)
+// a command works on.
+func stateFlags(fs *pflag.FlagSet) (site, state *string) {
+	site = fs.StringP("site", "o", "site", "the site `DIR` (its state folder holds the archive)")
+	state = fs.String("state", "", "the site's state `DIR` (default: the one ccsite build uses for the site)")
 	return site, state
 }
 
@@ -25,69 +25,76 @@ func stateOf(site, state string, getenv func(string) string) string {
 	return build.DefaultStateDir(site, getenv)
 }
 
-// runForget removes kept sessions from a site's archive.
-func runForget(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("forget", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	site, state := stateFlags(fs)
-	project := fs.String("project", "", "forget every session of the projects whose path (or last path element) matches `GLOB`")
-	before := fs.String("before", "", "forget the sessions started before `DATE` (YYYY-MM-DD)")
-	ids, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+func newForgetCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "forget [flags] [SESSION...]",
+		Short: "Remove kept sessions from a site's archive",
+		Long: `Remove sessions from the archive of kept transcripts in the site's state
+folder (every build keeps a copy of each transcript it reads, so sessions
+Claude Code deletes stay); the next build removes their pages. Name sessions
+by id, or select them with --project or --before.`,
+		Example: `  ccsite forget 0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5
+  ccsite forget -o public --project '*scratch*'
+  ccsite forget --before 2025-06-01`,
 	}
-	if err != nil {
-		return exitUsage
-	}
-	sel := build.ForgetSelect{Sessions: ids, Project: *project}
-	if *before != "" {
-		t, err := time.Parse("2006-01-02", *before)
-		if err != nil {
-			fmt.Fprintf(stderr, "ccsite forget: --before %q: want a date such as 2026-01-31\n", *before)
-			return exitUsage
+	f := c.Flags()
+	site, state := stateFlags(f)
+	project := f.StringP("project", "p", "", "forget every session of the projects whose path (or last path element) matches `GLOB`")
+	before := f.String("before", "", "forget the sessions started before `DATE` (YYYY-MM-DD)")
+	f.SortFlags = false
+	c.RunE = func(c *cobra.Command, ids []string) error {
+		sel := build.ForgetSelect{Sessions: ids, Project: *project}
+		if *before != "" {
+			t, err := time.Parse("2006-01-02", *before)
+			if err != nil {
+				return usagef("--before %q: want a date such as 2026-01-31", *before)
+			}
+			sel.Before = t
 		}
-		sel.Before = t
+		if len(ids) == 0 && *project == "" && *before == "" {
+			return usagef("name sessions (their ids), --project GLOB or --before DATE")
+		}
+		f, err := build.Forget(stateOf(*site, *state, e.getenv), sel)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ccsite forget: %v\n", err)
+			return exitStatus(exitFail)
+		}
+		fmt.Fprintf(e.stdout, "ccsite forget: %d session(s) and %d kept file(s) removed from the archive of %s; the next build removes their pages\n", f.Sessions, f.Files, *site)
+		if f.StillThere > 0 {
+			fmt.Fprintf(e.stderr, "ccsite forget: %d of them still have their file in place: the next build reads and keeps them again (delete them, or build with --exclude-session)\n", f.StillThere)
+		}
+		return nil
 	}
-	if len(ids) == 0 && *project == "" && *before == "" {
-		fmt.Fprintln(stderr, "ccsite forget: name sessions (their ids), --project GLOB or --before DATE")
-		return exitUsage
-	}
-	f, err := build.Forget(stateOf(*site, *state, getenv), sel)
-	if err != nil {
-		fmt.Fprintf(stderr, "ccsite forget: %v\n", err)
-		return exitFail
-	}
-	fmt.Fprintf(stdout, "ccsite forget: %d session(s) and %d kept file(s) removed from the archive of %s; the next build removes their pages\n", f.Sessions, f.Files, *site)
-	if f.StillThere > 0 {
-		fmt.Fprintf(stderr, "ccsite forget: %d of them still have their file in place: the next build reads and keeps them again (delete them, or build with --exclude-session)\n", f.StillThere)
-	}
-	return exitOK
+	return c
 }
 
-// runArchive runs "archive export".
-func runArchive(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	if len(args) == 0 || args[0] != "export" {
-		fmt.Fprintln(stderr, "usage: ccsite archive export [-o SITE] [--state DIR] DIR")
-		return exitUsage
+func newArchiveCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "archive COMMAND",
+		Short: "Work on a site's archive of kept transcripts",
+		Long: `Every build keeps a copy of each transcript it reads in the site's state
+folder (zstd, deduplicated, private), so sessions Claude Code deletes stay.`,
+		Example: "  ccsite archive export backup",
+		RunE:    groupRun,
 	}
-	fs := flag.NewFlagSet("archive export", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	site, state := stateFlags(fs)
-	rest, err := parseInterleaved(fs, args[1:])
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+	x := &cobra.Command{
+		Use:   "export [flags] DIR",
+		Short: "Write the kept transcripts back out as a projects tree",
+		Long: `Write the kept transcripts back out as a projects tree, byte for byte (for
+another tool, or for Claude Code's --resume).`,
+		Example: "  ccsite archive export backup\n  ccsite archive export -o public ~/restored/projects",
+		Args:    cobra.ExactArgs(1),
 	}
-	if err != nil || len(rest) != 1 {
-		if err == nil {
-			fmt.Fprintln(stderr, "usage: ccsite archive export [-o SITE] [--state DIR] DIR")
+	site, state := stateFlags(x.Flags())
+	x.RunE = func(c *cobra.Command, args []string) error {
+		n, err := build.ExportArchive(stateOf(*site, *state, e.getenv), args[0])
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ccsite archive export: %v\n", err)
+			return exitStatus(exitFail)
 		}
-		return exitUsage
+		fmt.Fprintf(e.stdout, "ccsite archive export: wrote %d file(s) to %s\n", n, args[0])
+		return nil
 	}
-	n, err := build.ExportArchive(stateOf(*site, *state, getenv), rest[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "ccsite archive export: %v\n", err)
-		return exitFail
-	}
-	fmt.Fprintf(stdout, "ccsite archive export: wrote %d file(s) to %s\n", n, rest[0])
-	return exitOK
+	c.AddCommand(x)
+	return c
 }

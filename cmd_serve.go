@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,50 +16,103 @@ import (
 
 	"ccsite/build/archive"
 	"ccsite/serve"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
-	watch := fs.Bool("watch", false, "build the site again when its transcripts change, and reload the open pages")
-	interval := fs.Duration("interval", time.Second, "with --watch, look for changes every `DURATION`")
-	state := fs.String("state", "", "the site's build state `DIR` (its search index); default: the one ccsite build uses for the folder")
-	rest, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+func newServeCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "serve [flags] [SITE]",
+		Short: "Serve a built site and its search API; --watch rebuilds it as you work",
+		Long: `Serve a built site (default ./site) on a local address, with the search API
+GET /api/search?q=… (the search page then uses it). A site copied without its
+state is served with the static search.
+
+--watch also keeps the site up to date: it watches the transcripts the site
+was last built from and, once a change has settled, runs the same ccsite
+build again (as recorded by that build); open pages then reload.`,
+		Example: `  ccsite serve
+  ccsite serve --addr :8080 public
+  ccsite serve --watch --interval 500ms`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("name at most one site folder")
+			}
+			return nil
+		},
 	}
-	if err != nil || len(rest) > 1 {
-		if err == nil {
-			fmt.Fprintln(stderr, "ccsite serve: name at most one site folder")
+	f := c.Flags()
+	addr := f.StringP("addr", "a", "127.0.0.1:8080", "listen on `HOST:PORT`")
+	watch := f.BoolP("watch", "w", false, "build the site again when its transcripts change, and reload the open pages")
+	interval := f.Duration("interval", time.Second, "with --watch, look for changes every `DURATION` when polling")
+	state := f.String("state", "", "the site's build state `DIR` (its search index); default: the one ccsite build uses for the folder")
+	f.SortFlags = false
+	c.RunE = func(c *cobra.Command, rest []string) error {
+		if *interval <= 0 {
+			return usagef("--interval must be more than 0")
 		}
-		return exitUsage
+		dir := "site"
+		if len(rest) == 1 {
+			dir = rest[0]
+		}
+		return status(runServe(e, dir, *addr, *state, *watch, *interval))
 	}
-	if *interval <= 0 {
-		fmt.Fprintln(stderr, "ccsite serve: --interval must be more than 0")
-		return exitUsage
+	return c
+}
+
+func runServe(e *env, dir, addr, state string, watch bool, interval time.Duration) int {
+	ctx, stderr := e.ctx, e.stderr
+	if err := isSite(dir); err != nil {
+		fmt.Fprintf(stderr, "ccsite serve: %v\n", err)
+		return exitFail
 	}
-	dir := "site"
-	if len(rest) == 1 {
-		dir = rest[0]
-	}
-	index := build.IndexPath(*state)
-	if *state == "" {
-		index = build.IndexPath(build.DefaultStateDir(dir, os.Getenv))
+	index := build.IndexPath(state)
+	if state == "" {
+		index = build.IndexPath(build.DefaultStateDir(dir, e.getenv))
 	}
 	started := func(a string) {
 		fmt.Fprintf(stderr, "ccsite serve: %s on http://%s/ (search API: /api/search?q=…); Ctrl-C stops\n", dir, a)
 	}
-	if !*watch {
-		err = serve.Run(ctx, dir, index, *addr, started)
+	var err error
+	if !watch {
+		err = serve.Run(ctx, dir, index, addr, started)
 	} else {
-		err = serveWatching(ctx, dir, index, *addr, *interval, stderr, started)
+		err = serveWatching(ctx, dir, index, addr, interval, stderr, started)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite serve: %v\n", err)
 		return exitFail
 	}
 	return exitOK
+}
+
+// siteMarker is the file every build writes at the root of its site
+// (build/lists.go).
+const siteMarker = ".ccsite-site"
+
+// isSite says why dir is not a site ccsite built: it must hold the marker
+// every build writes, or, copied without its dot files, an index.html
+// beside assets/.
+func isSite(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%s does not exist; build a site there first with: ccsite build -o %s", dir, dir)
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a folder; serve the folder ccsite build wrote (ccsite build -o DIR)", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, siteMarker)); err == nil {
+		return nil
+	}
+	_, page := os.Stat(filepath.Join(dir, "index.html"))
+	_, assets := os.Stat(filepath.Join(dir, "assets"))
+	if page == nil && assets == nil {
+		return nil
+	}
+	return fmt.Errorf("%s is not a site built by ccsite (no %s in it); build one with: ccsite build -o %s", dir, siteMarker, dir)
 }
 
 // serveWatching serves the site in dir and builds it again, as it was last
@@ -146,10 +198,12 @@ func readBuildRecord(site string) (BuildRecord, time.Time, error) {
 // absolute.
 func (rec BuildRecord) inputs(getenv func(string) string) (roots []string, out string, err error) {
 	fs := buildFlags()
-	paths, err := parseInterleaved(fs, rec.Args)
-	if err != nil {
+	// Spelled as build reads them: "-force" (older records) is "--force".
+	args := longFlags(newRoot(&env{}), append([]string{"build"}, rec.Args...))[1:]
+	if err := fs.Parse(args); err != nil {
 		return nil, "", fmt.Errorf("--watch: the recorded build arguments %q: %w", rec.Args, err)
 	}
+	paths := fs.Args()
 	abs := func(p string) string {
 		if filepath.IsAbs(p) {
 			return filepath.Clean(p)
@@ -159,23 +213,24 @@ func (rec BuildRecord) inputs(getenv func(string) string) (roots []string, out s
 	for _, p := range paths {
 		roots = append(roots, abs(p))
 	}
-	if len(roots) == 0 {
+	if len(roots) == 0 && fs.Lookup("git").Value.String() == "" {
 		home, _ := os.UserHomeDir()
 		if h := getenv("HOME"); h != "" {
 			home = h
 		}
 		roots = archive.DefaultRoots(getenv, home)
 	}
-	return roots, abs(fs.Lookup("o").Value.String()), nil
+	return roots, abs(fs.Lookup("out").Value.String()), nil
 }
 
 // buildFlags has the flags of ccsite build (declared once, by
 // declareBuildFlags), to tell a recorded build's paths from its flags'
 // values.
-func buildFlags() *flag.FlagSet {
-	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+func buildFlags() *pflag.FlagSet {
+	fs := pflag.NewFlagSet("build", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	declareBuildFlags(fs)
+	fs.SetNormalizeFunc(aliases)
 	return fs
 }
 

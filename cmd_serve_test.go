@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"io"
 	"net/http"
 	"os"
@@ -16,43 +15,49 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // TestBuildFlags checks that serve --watch reads a recorded build's
-// arguments as build does: buildFlags has every flag of runBuild, each
-// taking a value or not alike (from build's own -h).
+// arguments as build does: buildFlags has every flag of the build command,
+// each taking a value or not alike, and the same one-letter forms.
 func TestBuildFlags(t *testing.T) {
-	var help bytes.Buffer
-	if code := runBuild(context.Background(), []string{"-h"}, io.Discard, &help, func(string) string { return "" }); code != exitOK {
-		t.Fatalf("build -h: status %d", code)
-	}
-	want := map[string]bool{} // name → takes a value
-	for _, line := range strings.Split(help.String(), "\n") {
-		if !strings.HasPrefix(line, "  -") {
-			continue
+	var cmd *cobra.Command
+	for _, c := range newRoot(&env{}).Commands() {
+		if c.Name() == "build" {
+			cmd = c
 		}
-		head, _, _ := strings.Cut(line, "\t") // "  -x\tusage" for one-letter names
-		f := strings.Fields(head)
-		want[strings.TrimPrefix(f[0], "-")] = len(f) > 1
 	}
+	if cmd == nil {
+		t.Fatal("no build command")
+	}
+	type shape struct {
+		value     bool
+		shorthand string
+	}
+	flags := func(fs *pflag.FlagSet) map[string]shape {
+		m := map[string]shape{}
+		fs.VisitAll(func(f *pflag.Flag) {
+			m[f.Name] = shape{f.NoOptDefVal == "", f.Shorthand}
+		})
+		return m
+	}
+	want, got := flags(cmd.Flags()), flags(buildFlags())
 	if len(want) < 10 {
-		t.Fatalf("read %d flags from build -h:\n%s", len(want), help.String())
+		t.Fatalf("build has %d flags", len(want))
 	}
-	got := map[string]bool{}
-	buildFlags().VisitAll(func(f *flag.Flag) {
-		b, ok := f.Value.(interface{ IsBoolFlag() bool })
-		got[f.Name] = !ok || !b.IsBoolFlag()
-	})
-	for name, value := range want {
+	for name, w := range want {
 		if g, ok := got[name]; !ok {
-			t.Errorf("build has -%s; buildFlags does not", name)
-		} else if g != value {
-			t.Errorf("-%s takes a value in build: %v, in buildFlags: %v", name, value, g)
+			t.Errorf("build has --%s; buildFlags does not", name)
+		} else if g != w {
+			t.Errorf("--%s in build: %+v, in buildFlags: %+v", name, w, g)
 		}
 	}
 	for name := range got {
 		if _, ok := want[name]; !ok {
-			t.Errorf("buildFlags has -%s; build does not", name)
+			t.Errorf("buildFlags has --%s; build does not", name)
 		}
 	}
 }
@@ -79,7 +84,11 @@ func TestBuildRecordInputs(t *testing.T) {
 			roots: []string{"/w/a", "/w/c.jsonl"}, out: "/pub"},
 		{args: []string{"--workers", "2", "--", "-odd", "x"}, roots: []string{"/w/-odd", "/w/x"}, out: "/w/site"},
 		{args: []string{"--quiet", "-o", "out"}, roots: []string{filepath.Join(home, ".claude", "projects")}, out: "/w/out"},
-		{args: []string{"--bogus"}, wantErrMsg: "-bogus"},
+		{args: []string{"--bogus"}, wantErrMsg: "--bogus"},
+		// Older records: Go's single-dash long flags.
+		{args: []string{"-o", "pub", "-theme", "paper", "-force", "-json", "a", "-since=2026-01-01"},
+			roots: []string{"/w/a"}, out: "/w/pub"},
+		{args: []string{"--out=pub", "-q", "-j", "a"}, roots: []string{"/w/a"}, out: "/w/pub"},
 	} {
 		roots, out, err := BuildRecord{Dir: "/w", Args: c.args}.inputs(env)
 		switch {
@@ -100,10 +109,16 @@ func TestServeWatchErrors(t *testing.T) {
 	dir := t.TempDir()
 	site := filepath.Join(dir, "site")
 	copied := filepath.Join(dir, "copy")
-	for _, d := range []string{filepath.Join(site, ".ccsite"), filepath.Join(copied, ".ccsite"), filepath.Join(dir, "bare")} {
+	for _, d := range []string{site, copied, filepath.Join(dir, "bare")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.WriteFile(filepath.Join(d, siteMarker), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	t.Setenv("CCSITE_CACHE_DIR", filepath.Join(dir, "cache"))
 	rec := `{"dir": "` + dir + `", "args": ["-o", "site", "projects"]}`
@@ -126,7 +141,10 @@ func TestServeWatchErrors(t *testing.T) {
 		{[]string{"serve", "--watch", filepath.Join(dir, "bare")}, exitFail, "has no build record (" + bare + "): build the site with ccsite build first"},
 		{[]string{"serve", "--watch", copied}, exitFail, copied + " was built into " + site + "; serve that folder"},
 		{[]string{"serve", "--watch", "--interval", "0s", site}, exitUsage, "--interval must be more than 0"},
-		{[]string{"serve", "--watch", "--interval", "soon", site}, exitUsage, `invalid value "soon" for flag -interval`},
+		{[]string{"serve", "--watch", "--interval", "soon", site}, exitUsage, `invalid argument "soon" for "--interval" flag`},
+		{[]string{"serve", filepath.Join(dir, "empty")}, exitFail, "is not a site built by ccsite (no .ccsite-site in it); build one with: ccsite build -o " + filepath.Join(dir, "empty")},
+		{[]string{"serve", filepath.Join(dir, "missing")}, exitFail, "does not exist; build a site there first with: ccsite build -o"},
+		{[]string{"serve", "a", "b"}, exitUsage, "name at most one site folder"},
 	} {
 		var stderr bytes.Buffer
 		code := run(context.Background(), c.args, io.Discard, &stderr, os.Getenv)

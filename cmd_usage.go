@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -19,6 +18,7 @@ import (
 	"ccsite/build/session"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/spf13/cobra"
 )
 
 // usageSchema names the `ccsite usage --json` document format.
@@ -64,32 +64,43 @@ func rowOf(key, title string, c session.Cost) usageRow {
 
 func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
 
-func runUsage(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("usage", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	by := fs.String("by", "day", "group by day (UTC), project, session or model")
-	asJSON := fs.Bool("json", false, "write one JSON document")
-	asCSV := fs.Bool("csv", false, "write CSV")
-	pricingFile := fs.String("pricing", "", "prices from `FILE` (pricing.json format) over the embedded ones")
-	workers := fs.Int("workers", 0, "parse with N workers (default: one per CPU)")
-	paths, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+func newUsageCmd(e *env) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "usage [flags] [PATH...]",
+		Short: "Print tokens and their cost per day, project, session or model",
+		Long: `Print tokens (input, output, cache writes, cache reads) and their cost per
+group and in total, without building a site. Each API response counts once,
+sub-agents with their session; a model with no price is unknown ("?"), never
+$0. Prices are the dated table in build/pricing/pricing.json; --pricing FILE
+(same format) replaces or adds models. Days are UTC.`,
+		Example: `  ccsite usage
+  ccsite usage --by model --json
+  ccsite usage --by project --csv ~/old-projects > cost.csv`,
 	}
-	if err != nil {
-		return exitUsage
+	f := c.Flags()
+	by := f.StringP("by", "b", "day", "group by day (UTC), project, session or model")
+	asJSON := f.BoolP("json", "j", false, "write one JSON document")
+	asCSV := f.Bool("csv", false, "write CSV")
+	pricingFile := f.String("pricing", "", "prices from `FILE` (pricing.json format) over the embedded ones")
+	workers := f.Int("workers", 0, "parse with `N` workers (default: one per CPU)")
+	f.SortFlags = false
+	c.RunE = func(c *cobra.Command, paths []string) error {
+		switch *by {
+		case "day", "project", "session", "model":
+		default:
+			return usagef("--by %q: want day, project, session or model", *by)
+		}
+		if *asJSON && *asCSV {
+			return usagef("--json and --csv exclude each other")
+		}
+		return status(runUsage(e, paths, *by, *asJSON, *asCSV, *pricingFile, *workers))
 	}
-	switch *by {
-	case "day", "project", "session", "model":
-	default:
-		fmt.Fprintf(stderr, "ccsite usage: --by %q: want day, project, session or model\n", *by)
-		return exitUsage
-	}
-	if *asJSON && *asCSV {
-		fmt.Fprintln(stderr, "ccsite usage: --json and --csv exclude each other")
-		return exitUsage
-	}
-	table, err := pricing.Load(*pricingFile)
+	return c
+}
+
+func runUsage(e *env, paths []string, by string, asJSON, asCSV bool, pricingFile string, workers int) int {
+	ctx, stdout, stderr, getenv := e.ctx, e.stdout, e.stderr, e.getenv
+	table, err := pricing.Load(pricingFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite usage: %v\n", err)
 		return exitFail
@@ -100,7 +111,7 @@ func runUsage(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		return exitFail
 	}
 	defer cleanup()
-	doc, err := collectUsage(ctx, paths, *by, table, *workers)
+	doc, err := collectUsage(ctx, paths, by, table, workers)
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, archive.ErrNothing) {
@@ -112,11 +123,11 @@ func runUsage(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 	bw := bufio.NewWriter(stdout)
 	defer bw.Flush()
 	switch {
-	case *asJSON:
+	case asJSON:
 		err = json.MarshalWrite(bw, doc, json.Deterministic(true), jsontext.Multiline(true),
 			json.FormatNilSliceAsNull(false))
 		bw.WriteString("\n")
-	case *asCSV:
+	case asCSV:
 		err = writeUsageCSV(bw, doc)
 	default:
 		writeUsageText(bw, doc)

@@ -266,6 +266,8 @@
   }
 
   var FILTER = /\b(project|session|tool|role|model|after|before):("[^"]*"|[^\t\n\f\r ]+)/gi;
+  // ROLES are the roles a document can have (search.Roles).
+  var ROLES = ["prompt", "answer", "thinking", "tool", "agent", "teammate"];
   var PHRASE = /"([^"]*)"/g;
 
   function parseDay(v) {
@@ -278,22 +280,35 @@
     return Math.floor(t / 86400000);
   }
 
-  // parse takes a query apart as search/query.go's parse does.
+  // parse takes a query apart as search/query.go's parse does. A filter
+  // with a value it cannot have sets q.error, the message Go gives
+  // (search.QueryError).
   function parse(text) {
-    var q = { words: [], phrases: [], project: "", session: "", tool: "", role: "", model: "", after: null, before: null };
+    var q = { words: [], phrases: [], project: "", session: "", tool: "", role: "", model: "", after: null, before: null, error: "" };
     text = String(text).replace(FILTER, function (all, key, val) {
       val = val.replace(/^"+|"+$/g, "");
-      switch (key.toLowerCase()) {
+      var k = key.toLowerCase();
+      switch (k) {
         case "project": q.project = val; break;
         case "session": q.session = val; break;
         case "tool": q.tool = val; break;
-        case "role": q.role = val; break;
+        case "role": q.role = val.toLowerCase(); break;
         case "model": q.model = val; break;
-        case "after": { var a = parseDay(val); if (a !== null) q.after = a; break; }
-        case "before": { var b = parseDay(val); if (b !== null) q.before = b; break; }
+        case "after":
+        case "before": {
+          var d = parseDay(val);
+          if (d === null) {
+            if (!q.error) q.error = k + ": want a date like 2026-01-02, not " + JSON.stringify(val);
+          } else if (k === "after") q.after = d;
+          else q.before = d;
+          break;
+        }
       }
       return " ";
     });
+    if (!q.error && q.role && ROLES.indexOf(q.role) < 0) {
+      q.error = "role must be one of " + ROLES.join(", ") + ", not " + JSON.stringify(q.role);
+    }
     text = text.replace(PHRASE, function (all) {
       var t = tokens(all);
       if (t.length) q.phrases.push(t);
@@ -497,6 +512,7 @@
     opts = opts || {};
     var t0 = performance.now();
     var q = scoped(parse(text), opts.scope);
+    if (q.error) return Promise.reject(new Error(q.error));
     if (q.empty) return Promise.reject(new Error("Type words to find, \"a phrase\", or filters such as tool:Bash."));
     return loadManifest().then(function () {
       return run(q, !!opts.prefix);
@@ -618,7 +634,8 @@
   // search/api.js says whether there is one: the build writes it saying
   // no, and `ccsite serve` answers it saying yes, so no request ever fails.
   function viaAPI(text, prefix, scope) {
-    if (!api.served || !/^https?:$/.test(location.protocol) || scoped(parse(text), scope).empty) return Promise.resolve(null);
+    var pq = scoped(parse(text), scope);
+    if (!api.served || !/^https?:$/.test(location.protocol) || pq.empty || pq.error) return Promise.resolve(null);
     var t0 = performance.now();
     var url = root + "api/search?n=20&q=" + encodeURIComponent(text) + (prefix ? "&prefix=1" : "");
     if (scope && scope.session) url += "&session=" + encodeURIComponent(scope.session);

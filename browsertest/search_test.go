@@ -121,6 +121,10 @@ func probes(t *testing.T, idx *search.Index, site string) []probe {
 		probe{text: pick(0.9).t + " project:webapp"},
 		probe{text: "nosuchwordanywhere"},
 		probe{text: common + " nosuchwordanywhere"},
+		// Mistakes: both say so, with the same message.
+		probe{text: common + " role:bogus"},
+		probe{text: common + " after:notadate"},
+		probe{text: "before:2025-02-30"},
 	)
 	return out
 }
@@ -136,6 +140,8 @@ func compareStatic(t *testing.T, tb *tab, idx *search.Index, ps []probe) {
 		if err != nil {
 			if got.Error == "" {
 				t.Errorf("%q: bleve says %v, the static reader found %d", p.text, err, got.Total)
+			} else if search.IsUsage(err) && got.Error != err.Error() {
+				t.Errorf("%q: bleve says %q, the static reader %q", p.text, err, got.Error)
 			}
 			continue
 		}
@@ -376,6 +382,14 @@ func TestSearchPage(t *testing.T) {
 			tb.waitFor(`document.getElementById("search-status").classList.contains("error")`)
 			if n := eval[int](tb, `document.querySelectorAll("#search-results li").length`); n != 0 {
 				t.Errorf("%s: an empty query shows %d results", base, n)
+			}
+			// A filter with a value it cannot have: what is valid, as
+			// ccsite search says it.
+			tb.open(base + "search.html?q=" + word + "+role%3Abogus")
+			tb.waitFor(`document.getElementById("search-status").classList.contains("error")`)
+			msg := eval[string](tb, `document.getElementById("search-status").textContent`)
+			if want := "role must be one of prompt, answer, thinking, tool, agent, teammate, not \"bogus\""; msg != want {
+				t.Errorf("%s: role:bogus says %q, want %q", base, msg, want)
 			}
 		}
 	})

@@ -2,9 +2,11 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,6 +63,35 @@ type Results struct {
 // ErrEmpty is returned for a query with no words and no filters.
 var ErrEmpty = fmt.Errorf("empty query: give words to find, \"a phrase\", or filters such as tool:Bash")
 
+// Roles are the roles a document can have (role:R, Query.Role).
+var Roles = []string{"prompt", "answer", "thinking", "tool", "agent", "teammate"}
+
+// QueryError is a query that cannot be run as written: a filter with a
+// value it cannot have. Its message says what is valid. It is the user's
+// mistake (a usage error, an HTTP 400), as is ErrEmpty.
+type QueryError struct {
+	Filter string // "role", "after", "before"
+	Value  string
+	Want   string // what is valid, as a sentence
+}
+
+func (e *QueryError) Error() string {
+	return fmt.Sprintf("%s, not %q", e.Want, e.Value)
+}
+
+// IsUsage reports whether err is a query the user wrote wrong: ErrEmpty
+// or a *QueryError.
+func IsUsage(err error) bool {
+	var qe *QueryError
+	return errors.Is(err, ErrEmpty) || errors.As(err, &qe)
+}
+
+// Check reports what is wrong with q, as Search would, without an index.
+func (q Query) Check() error {
+	_, err := parse(q)
+	return err
+}
+
 var (
 	reFilter = regexp.MustCompile(`(?i)\b(project|session|tool|role|model|after|before):("[^"]*"|\S+)`)
 	rePhrase = regexp.MustCompile(`"([^"]*)"`)
@@ -75,6 +106,7 @@ type parsed struct {
 
 func parse(q Query) (parsed, error) {
 	p := parsed{q: q}
+	var bad error
 	text := reFilter.ReplaceAllStringFunc(q.Text, func(m string) string {
 		sub := reFilter.FindStringSubmatch(m)
 		v := strings.Trim(sub[2], `"`)
@@ -86,17 +118,20 @@ func parse(q Query) (parsed, error) {
 		case "tool":
 			p.q.Tool = v
 		case "role":
-			p.q.Role = v
+			p.q.Role = strings.ToLower(v)
 		case "model":
 			p.q.Model = v
 		case "after", "before":
 			t, err := time.Parse("2006-01-02", v)
-			if err == nil {
-				if strings.EqualFold(sub[1], "after") {
-					p.q.After = t
-				} else {
-					p.q.Before = t.Add(24 * time.Hour)
+			switch {
+			case err != nil:
+				if bad == nil {
+					bad = &QueryError{Filter: strings.ToLower(sub[1]), Value: v, Want: strings.ToLower(sub[1]) + ": want a date like 2026-01-02"}
 				}
+			case strings.EqualFold(sub[1], "after"):
+				p.q.After = t
+			default:
+				p.q.Before = t.Add(24 * time.Hour)
 			}
 		}
 		return " "
@@ -111,6 +146,13 @@ func parse(q Query) (parsed, error) {
 		if toks := Tokens(w); len(toks) > 0 {
 			p.words = append(p.words, toks)
 		}
+	}
+	if bad != nil {
+		return p, bad
+	}
+	p.q.Role = strings.ToLower(p.q.Role)
+	if p.q.Role != "" && !slices.Contains(Roles, p.q.Role) {
+		return p, &QueryError{Filter: "role", Value: p.q.Role, Want: "role must be one of " + strings.Join(Roles, ", ")}
 	}
 	if len(p.words) == 0 && len(p.phrases) == 0 && p.q.Project == "" && p.q.Session == "" && p.q.Tool == "" && p.q.Role == "" &&
 		p.q.Model == "" && p.q.After.IsZero() && p.q.Before.IsZero() {
