@@ -17,10 +17,14 @@
 // The repository is read with the git program, not a Go implementation of
 // git (go-git): git reads every pack and object format natively and fast,
 // adds nothing to ccsite's single static binary, and is present wherever a
-// repository is. Four processes at most do the work, whatever the size of
-// the tree: git rev-parse (the repository, the ref), git ls-tree -r -z
-// --long (the tree with blob sizes), git cat-file -t (a folder given in the
-// ref) and one git cat-file --batch that streams every blob read.
+// repository is. A few processes do the work, whatever the size of the
+// tree: git rev-parse (the repository, the ref), git ls-tree -r -z --long
+// (the tree with blob sizes), git cat-file -t (a folder given in the ref)
+// and one git cat-file --batch that streams every blob read.
+//
+// A URL is cloned bare and without blobs (git clone --filter=blob:none)
+// into CacheDir and fetched again on later calls; the blobs read are then
+// fetched as cat-file asks for them.
 package gitsrc
 
 import (
@@ -51,7 +55,8 @@ const DefaultRef = "entire/checkpoints/v1"
 const marker = ".ccsite-git"
 
 // Materialize reads spec ("REPO", "REPO@REF", REF may contain a path:
-// "REPO@main:docs/t") and writes the latest copy of each session as a
+// "REPO@main:docs/t"; REPO a folder, or a URL cloned bare and without
+// blobs into CacheDir, fetched again on each call) and writes the latest copy of each session as a
 // projects tree under dir (made anew each time, deterministic), without a
 // checkout. dir must be missing, empty or written by an earlier call.
 func Materialize(ctx context.Context, spec, dir string) (Result, error) {
@@ -60,6 +65,13 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 		return Result{}, errors.New("--git: the git program is needed to read a repository and was not found on PATH")
 	}
 	repoPath, ref, err := splitSpec(spec)
+	name := repoName(repoPath)
+	if errors.Is(err, errURL) {
+		var url string
+		url, ref = splitURL(spec)
+		name = urlName(url)
+		repoPath, err = mirror(ctx, gitBin, url)
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -107,7 +119,7 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 	if err := freshDir(dir); err != nil {
 		return res, err
 	}
-	ex := &extractor{repo: r, dir: dir, name: repoName(repoPath), blobs: blobs}
+	ex := &extractor{repo: r, dir: dir, name: name, blobs: blobs}
 	if err := ex.run(ctx, res.Commit); err != nil {
 		return res, err
 	}
@@ -117,6 +129,9 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 	}
 	return res, nil
 }
+
+// errURL says that a spec is a URL.
+var errURL = errors.New("a URL")
 
 // splitSpec splits "REPO[@REF]". REPO may itself hold "@" (and REF may, as
 // in HEAD@{1}): the longest prefix that is a folder is the repository.
@@ -133,7 +148,7 @@ func splitSpec(spec string) (repoPath, ref string, err error) {
 		}
 	}
 	if looksLikeURL(spec) {
-		return "", "", fmt.Errorf("--git: %s looks like a URL; only local repositories are read: clone it first (git clone --bare URL DIR) and pass DIR", spec)
+		return "", "", errURL
 	}
 	repoPath = spec
 	if i := strings.LastIndexByte(spec, '@'); i > 0 {

@@ -316,6 +316,7 @@ func TestMaterializeProjectsTree(t *testing.T) {
 
 func TestMaterializeErrors(t *testing.T) {
 	repo := checkpointRepo(t)
+	t.Setenv("CCSITE_CACHE_DIR", t.TempDir())
 	ctx := context.Background()
 	notRepo := t.TempDir()
 	cases := []struct{ spec, want string }{
@@ -325,8 +326,7 @@ func TestMaterializeErrors(t *testing.T) {
 		{repo + "@main:src", "--git: no transcripts in main:src"},
 		{notRepo, "--git: " + notRepo + " is not a git repository"},
 		{filepath.Join(notRepo, "missing") + "@main", "--git: " + filepath.Join(notRepo, "missing") + " is not a git repository"},
-		{"https://github.com/o/r", "clone it first"},
-		{"git@github.com:o/r.git", "clone it first"},
+		{"file://" + filepath.ToSlash(notRepo) + "/missing.git", "--git: cloning file://"},
 	}
 	for _, c := range cases {
 		_, err := Materialize(ctx, c.spec, filepath.Join(t.TempDir(), "out"))
@@ -347,6 +347,54 @@ func TestMaterializeErrors(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	if _, err := Materialize(ctx, repo, filepath.Join(t.TempDir(), "out")); err == nil || !strings.Contains(err.Error(), "git program") {
 		t.Errorf("no git: %v", err)
+	}
+}
+
+// A URL is cloned (bare, without blobs) into the cache, then fetched.
+func TestMaterializeURL(t *testing.T) {
+	repo := checkpointRepo(t)
+	cache := t.TempDir()
+	t.Setenv("CCSITE_CACHE_DIR", cache)
+	url := "file://" + filepath.ToSlash(repo)
+	for i := 0; i < 2; i++ {
+		dir := filepath.Join(t.TempDir(), "out")
+		res, err := Materialize(context.Background(), url, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Sessions != 2 || res.Ref != DefaultRef {
+			t.Errorf("result %+v", res)
+		}
+		// No cwd: the project is named after the URL.
+		if _, err := os.Stat(filepath.Join(dir, "myrepo", sidB+".jsonl")); err != nil {
+			t.Error(err)
+		}
+	}
+	res, err := Materialize(context.Background(), url+"@main:docs/t", filepath.Join(t.TempDir(), "out"))
+	if err != nil || res.Sessions != 1 || res.Ref != "main:docs/t" {
+		t.Errorf("with a ref: %+v, %v", res, err)
+	}
+	clones, _ := filepath.Glob(filepath.Join(cache, "git", "myrepo-*.git"))
+	if len(clones) != 1 {
+		t.Errorf("clones in the cache: %q", clones)
+	}
+}
+
+func TestSplitURL(t *testing.T) {
+	cases := []struct{ spec, url, ref string }{
+		{"https://user@host/o/r.git", "https://user@host/o/r.git", ""},
+		{"https://user@host/o/r.git@main:docs", "https://user@host/o/r.git", "main:docs"},
+		{"git@github.com:o/r.git", "git@github.com:o/r.git", ""},
+		{"git@github.com:o/r.git@entire/checkpoints/v1", "git@github.com:o/r.git", "entire/checkpoints/v1"},
+		{"https://host", "https://host", ""},
+	}
+	for _, c := range cases {
+		if url, ref := splitURL(c.spec); url != c.url || ref != c.ref {
+			t.Errorf("splitURL(%q) = %q, %q", c.spec, url, ref)
+		}
+	}
+	if n := urlName("git@github.com:o/r.git"); n != "r" {
+		t.Errorf("urlName %q", n)
 	}
 }
 
