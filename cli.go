@@ -185,7 +185,7 @@ func declareBuildFlags(fs *pflag.FlagSet) *buildFlagSet {
 	bf.noCache = fs.Bool("no-cache", false, "do not keep highlighted code between builds ($CCSITE_CACHE_DIR, else the user cache folder)")
 	bf.wait = fs.Duration("wait", 5*time.Minute, "wait up to `DURATION` for another build writing the same folder (0: do not wait)")
 	bf.pricing = fs.String("pricing", "", "price tokens with the pricing `FILE` laid over the embedded table (see build/pricing)")
-	bf.git = fs.String("git", "", "also read the transcripts committed to the local git repository `REPO[@REF]` (REF may end in :FOLDER; default ref "+gitsrc.DefaultRef+" when there is one)")
+	bf.git = fs.String("git", "", "read the transcripts committed to git repository `REPO[@REF]` instead of PATH (REPO: a folder or a URL; REF may end in :FOLDER; default "+gitsrc.DefaultRef+" if it exists, else HEAD)")
 	fs.SortFlags = false
 	return bf
 }
@@ -254,12 +254,16 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 		*state = build.DefaultStateDir(*out, getenv)
 	}
 	if *bf.git != "" {
+		if len(paths) > 0 {
+			fmt.Fprintf(stderr, "ccsite build: --git reads the repository instead of PATH: drop %s or --git\n", strings.Join(paths, " "))
+			return exitUsage
+		}
 		root, err := gitInput(ctx, *bf.git, *state, *quiet, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 			return exitFail
 		}
-		paths = append(paths, root)
+		paths = []string{root}
 	}
 	paths, cleanup, err := inputPaths(paths, getenv, stderr, "build", func(roots []string) bool { return build.KeepsFrom(*state, roots) })
 	if err != nil {
