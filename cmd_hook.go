@@ -1,5 +1,3 @@
-//go:build ccsite_hook
-
 package main
 
 import (
@@ -13,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
-
-func init() { extraCommands = append(extraCommands, newHookCmd) }
 
 const hookLong = `Print the Claude Code hook that rebuilds the site after every session (a
 SessionEnd hook running ccsite build with the flags given here), or, with

@@ -55,9 +55,6 @@ done (nothing to read, a folder that is not a site, a write error, an
 interrupted build); 2 a usage error; 3 (build) another build kept the output
 folder past --wait.`
 
-// extraCommands are made by files of their own (cmd_hook.go).
-var extraCommands []func(*env) *cobra.Command
-
 // newRoot makes the ccsite command and its subcommands.
 func newRoot(e *env) *cobra.Command {
 	root := &cobra.Command{
@@ -82,10 +79,7 @@ func newRoot(e *env) *cobra.Command {
 	root.SetVersionTemplate("ccsite {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err.Error()} })
 	root.AddCommand(newBuildCmd(e), newShareCmd(e), newThemeCmd(e), newSearchCmd(e), newServeCmd(e),
-		newInspectCmd(e), newUsageCmd(e), newForgetCmd(e), newArchiveCmd(e), newVersionCmd(e))
-	for _, mk := range extraCommands {
-		root.AddCommand(mk(e))
-	}
+		newInspectCmd(e), newUsageCmd(e), newForgetCmd(e), newArchiveCmd(e), newHookCmd(e), newVersionCmd(e))
 	// "completion" with no shell or an unknown one is a usage error too.
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

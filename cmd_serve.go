@@ -164,6 +164,7 @@ func serveWatching(ctx context.Context, dir, index, addr string, interval time.D
 			where = "no folder (the build read the default folders, and none exists)"
 		}
 		fmt.Fprintf(stderr, "ccsite serve: watching %d input file(s) under %s; pages reload on change\n", w.Files(), where)
+		fmt.Fprintf(stderr, "ccsite serve: %s\n", w.Mode())
 		wg.Go(func() { w.Run(ctx, rebuild) })
 	})
 }

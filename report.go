@@ -137,7 +137,7 @@ func recordBuild(out string, args []string, getenv func(string) string) error {
 			kept = append(kept, args[i:]...)
 			break
 		}
-		if a != "--quiet" && a != "-quiet" && a != "--quiet=true" && a != "-quiet=true" {
+		if a != "--quiet" && a != "-quiet" && a != "-q" && a != "--quiet=true" && a != "-quiet=true" {
 			kept = append(kept, a)
 		}
 	}
