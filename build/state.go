@@ -2,6 +2,7 @@ package build
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -116,7 +117,11 @@ func writeState(state string, st *buildState) error {
 	if err != nil {
 		return err
 	}
-	return WriteFile(filepath.Join(state, stateFile), data)
+	path := filepath.Join(state, stateFile)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil // a build that changed nothing: no write, no sync
+	}
+	return WriteFile(path, data)
 }
 
 // toolID names the running binary: its version, revision and file, so a
