@@ -224,7 +224,7 @@ func (s *Site) apiSearch(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errRebuilding):
 		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, apiError{err.Error()})
-	case errors.Is(err, search.ErrEmpty):
+	case search.IsUsage(err): // no words, or a filter it cannot have
 		writeJSON(w, http.StatusBadRequest, apiError{err.Error()})
 	case err != nil:
 		writeJSON(w, http.StatusInternalServerError, apiError{err.Error()})

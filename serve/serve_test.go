@@ -85,7 +85,7 @@ func TestServe(t *testing.T) {
 	if code != 200 || !strings.Contains(body, "MultiEdit") {
 		t.Errorf("prefix and tool filter: %d %s", code, body)
 	}
-	for _, bad := range []string{"/api/search?q=", "/api/search?q=%22%22", "/api/search?q=x&n=0", "/api/search?q=x&n=abc"} {
+	for _, bad := range []string{"/api/search?q=", "/api/search?q=%22%22", "/api/search?q=x&n=0", "/api/search?q=x&n=abc", "/api/search?q=x+role:bogus", "/api/search?q=x+after:notadate"} {
 		code, body, _ := get(bad)
 		var e struct{ Error string }
 		if code != 400 || json.Unmarshal([]byte(body), &e) != nil || e.Error == "" {
