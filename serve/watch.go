@@ -334,6 +334,9 @@ func (w *Watcher) watchTree(dir string) error {
 	return failed
 }
 
+// addWatch adds a folder to the notifications (a variable for tests).
+var addWatch = (*fsnotify.Watcher).Add
+
 // addDir watches one folder.
 func (w *Watcher) addDir(dir string) error {
 	if w.dirs[dir] {
@@ -342,7 +345,7 @@ func (w *Watcher) addDir(dir string) error {
 	if fsType, remote := networkFS(dir); remote {
 		return fmt.Errorf("%s is on %s, where changes made elsewhere raise no notification", dir, fsType)
 	}
-	if err := w.notify.Add(dir); err != nil {
+	if err := addWatch(w.notify, dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 			return nil // gone, or not ours to read: scan leaves it out too
 		}
@@ -358,7 +361,7 @@ func watchErr(err error) string {
 	case errors.Is(err, syscall.ENOSPC):
 		return "too many folders to watch; raise fs.inotify.max_user_watches"
 	case errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENFILE):
-		return "too many open files; raise fs.inotify.max_user_instances or ulimit -n"
+		return "too many open files or watchers; raise ulimit -n (or, on Linux, fs.inotify.max_user_instances)"
 	}
 	return err.Error()
 }

@@ -6,9 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 func appendTo(t *testing.T, path, s string) {
@@ -273,6 +276,21 @@ func TestWatcherNotify(t *testing.T) {
 	appendTo(t, filepath.Join(root, "-home-y", "notes.txt"), "x")
 	r.none(t, "another kind of file", 3*settle)
 
+	// A project folder renamed: its files are elsewhere, and still watched.
+	at = time.Now()
+	if err := os.Rename(filepath.Join(root, "-home-y"), filepath.Join(root, "-home-z")); err != nil {
+		t.Fatal(err)
+	}
+	r.next(t, "a project folder renamed", at)
+	r.none(t, "a project folder renamed, built", 2*settle)
+	at = time.Now()
+	appendTo(t, filepath.Join(root, "-home-z", "s2", "subagents", "agent-a1.meta.json"), "{}")
+	r.next(t, "a file in a renamed folder", at)
+	if err := os.Rename(filepath.Join(root, "-home-z"), filepath.Join(root, "-home-y")); err != nil {
+		t.Fatal(err)
+	}
+	r.next(t, "a project folder renamed back", at)
+
 	at = time.Now()
 	if err := os.RemoveAll(filepath.Join(root, "-home-y")); err != nil {
 		t.Fatal(err)
@@ -418,4 +436,59 @@ func TestNetworkFS(t *testing.T) {
 	if name, remote := networkFS(filepath.Join(t.TempDir(), "missing")); remote || name != "" {
 		t.Errorf("a missing path: %q, %v", name, remote)
 	}
+}
+
+// TestWatcherWatchFails: when a folder cannot be watched (too many
+// watches), the watcher polls: from the start, or from when a new folder
+// could not be added, and says why.
+func TestWatcherWatchFails(t *testing.T) { // not parallel: it replaces addWatch
+	root := t.TempDir()
+	session := filepath.Join(root, "-home-x", "s.jsonl")
+	appendTo(t, mkdirFor(t, session), "{}\n")
+	var allowed atomic.Int32
+	real := addWatch
+	addWatch = func(n *fsnotify.Watcher, dir string) error {
+		if allowed.Add(-1) < 0 {
+			return fmt.Errorf("inotify_add_watch %s: %w", dir, syscall.ENOSPC)
+		}
+		return real(n, dir)
+	}
+	t.Cleanup(func() { addWatch = real })
+
+	// At the start: the second folder cannot be watched.
+	allowed.Store(1)
+	w := NewWatcher([]string{root}, 20*time.Millisecond, time.Now().Add(time.Hour))
+	t.Cleanup(func() { w.Close() })
+	if ok, why := w.Notifying(); ok || !strings.Contains(why, "max_user_watches") {
+		t.Errorf("Notifying() = %v, %q", ok, why)
+	}
+	if got := w.Mode(); !strings.HasPrefix(got, "polling every 20ms (cannot watch ") {
+		t.Errorf("Mode() = %q", got)
+	}
+	r := runWatcher(t, w)
+	at := time.Now()
+	appendTo(t, session, "{}\n")
+	r.next(t, "polling after watching failed", at)
+	r.stop()
+
+	// Later: a new folder cannot be watched; the watcher polls from then.
+	allowed.Store(1000)
+	w2 := NewWatcher([]string{root}, 20*time.Millisecond, time.Now().Add(time.Hour))
+	t.Cleanup(func() { w2.Close() })
+	if ok, why := w2.Notifying(); !ok {
+		t.Skipf("no notifications here: %s", why)
+	}
+	r2 := runWatcher(t, w2)
+	allowed.Store(0)
+	at = time.Now()
+	other := filepath.Join(root, "-home-y", "t.jsonl")
+	appendTo(t, mkdirFor(t, other), "{}\n")
+	r2.next(t, "a folder that could not be watched", at)
+	if ok, why := w2.Notifying(); ok || !strings.Contains(why, "-home-y") {
+		t.Errorf("after a watch failed: Notifying() = %v, %q", ok, why)
+	}
+	r2.none(t, "a folder that could not be watched, built", 100*time.Millisecond)
+	at = time.Now()
+	appendTo(t, other, "{}\n")
+	r2.next(t, "polling after a watch failed", at)
 }
