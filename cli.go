@@ -253,17 +253,19 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 	if *state == "" {
 		*state = build.DefaultStateDir(*out, getenv)
 	}
+	var labels map[string]string // pages name the extracted tree by its ref, not its folder
 	if *bf.git != "" {
 		if len(paths) > 0 {
 			fmt.Fprintf(stderr, "ccsite build: --git reads the repository instead of PATH: drop %s or --git\n", strings.Join(paths, " "))
 			return exitUsage
 		}
-		root, err := gitInput(ctx, *bf.git, *state, *quiet, stderr)
+		root, label, err := gitInput(ctx, *bf.git, *state, *quiet, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 			return exitFail
 		}
 		paths = []string{root}
+		labels = map[string]string{root: label}
 	}
 	paths, cleanup, err := inputPaths(paths, getenv, stderr, "build", func(roots []string) bool { return build.KeepsFrom(*state, roots) })
 	if err != nil {
@@ -273,7 +275,7 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 	defer cleanup()
 	cfg := build.Config{Paths: paths, Out: *out, State: *state, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
-		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait, Pricing: *bf.pricing,
+		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait, Pricing: *bf.pricing, SourceLabels: labels,
 		OnWait: func() {
 			fmt.Fprintf(stderr, "ccsite build: another build is writing %s; waiting for it (up to %s, --wait sets how long)\n", *out, *wait)
 		}}
@@ -323,19 +325,20 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 
 // gitInput extracts the transcripts of a git repository (--git) as a
 // projects tree in the site's state folder, the same folder for the same
-// spec each time (so a build redoes only what changed), and returns it.
-func gitInput(ctx context.Context, spec, state string, quiet bool, stderr io.Writer) (string, error) {
+// spec each time (so a build redoes only what changed), and returns it
+// with the label pages show for its files ("git:REF").
+func gitInput(ctx context.Context, spec, state string, quiet bool, stderr io.Writer) (root, label string, err error) {
 	sum := sha256.Sum256([]byte(spec))
 	dir := filepath.Join(state, "git", hex.EncodeToString(sum[:8]))
 	res, err := gitsrc.Materialize(ctx, spec, dir)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if !quiet {
 		commit := res.Commit[:min(len(res.Commit), 12)]
 		fmt.Fprintf(stderr, "ccsite build: git: %d session(s) from %s at %s (%s)\n", res.Sessions, spec, res.Ref, commit)
 	}
-	return res.Root, nil
+	return res.Root, "git:" + res.Ref, nil
 }
 
 // printSummary says what a build did: problems always, the summary unless

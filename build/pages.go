@@ -2,9 +2,11 @@ package build
 
 import (
 	"bytes"
+	"ccsite/build/archive"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 
 	"ccsite/build/export"
 	"ccsite/build/keep"
@@ -119,7 +121,7 @@ func (r *renderer) orphan(res *rendered) {
 		u.Key = r.keys.orphan(pp, page, l.Agent)
 	}
 	u.Deleted = restoreOrigins(s, r.origin)[s]
-	anonymizeSources(s, r.cfg.Redact)
+	anonymizeSources(s, r.cfg.Redact, r.cfg.SourceLabels)
 	setPrices(s, r.prices)
 	body := r.mediaOf(res).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }, Deleted: u.Deleted})
 	r.page(res, u, page, "agent", s.Title, nil, body)
@@ -141,7 +143,7 @@ func (r *renderer) session(res *rendered) {
 	}
 	deleted := restoreOrigins(s, r.origin)
 	u.Deleted = deleted[s]
-	anonymizeSources(s, r.cfg.Redact)
+	anonymizeSources(s, r.cfg.Redact, r.cfg.SourceLabels)
 	setPrices(s, r.prices)
 	rb := r.mediaOf(res)
 	agentPage := func(a *session.Session) string {
@@ -267,12 +269,34 @@ func navTo(from string, sp *sessionPlan, label string) *render.Nav {
 // anonymizeSources passes the source file paths a page shows through
 // the redactor (anonymised, secrets in file names replaced), once the
 // redaction counts have been tied to the real ones.
-func anonymizeSources(s *session.Session, red interface{ Name(file, s string) string }) {
-	s.Path = red.Name(s.Path, s.Path)
+func anonymizeSources(s *session.Session, red interface{ Name(file, s string) string }, labels map[string]string) {
+	s.Path = red.Name(s.Path, labelled(s.Path, labels))
 	for i := range s.Problems {
-		s.Problems[i].File = red.Name(s.Problems[i].File, s.Problems[i].File)
+		s.Problems[i].File = red.Name(s.Problems[i].File, labelled(s.Problems[i].File, labels))
 	}
 	for _, a := range s.Agents {
-		anonymizeSources(a, red)
+		anonymizeSources(a, red, labels)
 	}
+}
+
+// labelProjects names a project known only by its folder (its sessions
+// have no cwd) under a root of labels as labelled does its files: its
+// path, shown and made into its pages' folder, is not the folder's.
+func labelProjects(a *archive.Archive, labels map[string]string) {
+	for _, p := range a.Projects {
+		if l := labelled(p.Path, labels); l != p.Path {
+			p.Path, p.Name = l, archive.ShortName(l)
+		}
+	}
+}
+
+// labelled is path as a page shows it: under a root of labels, the root's
+// label and the path below it (with slashes).
+func labelled(path string, labels map[string]string) string {
+	for root, label := range labels {
+		if rel, err := filepath.Rel(root, path); err == nil && rel != "." && filepath.IsLocal(rel) {
+			return label + "/" + filepath.ToSlash(rel)
+		}
+	}
+	return path
 }

@@ -56,6 +56,11 @@ type Config struct {
 	// Pricing, when set, is a pricing file (build/pricing's format) laid
 	// over the embedded prices.
 	Pricing string
+	// SourceLabels names input roots on pages: a source file under a root
+	// (a key) is shown as the label and its path below the root, not by
+	// its own path (a folder extracted from a git repository into the
+	// state folder would otherwise show where that folder is).
+	SourceLabels map[string]string
 	// Progress, when set, is kept up to date while the build runs.
 	Progress *Progress
 	// CacheDir, when set, keeps highlighted code between builds (see
@@ -422,6 +427,7 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 			r.sum.CacheErr = err
 		}
 	}
+	labelProjects(src.a, r.cfg.SourceLabels)
 	redactNames(src.a, r.cfg.Redact)
 	pl.plan = planSite(src.a)
 	if r.cfg.NoSearch {

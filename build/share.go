@@ -90,7 +90,7 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 		return 0, fmt.Errorf("%s: no session found in it", cfg.File)
 	}
 	s := target.Session
-	anonymizeSources(s, cfg.Redact)
+	anonymizeSources(s, cfg.Redact, nil)
 	rb := &render.Builder{MD: markup.New(markup.NewHighlighter())} // no Media: images inline
 	page := "session.html"
 	agentAnchor := func(a *session.Session) string { return "agent-" + link.File(a.Agent.AgentID) }
