@@ -20,7 +20,7 @@ TAGS     ?= gore2regex
 all: build
 
 build:
-	$(GO) build -tags $(TAGS) -o ccsite .
+	$(GO) build -buildvcs=auto -tags $(TAGS) -o ccsite .
 
 # Build ./site from ~/.claude/projects (or the built-in demo archive).
 run: build
