@@ -273,6 +273,16 @@ func (w *Watcher) watchRoot(root string) error {
 		if !slices.Contains(w.missing[real], awaited) {
 			w.missing[real] = append(w.missing[real], awaited)
 		}
+		// The next folder on the way may have been made between the look
+		// and the watch, raising no event: look again, from deeper.
+		next := filepath.Join(real, strings.SplitN(filepath.ToSlash(rel), "/", 2)[0])
+		if _, err := os.Lstat(next); err == nil {
+			w.missing[real] = slices.DeleteFunc(w.missing[real], func(r string) bool { return r == awaited })
+			if len(w.missing[real]) == 0 {
+				delete(w.missing, real)
+			}
+			return w.watchRoot(root)
+		}
 		return nil
 	}
 	if !st.IsDir() {
