@@ -123,7 +123,7 @@ func (x *indexer) abort() {
 	close(x.ops)
 	<-x.done
 	x.ops = nil
-	x.index.Close()
+	x.index.Abort()
 }
 
 // writeStatic writes the static search index through w, or keeps the last

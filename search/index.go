@@ -409,6 +409,18 @@ func (w *Writer) Close() (int, error) {
 	return len(w.metas), err
 }
 
+// Abort gives up a writer: a new index is removed unfinished (the builder
+// would merge every segment first), an updated one closed as it is (its
+// metas, removed when it changed, make the next build start anew).
+func (w *Writer) Abort() error {
+	if w.build == nil {
+		_, err := w.Close()
+		return err
+	}
+	w.build = nil
+	return Remove(w.dir)
+}
+
 // empty makes an empty index in w.dir, in place of the builder's.
 func (w *Writer) empty() error {
 	if err := os.RemoveAll(w.dir); err != nil {
