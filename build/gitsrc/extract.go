@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"ccsite/build/archive"
+	"ccsite/build/transcript"
 )
 
 // blob is a file of the tree read.
@@ -313,7 +314,7 @@ func (ex *extractor) readMetadata(copies []*sessionCopy) error {
 // older Entire versions put the date before it (2026-01-13-<uuid>).
 func entireSessionID(s string) string {
 	s = strings.TrimSpace(s)
-	if len(s) == 11+36 && isUUID(s[11:]) && s[4] == '-' && s[7] == '-' && s[10] == '-' {
+	if len(s) == 11+36 && transcript.IsUUID(s[11:]) && s[4] == '-' && s[7] == '-' && s[10] == '-' {
 		if _, err := time.Parse("2006-01-02", s[:10]); err == nil {
 			return s[11:]
 		}
@@ -328,7 +329,7 @@ func entireSessionID(s string) string {
 func sessionID(p string, s sniffed) string {
 	stem := strings.TrimSuffix(path.Base(p), ".jsonl")
 	switch {
-	case isUUID(stem):
+	case transcript.IsUUID(stem):
 		return stem
 	case !s.transcript:
 		return "" // not a transcript
@@ -336,25 +337,6 @@ func sessionID(p string, s sniffed) string {
 		return s.sid
 	}
 	return stem
-}
-
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // project is the folder of a session: the slug of its records' cwd, else

@@ -681,27 +681,8 @@ func side(s *Session, r *transcript.Record) {
 // sessionID is the file's stem when it is a uuid, else the first sessionId.
 func sessionID(path string, ids []string) string {
 	stem := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	if looksUUID(stem) || len(ids) == 0 {
+	if transcript.IsUUID(stem) || len(ids) == 0 {
 		return stem
 	}
 	return ids[0]
-}
-
-func looksUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
 }

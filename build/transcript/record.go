@@ -285,3 +285,24 @@ func (a *Attachment) PromptText() string {
 	}
 	return ""
 }
+
+// IsUUID tells whether s has the form of the ids Claude Code gives
+// sessions, records and file names: 8-4-4-4-12 hexadecimal digits.
+func IsUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
