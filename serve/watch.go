@@ -306,10 +306,27 @@ func (w *Watcher) watchFile(p string) error {
 }
 
 // watchTree watches dir and every folder under it, following links as
-// scan does (each real folder once), and the files links point to.
+// scan does (walkFollowing), and the files links point to.
 func (w *Watcher) watchTree(dir string) error {
+	enter := func(dir, real string) bool { return !w.dirs[real] || dir == real }
+	file := func(p string, _ fs.FileInfo, linked bool) error {
+		if linked && wanted(p) {
+			return w.watchFile(p)
+		}
+		return nil
+	}
+	return walkFollowing(dir, enter, w.addDir, file)
+}
+
+// walkFollowing walks dir as discovery does: links followed, a folder
+// entered only when enter says so (given the path reached and its real
+// path: links may loop). It calls folder with every real folder walked and
+// file with every other entry (linked: reached through a link, info then
+// its target's), and stops at the first error they return.
+func walkFollowing(dir string, enter func(dir, real string) bool, folder func(p string) error,
+	file func(p string, info fs.FileInfo, linked bool) error) error {
 	real, err := filepath.EvalSymlinks(dir)
-	if err != nil || w.dirs[real] && dir != real {
+	if err != nil || !enter(dir, real) {
 		return nil
 	}
 	var failed error
@@ -320,23 +337,23 @@ func (w *Watcher) watchTree(dir string) error {
 			}
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
 			if st, err := os.Stat(p); err == nil {
 				if st.IsDir() {
-					failed = w.watchTree(p)
-				} else if wanted(p) {
-					failed = w.watchFile(p)
+					failed = walkFollowing(p, enter, folder, file)
+				} else {
+					failed = file(p, st, true)
 				}
 			}
-			if failed != nil {
-				return fs.SkipAll
+		case d.IsDir():
+			failed = folder(p)
+		default:
+			if info, err := d.Info(); err == nil {
+				failed = file(p, info, false)
 			}
-			return nil
 		}
-		if !d.IsDir() {
-			return nil
-		}
-		if failed = w.addDir(p); failed != nil {
+		if failed != nil {
 			return fs.SkipAll
 		}
 		return nil
@@ -507,39 +524,19 @@ func wanted(p string) bool {
 func scan(roots []string) map[string]stamp {
 	files := map[string]stamp{}
 	seen := map[string]bool{} // folders walked, by real path: links may loop
-	var walk func(dir string)
-	walk = func(dir string) {
-		real, err := filepath.EvalSymlinks(dir)
-		if err != nil || seen[real] {
-			return
+	enter := func(_, real string) bool {
+		if seen[real] {
+			return false
 		}
 		seen[real] = true
-		_ = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.Type()&fs.ModeSymlink != 0 {
-				// Followed, as discovery follows them.
-				if st, err := os.Stat(p); err == nil {
-					if st.IsDir() {
-						walk(p)
-					} else {
-						addFile(files, p, st)
-					}
-				}
-				return nil
-			}
-			if !d.IsDir() {
-				if info, err := d.Info(); err == nil {
-					addFile(files, p, info)
-				}
-			}
-			return nil
-		})
+		return true
 	}
+	folder := func(string) error { return nil }
+	file := func(p string, info fs.FileInfo, _ bool) error {
+		addFile(files, p, info)
+		return nil
+	}
+	walk := func(dir string) { _ = walkFollowing(dir, enter, folder, file) }
 	for _, root := range roots {
 		st, err := os.Stat(root)
 		if err != nil {
