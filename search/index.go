@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -113,6 +114,9 @@ type Writer struct {
 	// add.
 	metas map[string]meta
 	added map[string]bool
+	// byPage lists the documents' ids by page (the id's part before
+	// '#'), made when first needed (DeletePages) and kept up to date.
+	byPage map[string]map[string]bool
 	count int  // documents in an opened index, until its metas are read
 	fresh bool // made anew
 	dirty bool // changed since opened
@@ -262,6 +266,9 @@ func (w *Writer) Delete(ids []string) error {
 			return fmt.Errorf("search index: %s deleted from a new index", id)
 		}
 		delete(w.metas, id)
+		if w.byPage != nil {
+			delete(w.byPage[pageOf(id)], id)
+		}
 		w.batch.Delete(id)
 		w.dirty = true
 	}
@@ -305,6 +312,66 @@ func (w *Writer) Replace(del []string, docs []Doc) ([]string, error) {
 	return w.Add(fresh)
 }
 
+// ReplacePages is Replace with, for del, every document of the pages
+// (site paths, as document ids begin): the caller need not remember which
+// documents a page gave.
+func (w *Writer) ReplacePages(pages []string, docs []Doc) ([]string, error) {
+	del, err := w.docsOf(pages)
+	if err != nil {
+		return nil, err
+	}
+	return w.Replace(del, docs)
+}
+
+// DeletePages deletes every document of the pages.
+func (w *Writer) DeletePages(pages []string) error {
+	del, err := w.docsOf(pages)
+	if err != nil {
+		return err
+	}
+	return w.Delete(del)
+}
+
+// docsOf lists the ids of the documents of pages, sorted.
+func (w *Writer) docsOf(pages []string) ([]string, error) {
+	if len(pages) == 0 {
+		return nil, nil
+	}
+	if err := w.loadMetas(); err != nil {
+		return nil, err
+	}
+	if w.byPage == nil {
+		w.byPage = map[string]map[string]bool{}
+		for id := range w.metas {
+			w.pageAdd(id)
+		}
+	}
+	var ids []string
+	for _, p := range pages {
+		for id := range w.byPage[p] {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+func (w *Writer) pageAdd(id string) {
+	p := pageOf(id)
+	set := w.byPage[p]
+	if set == nil {
+		set = map[string]bool{}
+		w.byPage[p] = set
+	}
+	set[id] = true
+}
+
+// pageOf is the page a document id points into.
+func pageOf(id string) string {
+	page, _, _ := strings.Cut(id, "#")
+	return page
+}
+
 // docHash hashes every field of d the index holds.
 func docHash(d *Doc) uint64 {
 	h := sha256.New()
@@ -341,6 +408,9 @@ func (w *Writer) Add(docs []Doc) ([]string, error) {
 			return ids, err
 		}
 		w.metas[docs[i].ID] = newMeta(&docs[i])
+		if w.byPage != nil {
+			w.pageAdd(docs[i].ID)
+		}
 		ids = append(ids, docs[i].ID)
 		w.dirty = true
 	}
