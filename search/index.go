@@ -117,9 +117,9 @@ type Writer struct {
 	// byPage lists the documents' ids by page (the id's part before
 	// '#'), made when first needed (DeletePages) and kept up to date.
 	byPage map[string]map[string]bool
-	count int  // documents in an opened index, until its metas are read
-	fresh bool // made anew
-	dirty bool // changed since opened
+	count  int  // documents in an opened index, until its metas are read
+	fresh  bool // made anew
+	dirty  bool // changed since opened
 }
 
 // Fresh tells whether the index was made anew (not updated).
