@@ -7,7 +7,7 @@
 // Scoring is bleve's BM25, reproduced term for term (see search/query.go):
 // a conjunction of the words and phrases, one query norm over all terms,
 // prefix expansions scaled by their coordination factor, filters unscored;
-// ties go by document number, which is id order.
+// ties go by document number, which is the order of time, then id.
 (function () {
   "use strict";
   if (window.ccsiteSearch) return;
@@ -72,8 +72,9 @@
     }
   };
 
-  // postings decodes a term's postings: {docs, freqs, pos (arrays of positions)}.
-  function decodePostings(s) {
+  // postings decodes a term's postings in a layer whose first document is
+  // base: {docs, freqs, pos (arrays of positions)}.
+  function decodePostings(s, base) {
     var r = new Reader(s), docs = [], freqs = [], pos = [], doc = -1;
     while (r.more()) {
       var v = r.next();
@@ -81,9 +82,33 @@
       var f = v % 2 ? r.next() + 2 : 1;
       var ps = new Array(f), last = 0;
       for (var k = 0; k < f; k++) { last += r.next(); ps[k] = last; }
-      docs.push(doc); freqs.push(f); pos.push(ps);
+      docs.push(base + doc); freqs.push(f); pos.push(ps);
     }
     return { docs: docs, freqs: freqs, pos: pos };
+  }
+
+  // ---- layers --------------------------------------------------------------
+
+  // The index is cut into layers (search/static.go, layerCuts): runs of
+  // consecutive documents, each with its own term, meta and display shards
+  // numbered from the layer's first document. A term's postings are its
+  // postings in every layer, in layer order.
+  function layers() {
+    if (!manifest.starts) {
+      var at = 0;
+      manifest.starts = manifest.layers.map(function (l) { var s = at; at += l.n; return s; });
+    }
+    return manifest.layers;
+  }
+
+  // layerOf is the index of the layer holding document doc.
+  function layerOf(doc) {
+    var st = manifest.starts, lo = 0, hi = st.length - 1, at = 0;
+    while (lo <= hi) {
+      var m = (lo + hi) >> 1;
+      if (st[m] <= doc) { at = m; lo = m + 1; } else hi = m - 1;
+    }
+    return at;
   }
 
   // ---- terms -------------------------------------------------------------
@@ -102,9 +127,9 @@
     return a.length - b.length;
   }
 
-  // shardFor is the index of the term shard that would hold term.
-  function shardFor(term) {
-    var t = manifest.terms, lo = 0, hi = t.length - 1, at = 0;
+  // shardFor is the index of a layer's term shard that would hold term.
+  function shardFor(layer, term) {
+    var t = layer.terms, lo = 0, hi = t.length - 1, at = 0;
     while (lo <= hi) {
       var mid = (lo + hi) >> 1;
       if (cmp(t[mid][0], term) <= 0) { at = mid; lo = mid + 1; } else hi = mid - 1;
@@ -112,8 +137,8 @@
     return at;
   }
 
-  function termShard(i) {
-    return load(manifest.terms[i][1]).then(function (d) {
+  function termShard(layer, i) {
+    return load(layer.terms[i][1]).then(function (d) {
       if (!d.map) {
         d.map = Object.create(null);
         for (var k = 0; k < d.terms.length; k++) d.map[d.terms[k]] = k;
@@ -122,49 +147,81 @@
     });
   }
 
-  function getTerm(shard, k) {
-    if (!shard.dec) shard.dec = [];
-    var p = shard.dec[k];
-    if (!p) {
-      p = shard.dec[k] = decodePostings(shard.posts[k]);
-      p.term = shard.terms[k];
-    }
+  // getTerm decodes a shard's k-th term's postings (once per shard and
+  // base: the same shard may serve two layers).
+  function getTerm(shard, k, base) {
+    if (!shard.dec) shard.dec = Object.create(null);
+    var key = base + ":" + k, p = shard.dec[key];
+    if (!p) p = shard.dec[key] = decodePostings(shard.posts[k], base);
     return p;
   }
 
   var EMPTY = { docs: [], freqs: [], pos: [] };
 
-  function lookup(term) {
-    if (!manifest.terms.length) return Promise.resolve(EMPTY);
-    return termShard(shardFor(term)).then(function (d) {
-      var k = d.map[term];
-      return k === undefined ? EMPTY : getTerm(d, k);
+  // concat joins a term's postings of successive layers.
+  function concat(term, parts) {
+    parts = parts.filter(function (p) { return p.docs.length; });
+    if (parts.length === 1) return { term: term, docs: parts[0].docs, freqs: parts[0].freqs, pos: parts[0].pos };
+    var out = { term: term, docs: [], freqs: [], pos: [] };
+    parts.forEach(function (p) {
+      Array.prototype.push.apply(out.docs, p.docs);
+      Array.prototype.push.apply(out.freqs, p.freqs);
+      Array.prototype.push.apply(out.pos, p.pos);
     });
+    return out;
+  }
+
+  function lookup(term) {
+    var ls = layers();
+    return Promise.all(ls.map(function (layer, li) {
+      if (!layer.terms.length) return EMPTY;
+      return termShard(layer, shardFor(layer, term)).then(function (d) {
+        var k = d.map[term];
+        return k === undefined ? EMPTY : getTerm(d, k, manifest.starts[li]);
+      });
+    })).then(function (parts) { return concat(term, parts); });
   }
 
   // expand lists the postings of every term starting with prefix, in order.
   function expand(prefix) {
-    var out = [];
-    if (!manifest.terms.length) return Promise.resolve(out);
-    function from(i) {
-      return termShard(i).then(function (d) {
-        var k = 0;
-        // first term >= prefix
-        var lo = 0, hi = d.terms.length;
-        while (lo < hi) { var m = (lo + hi) >> 1; if (cmp(d.terms[m], prefix) < 0) lo = m + 1; else hi = m; }
-        for (k = lo; k < d.terms.length && d.terms[k].lastIndexOf(prefix, 0) === 0; k++) out.push(getTerm(d, k));
-        if (k === d.terms.length && i + 1 < manifest.terms.length &&
-            manifest.terms[i + 1][0].lastIndexOf(prefix, 0) === 0) return from(i + 1);
-        return out;
+    var ls = layers();
+    return Promise.all(ls.map(function (layer, li) {
+      var out = [];
+      if (!layer.terms.length) return out;
+      function from(i) {
+        return termShard(layer, i).then(function (d) {
+          var k = 0;
+          // first term >= prefix
+          var lo = 0, hi = d.terms.length;
+          while (lo < hi) { var m = (lo + hi) >> 1; if (cmp(d.terms[m], prefix) < 0) lo = m + 1; else hi = m; }
+          for (k = lo; k < d.terms.length && d.terms[k].lastIndexOf(prefix, 0) === 0; k++) {
+            out.push([d.terms[k], getTerm(d, k, manifest.starts[li])]);
+          }
+          if (k === d.terms.length && i + 1 < layer.terms.length &&
+              layer.terms[i + 1][0].lastIndexOf(prefix, 0) === 0) return from(i + 1);
+          return out;
+        });
+      }
+      return from(shardFor(layer, prefix));
+    })).then(function (perLayer) {
+      // every term once, in order, with its postings in every layer
+      var byTerm = new Map();
+      perLayer.forEach(function (list) {
+        list.forEach(function (e) {
+          var ps = byTerm.get(e[0]);
+          if (!ps) byTerm.set(e[0], ps = []);
+          ps.push(e[1]);
+        });
       });
-    }
-    return from(shardFor(prefix));
+      var terms = Array.from(byTerm.keys()).sort(cmp);
+      return terms.map(function (t) { return concat(t, byTerm.get(t)); });
+    });
   }
 
   // ---- document metadata (lengths, kinds, projects, days, sessions) -----
 
-  function metaShard(i) {
-    return load(manifest.meta[i]).then(function (d) {
+  function metaShard(name) {
+    return load(name).then(function (d) {
       if (!d.len) {
         var r = new Reader(d.s), len = [], kind = [], proj = [], day = [], sess = [];
         while (r.more()) { len.push(r.next()); kind.push(r.next()); proj.push(r.next()); day.push(r.next()); sess.push(r.next()); }
@@ -174,34 +231,43 @@
     });
   }
 
-  // metaFor loads the meta shards that cover docs; it resolves to a function
-  // giving a document's meta record.
-  function metaFor(docs) {
-    var need = Object.create(null), list = [];
+  // metaAt places document doc: its layer, its meta shard's file and its
+  // row there.
+  function metaAt(doc) {
+    var li = layerOf(doc), layer = manifest.layers[li], k = doc - manifest.starts[li];
     var size = manifest.metaDocs;
+    return { layer: layer, file: layer.meta[Math.floor(k / size)], row: k % size };
+  }
+
+  // metaFor loads the meta shards that cover docs; it resolves to a function
+  // giving a document's meta record: {len, role, tool, model, project,
+  // day, session}.
+  function metaFor(docs) {
+    layers();
+    var need = Object.create(null), list = [];
     docs.forEach(function (doc) {
-      var i = Math.floor(doc / size);
-      if (!need[i]) { need[i] = true; list.push(i); }
+      var f = metaAt(doc).file;
+      if (!need[f]) { need[f] = true; list.push(f); }
     });
     return Promise.all(list.map(metaShard)).then(function () {
       return function (doc) {
-        var d = shards[manifest.meta[Math.floor(doc / size)]], k = doc % size;
-        return { len: d.len[k], kind: d.kind[k], proj: d.proj[k], day: d.day[k], session: d.sessions[d.sess[k]] };
+        var at = metaAt(doc), d = shards[at.file], k = at.row, kind = at.layer.kinds[d.kind[k]];
+        return {
+          len: d.len[k], role: kind[0], tool: kind[1], model: kind[2], project: at.layer.projects[d.proj[k]],
+          day: d.day[k] + at.layer.day0, session: d.sessions[d.sess[k]]
+        };
       };
     });
   }
 
   function displayFor(docs) {
-    var firsts = manifest.docs;
-    function shardOf(doc) {
-      var lo = 0, hi = firsts.length - 1, at = 0;
-      while (lo <= hi) { var m = (lo + hi) >> 1; if (firsts[m][0] <= doc) { at = m; lo = m + 1; } else hi = m - 1; }
-      return at;
-    }
+    layers();
     return Promise.all(docs.map(function (doc) {
-      var i = shardOf(doc);
+      var li = layerOf(doc), layer = manifest.layers[li], local = doc - manifest.starts[li];
+      var firsts = layer.docs, lo = 0, hi = firsts.length - 1, i = 0;
+      while (lo <= hi) { var m = (lo + hi) >> 1; if (firsts[m][0] <= local) { i = m; lo = m + 1; } else hi = m - 1; }
       return load(firsts[i][1]).then(function (d) {
-        var row = d[2][doc - firsts[i][0]];
+        var row = d[2][local - firsts[i][0]];
         var page = d[0][row[0]];
         return { page: page, anchor: row[1], title: d[1][row[2]], time: row[3], text: row[4] };
       });
@@ -482,19 +548,19 @@
 
   function filterFn(q) {
     var tests = [];
-    var day0 = manifest.day0;
-    if (q.tool) tests.push(function (m) { return manifest.kinds[m.kind][1] === q.tool; });
-    if (q.role) tests.push(function (m) { return manifest.kinds[m.kind][0] === q.role; });
-    if (q.model) tests.push(function (m) { return manifest.kinds[m.kind][2] === q.model; });
+    if (q.tool) tests.push(function (m) { return m.tool === q.tool; });
+    if (q.role) tests.push(function (m) { return m.role === q.role; });
+    if (q.model) tests.push(function (m) { return m.model === q.model; });
     if (q.session) tests.push(function (m) { return m.session === q.session; });
     if (q.project) {
-      var p = q.project, wild = /[*?]/.test(p), ok = manifest.projects.map(function (name) {
+      var p = q.project, wild = /[*?]/.test(p);
+      tests.push(function (m) {
+        var name = m.project;
         return name === p || (!wild && (name.endsWith("/" + p) || name.endsWith("\\" + p)));
       });
-      tests.push(function (m) { return ok[m.proj]; });
     }
-    if (q.after !== null) tests.push(function (m) { return m.day + day0 >= q.after; });
-    if (q.before !== null) tests.push(function (m) { return m.day + day0 <= q.before; });
+    if (q.after !== null) tests.push(function (m) { return m.day >= q.after; });
+    if (q.before !== null) tests.push(function (m) { return m.day <= q.before; });
     if (!tests.length) return null;
     return function (m) {
       for (var i = 0; i < tests.length; i++) if (!tests[i](m)) return false;
@@ -521,11 +587,11 @@
       return Promise.all([displayFor(top.map(function (h) { return h.doc; })), metaFor(top.map(function (h) { return h.doc; }))]).then(function (r) {
         var shown = r[0], meta = r[1];
         var hits = top.map(function (h, i) {
-          var d = shown[i], md = meta(h.doc), k = manifest.kinds[md.kind];
+          var d = shown[i], md = meta(h.doc);
           var anchor = d.anchor.split("?")[0];
           return {
             id: d.page + "#" + d.anchor, doc: h.doc, score: h.score, page: d.page, anchor: anchor,
-            title: d.title, project: manifest.projects[md.proj], session: md.session, role: k[0], tool: k[1], model: k[2],
+            title: d.title, project: md.project, session: md.session, role: md.role, tool: md.tool, model: md.model,
             time: d.time ? new Date(d.time * 1000).toISOString() : "", excerpt: around(d.text || "", q, !!opts.prefix)
           };
         });

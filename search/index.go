@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -28,6 +29,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -94,7 +96,7 @@ func Mapping() (mapping.IndexMapping, error) {
 	t := bleve.NewDateTimeFieldMapping()
 	t.Store = true
 	t.IncludeInAll = false
-	t.DocValues = false
+	t.DocValues = true // ties go by time (Index.Search)
 	doc.AddFieldMappingsAt("time", t)
 	doc.Dynamic = false
 	m.DefaultMapping = doc
@@ -137,6 +139,7 @@ func Create(dir string) (*Writer, error) {
 func Remove(dir string) error {
 	os.Remove(metaPath(dir))
 	os.Remove(shardsPath(dir))
+	os.Remove(statsPath(dir))
 	os.RemoveAll(buildPath(dir))
 	return os.RemoveAll(dir)
 }
@@ -189,7 +192,7 @@ const (
 
 // metasFormat is the version of the metas file: a metasHeader, then the
 // list of storedMetas sorted by id.
-const metasFormat = 2
+const metasFormat = 3
 
 // metasHeader opens the metas file, so that opening an index reads only
 // it: a build that changes no document never decodes the metas.
@@ -599,25 +602,62 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 	for _, m := range w.metas {
 		metas = append(metas, m)
 	}
-	kept := &keptShards{prev: map[string]keptShard{}, next: map[string]keptShard{}, keep: keep}
+	kept := &keptShards{prev: map[string]keptLayer{}, next: map[string]keptLayer{}, keep: keep}
 	if keep != nil {
 		if data, err := os.ReadFile(shardsPath(w.dir)); err == nil {
-			json.Unmarshal(data, &kept.prev)
+			var prev keptFile
+			if json.Unmarshal(data, &prev) == nil && prev.Format == staticFormat {
+				kept.prev = prev.Layers
+			}
 		}
 	}
 	os.Remove(shardsPath(w.dir))
-	st, err := writeStatic(w.dir, metas, write, kept)
+	os.Remove(statsPath(w.dir))
+	st, tokens, err := writeStatic(w.dir, metas, write, kept)
 	for _, m := range metas {
 		st.TextBytes += m.text
 	}
-	w.metas, w.added = nil, nil
+	w.metas, w.added, w.byPage = nil, nil, nil
 	if err == nil {
-		var data []byte
-		if data, err = json.Marshal(kept.next); err == nil {
-			err = os.WriteFile(shardsPath(w.dir), data, 0o644)
-		}
+		err = writeJSON(statsPath(w.dir), indexStats{Docs: len(metas), Tokens: tokens})
+	}
+	if err == nil {
+		err = writeJSON(shardsPath(w.dir), keptFile{Format: staticFormat, Layers: kept.next})
 	}
 	return st, err
+}
+
+// staticFormat is the version of the static index's layers, as the
+// shards file keeps them.
+const staticFormat = 2
+
+// keptFile is the shards file: the layers of the last static index.
+type keptFile struct {
+	Format int                  `json:"format"`
+	Layers map[string]keptLayer `json:"layers"`
+}
+
+// indexStats are what BM25 scores with, beside the index: the documents
+// and their field lengths summed (AvgDL), written with the static index so
+// that bleve (Index.Search) and the browser score alike, whatever the
+// index's segments.
+type indexStats struct {
+	Docs   int   `json:"docs"`
+	Tokens int64 `json:"tokens"`
+}
+
+// statsPath is the file holding indexStats, beside the index folder.
+func statsPath(dir string) string { return filepath.Clean(dir) + "-stats.json" }
+
+func writeJSON(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path+".tmp", data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(path+".tmp", path)
 }
 
 // shardsPath is the file naming the display shards of the last static
@@ -626,7 +666,11 @@ func shardsPath(dir string) string { return filepath.Clean(dir) + "-shards.json"
 
 // Index is an opened index.
 type Index struct {
-	idx bleve.Index
+	idx   bleve.Index
+	stats *indexStats // from beside the index, when there
+	once  sync.Once
+	bm    *search.BM25Stats
+	bmErr error
 }
 
 // ErrNoIndex is returned when a site has no search index.
@@ -641,7 +685,59 @@ func Open(dir string) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open search index: %w", err)
 	}
-	return &Index{idx: idx}, nil
+	x := &Index{idx: idx}
+	if data, err := os.ReadFile(statsPath(dir)); err == nil {
+		var st indexStats
+		if json.Unmarshal(data, &st) == nil {
+			x.stats = &st
+		}
+	}
+	return x, nil
+}
+
+// bm25 is what BM25 scores with: the text field's average length from the
+// stats the static index was written with (AvgDL), so that the browser
+// scores the same; bleve's own for the other fields. Nil when the index
+// has no stats beside it.
+func (x *Index) bm25() (*search.BM25Stats, error) {
+	if x.stats == nil {
+		return nil, nil
+	}
+	x.once.Do(func() {
+		n, err := x.idx.DocCount()
+		if err != nil || int(n) != x.stats.Docs {
+			return // stats of another index: bleve's own
+		}
+		adv, err := x.idx.Advanced()
+		if err != nil {
+			x.bmErr = err
+			return
+		}
+		r, err := adv.Reader()
+		if err != nil {
+			x.bmErr = err
+			return
+		}
+		defer r.Close()
+		bm := &search.BM25Stats{DocCount: float64(n), FieldCardinality: map[string]int{}}
+		fields, err := r.Fields()
+		if err != nil {
+			x.bmErr = err
+			return
+		}
+		if br, ok := r.(index.BM25Reader); ok {
+			for _, f := range fields {
+				if bm.FieldCardinality[f], err = br.FieldCardinality(f); err != nil {
+					x.bmErr = err
+					return
+				}
+			}
+		}
+		// ceil(card/n) is bleve's average length: card = AvgDL·n.
+		bm.FieldCardinality["text"] = int(AvgDL(x.stats.Tokens, int(n))) * int(n)
+		x.bm = bm
+	})
+	return x.bm, x.bmErr
 }
 
 // Close closes the index.

@@ -273,14 +273,26 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	req.Fields = []string{"project", "session", "title", "role", "tool", "model", "time", "text"}
 	req.IncludeLocations = true
-	// Ties go by id, so results are stable.
-	req.SortBy([]string{"-_score", "_id"})
+	// Ties go by time, then id: the static index's numbers (see
+	// sortForNumbers), so results are stable and the browser's the same.
+	req.SortByCustom(search.SortOrder{&search.SortScore{Desc: true},
+		&search.SortField{Field: "time", Missing: search.SortFieldMissingFirst}, &search.SortDocID{}})
+	stats, err := x.bm25()
+	if err != nil {
+		return Results{}, fmt.Errorf("search: %w", err)
+	}
+	if stats != nil {
+		ctx = context.WithValue(ctx, search.BM25StatsKey, stats)
+	}
 	res, err := x.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return Results{}, fmt.Errorf("search: %w", err)
 	}
 	out := Results{Total: res.Total, Took: res.Took}
-	for _, h := range res.Hits {
+	// order is each hit's place in bleve's order, which ties keep.
+	order := map[string]int{}
+	for i, h := range res.Hits {
+		order[h.ID] = i
 		hit := Hit{ID: h.ID, Score: h.Score}
 		hit.Page, hit.Anchor, _ = strings.Cut(h.ID, "#")
 		hit.Anchor, _, _ = strings.Cut(hit.Anchor, "?") // "?thinking": a second doc of one message
@@ -293,16 +305,18 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		hit.Snippet = snippet(str("text"), h.Locations["text"], 240)
 		out.Hits = append(out.Hits, hit)
 	}
-	// Ties go by id. bleve adds a document's term scores in an order that
-	// depends on its internal numbering, so equal scores can differ in the
-	// last bits; scores equal to 12 digits count as tied (the static
-	// reader does the same).
+	// bleve adds a document's term scores in an order that depends on its
+	// internal numbering, so equal scores can differ in the last bits;
+	// scores equal to 12 digits count as tied (the static reader does the
+	// same), and ties go in bleve's order of time and id.
 	sort.SliceStable(out.Hits, func(i, j int) bool {
 		a, b := tieKey(out.Hits[i].Score), tieKey(out.Hits[j].Score)
 		if a != b {
 			return a > b
 		}
-		return out.Hits[i].ID < out.Hits[j].ID
+		return res.Hits[order[out.Hits[i].ID]].Sort[1] < res.Hits[order[out.Hits[j].ID]].Sort[1] ||
+			res.Hits[order[out.Hits[i].ID]].Sort[1] == res.Hits[order[out.Hits[j].ID]].Sort[1] &&
+				out.Hits[i].ID < out.Hits[j].ID
 	})
 	out.Hits = out.Hits[:min(size, len(out.Hits))]
 	return out, nil

@@ -2,21 +2,25 @@ package search
 
 import (
 	"bytes"
-	"context"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"math"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -26,12 +30,12 @@ import (
 // (assets/search.js). Its parts, all under StaticDir:
 //
 //   - index.js, the manifest (the one stable name): document count, the
-//     BM25 constants bleve scores with, the first term of every term shard,
-//     the document shards, and the tables that meta shards index into
-//     (projects, kinds = role/tool/model).
-//   - t-HASH.js, term shards: consecutive terms of the text field, in
-//     bleve's (byte) order, each with its postings (document numbers,
-//     frequencies and positions, for phrases).
+//     BM25 constants, and the layers (see layerCuts), each with the first
+//     term of every term shard, its meta and display shards and the
+//     tables its meta shards index into (projects, kinds = role/tool/model).
+//   - t-HASH.js, term shards: consecutive terms of a layer's text field,
+//     in bleve's (byte) order, each with its postings (document numbers in
+//     the layer, frequencies and positions, for phrases).
 //   - m-HASH.js, meta shards: per document its field length (for BM25),
 //     kind, project, day and session (for filters), 4096 documents each,
 //     with the table of their sessions.
@@ -39,10 +43,13 @@ import (
 //     time and its display text (DisplayText: what snippets are cut
 //     from), some tens of KB each, loaded for the hits shown.
 //
-// Documents are numbered in the order of their ids, so bleve's tie-break
-// (by id) is the reader's (by number), and numbers never depend on how
-// bleve laid out its segments. Each name carries a hash of the content, so
-// a shard that did not change keeps its URL.
+// Documents are numbered by time, then id (sortForNumbers), the order
+// bleve's results break ties in, so the reader (by number) breaks them
+// the same way; a new message is numbered last. The postings are made
+// from the documents' stored text, analysed as bleve analysed it, never
+// read back from bleve's dictionary (whose layout depends on the builds
+// before). Each name carries a hash of the content, so a shard that did
+// not change keeps its URL.
 const StaticDir = "search"
 
 // APIPath is the script that tells the search page whether a search API
@@ -110,70 +117,173 @@ func varint(b []byte, n uint64) []byte {
 	return append(b, tmp[i:]...)
 }
 
-// posting is one document's entry in a term's postings.
-type posting struct {
-	doc, freq uint32
-	pos       []uint32
-}
-
-// writeStatic derives the static index from the (merged) bleve index at
-// dir and the documents' metas, calling write for each file (a path
-// relative to the site root).
-func writeStatic(dir string, metas []meta, write func(path string, data []byte) error, kept *keptShards) (StaticStats, error) {
+// writeStatic derives the static index from the bleve index at dir (the
+// documents' stored text) and the documents' metas, calling write for each
+// file (a path relative to the site root).
+func writeStatic(dir string, metas []meta, write func(path string, data []byte) error, kept *keptShards) (StaticStats, int64, error) {
 	var st StaticStats
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
 	if err != nil {
-		return st, fmt.Errorf("open search index: %w", err)
+		return st, 0, fmt.Errorf("open search index: %w", err)
 	}
 	defer idx.Close()
 	adv, err := idx.Advanced()
 	if err != nil {
-		return st, err
+		return st, 0, err
 	}
 	r, err := adv.Reader()
 	if err != nil {
-		return st, err
+		return st, 0, err
 	}
 	defer r.Close()
-	w := &staticWriter{r: r, metas: metas, write: write, kept: kept}
+	an := idx.Mapping().AnalyzerNamed(Analyzer)
+	if an == nil {
+		return st, 0, fmt.Errorf("search index: no analyzer %q", Analyzer)
+	}
+	w := &staticWriter{r: r, an: an, metas: metas, write: write, kept: kept}
 	err = w.run()
-	return w.st, err
+	return w.st, w.tokens, err
 }
 
 // staticWriter is the state writeStatic's steps share: the bleve index
-// read, the documents (sorted by id, so numbered), where the files go and
-// what has been written.
+// read, its analyzer, the documents (sorted into their numbers), where the
+// files go and what has been written.
 type staticWriter struct {
-	r     index.IndexReader
-	metas []meta
-	write func(path string, data []byte) error
-	kept  *keptShards
-	st    StaticStats
-	// byInternal maps bleve's internal ids to document numbers.
-	byInternal docNumbers
-	// lens holds each document's field length, for BM25.
-	lens []uint32
+	r      index.IndexReader
+	an     analysis.Analyzer
+	metas  []meta
+	write  func(path string, data []byte) error
+	kept   *keptShards
+	st     StaticStats
+	tokens int64 // the documents' field lengths, summed (BM25)
 }
 
-// termShard is a term shard's first term and file name.
-type termShard struct {
-	first, file string
+// Layers. A layer is a run of consecutive documents (in number order)
+// whose postings, metas and display texts are shards of their own,
+// numbered from the layer's first document: the browser reads every
+// layer's postings of a term and adds the layer's first number. A layer's
+// files depend on its documents alone, so a layer whose documents are
+// those of a layer the site holds is kept as it is (keptShards).
+//
+// Where layers begin depends on the documents alone too, never on the
+// builds before, so an updated index is the one made anew: a document's
+// level is the number of zero nibbles that end the hash of its id (level ≥
+// L for one document in 16^L); for each level L the last document of
+// level ≥ L begins a layer. So the last layer holds about the newest 16
+// documents, the one before it the 256 before them, and so on: a new
+// message, the newest document, changes the last layer alone (one time in
+// sixteen it begins a layer of its own, and the layers after the last
+// document of its level become one). A document added elsewhere (a session
+// copied in, with older times) changes its layer alone: the other layers'
+// numbers are their own.
+const maxLevel = 12
+
+// level is a document's level.
+func level(id string) int {
+	h := fnv.New64a()
+	io.WriteString(h, id)
+	v, l := h.Sum64(), 0
+	for l < maxLevel && v&15 == 0 {
+		v >>= 4
+		l++
+	}
+	return l
 }
 
-// docShard is a display shard's first document and file name.
-type docShard struct {
-	first int
-	file  string
+// layerCuts gives the layers' bounds: metas[cuts[i]:cuts[i+1]] is layer i.
+func layerCuts(metas []meta) []int {
+	last := make([]int, maxLevel+1) // last document of level ≥ L (0: none)
+	for i, m := range metas {
+		for l := level(m.id); l >= 1; l-- {
+			last[l] = i
+		}
+	}
+	cuts := []int{0}
+	for l := maxLevel; l >= 1; l-- {
+		if c := last[l]; c > cuts[len(cuts)-1] {
+			cuts = append(cuts, c)
+		}
+	}
+	if len(metas) > cuts[len(cuts)-1] {
+		cuts = append(cuts, len(metas))
+	}
+	return cuts
 }
 
-// metaTables are the meta shards and the tables they index into.
-type metaTables struct {
-	projects, kinds []string
-	day0            int64
-	files           []string
+// sortForNumbers sorts metas into the documents' numbers: by time (those
+// without one bleve can index first, so that a new message is always the
+// last), then id, the order in which bleve's results break ties
+// (Index.Search sorts by score, time and id).
+func sortForNumbers(metas []meta) {
+	slices.SortFunc(metas, func(a, b meta) int { return compareDocs(a.time, a.id, b.time, b.id) })
 }
 
-// run writes the shards, then the manifest and search/api.js.
+// compareDocs orders documents by time (none first), then id.
+func compareDocs(ta time.Time, ida string, tb time.Time, idb string) int {
+	ha, hb := hasTime(ta), hasTime(tb)
+	switch {
+	case ha && !hb:
+		return 1
+	case hb && !ha:
+		return -1
+	case ha && hb:
+		if c := cmp.Compare(ta.UnixNano(), tb.UnixNano()); c != 0 {
+			return c
+		}
+	}
+	return strings.Compare(ida, idb)
+}
+
+// hasTime tells whether bleve indexes t (a time it can represent in Unix
+// nanoseconds; the zero time it cannot).
+func hasTime(t time.Time) bool {
+	return !t.Before(document.MinTimeRepresentable) && !t.After(document.MaxTimeRepresentable)
+}
+
+// layerEntry is a layer as the manifest lists it.
+type layerEntry struct {
+	N        int         `json:"n"`        // documents
+	Terms    [][2]string `json:"terms"`    // per term shard, its first term and file
+	Meta     []string    `json:"meta"`     // meta shards, metaShardDocs documents each
+	Projects []string    `json:"projects"` // the tables meta shards index into
+	Kinds    [][3]string `json:"kinds"`    // role, tool, model
+	Day0     int64       `json:"day0"`     // days in meta shards count from it
+	Docs     []docRef    `json:"docs"`     // per display shard, its first document and file
+}
+
+// docRef is a display shard's first document (in its layer) and file,
+// written [first, "file"].
+type docRef struct {
+	First int
+	File  string
+}
+
+func (d docRef) MarshalJSON() ([]byte, error) { return json.Marshal([]any{d.First, d.File}) }
+
+func (d *docRef) UnmarshalJSON(b []byte) error {
+	var a []json.RawMessage
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	if len(a) != 2 {
+		return fmt.Errorf("display shard reference: %s", b)
+	}
+	if err := json.Unmarshal(a[0], &d.First); err != nil {
+		return err
+	}
+	return json.Unmarshal(a[1], &d.File)
+}
+
+// keptLayer is a layer written: its entry, its files (site paths), their
+// stats and its documents' field lengths summed.
+type keptLayer struct {
+	Entry  layerEntry  `json:"entry"`
+	Files  []string    `json:"files"`
+	Stats  StaticStats `json:"stats"`
+	Tokens int64       `json:"tokens"`
+}
+
+// run writes the layers, then the manifest and search/api.js.
 func (w *staticWriter) run() error {
 	n, err := w.r.DocCount()
 	if err != nil {
@@ -182,165 +292,284 @@ func (w *staticWriter) run() error {
 	if int(n) != len(w.metas) {
 		return fmt.Errorf("search index holds %d documents, the build gave %d", n, len(w.metas))
 	}
-	// bleve's BM25 average field length: the term dictionary's size over
-	// the document count, rounded up (search/searcher/search_term.go).
-	var card int
-	if br, ok := w.r.(index.BM25Reader); ok {
-		if card, err = br.FieldCardinality("text"); err != nil {
-			return err
+	sortForNumbers(w.metas)
+	cuts := layerCuts(w.metas)
+	var layers []layerEntry
+	for i := 0; i+1 < len(cuts); i++ {
+		docs := w.metas[cuts[i]:cuts[i+1]]
+		key := shardKey(docs)
+		kl, ok := w.kept.reuse(key)
+		if !ok {
+			if kl, err = w.layer(docs); err != nil {
+				return err
+			}
 		}
+		w.kept.add(key, kl)
+		layers = append(layers, kl.Entry)
+		w.tokens += kl.Tokens
+		s := kl.Stats
+		w.st.Terms += s.Terms
+		w.st.Postings += s.Postings
+		w.st.Positions += s.Positions
+		w.st.Files += s.Files
+		w.st.Bytes += s.Bytes
+		w.st.TermBytes += s.TermBytes
+		w.st.MetaBytes += s.MetaBytes
+		w.st.DocBytes += s.DocBytes
 	}
-	avgdl := 0.0
-	if n > 0 {
-		avgdl = math.Ceil(float64(card) / float64(n))
-	}
-	if err := w.numberDocs(); err != nil {
-		return err
-	}
-	shards, err := w.termShards()
-	if err != nil {
-		return err
-	}
-	tables, err := w.metaShards()
-	if err != nil {
-		return err
-	}
-	docShards, err := w.docShards()
-	if err != nil {
-		return err
-	}
-	return w.manifest(avgdl, shards, tables, docShards)
+	return w.manifest(layers)
 }
 
-// numberDocs numbers the documents by id and maps bleve's internal ids to
-// those numbers.
-func (w *staticWriter) numberDocs() error {
-	metas := w.metas
-	slices.SortFunc(metas, func(a, b meta) int { return strings.Compare(a.id, b.id) })
-	num := make(map[string]uint32, len(metas))
-	for i, m := range metas {
-		num[m.id] = uint32(i)
+// AvgDL is the average field length BM25 scores with, here and in the
+// browser: the documents' lengths summed over their count, rounded up as
+// bleve rounds its own.
+func AvgDL(tokens int64, docs int) float64 {
+	if docs == 0 {
+		return 0
 	}
-	// bleve's internal ids are document numbers: a slice maps them (the
-	// numbers of deleted documents stay unset).
-	w.byInternal = make(docNumbers, 0, len(metas))
-	all, err := w.r.DocIDReaderAll()
-	if err != nil {
-		return err
+	return math.Ceil(float64(tokens) / float64(docs))
+}
+
+// analysed is a document read and analysed: its display text, its field
+// length and its terms with their positions.
+type analysed struct {
+	display string
+	length  int
+	terms   []termPos
+	err     error
+}
+
+type termPos struct {
+	term []byte
+	pos  []uint32
+}
+
+// analyse reads documents' stored text and analyses it as bleve did, one
+// worker per core, calling fn with each in order.
+func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) error {
+	const batch = 64
+	type job struct {
+		lo, hi int
+		out    chan []analysed
 	}
-	defer all.Close()
-	for {
-		iid, err := all.Next()
-		if err != nil {
-			return err
+	workers := runtime.GOMAXPROCS(0)
+	jobs := make(chan job)
+	queue := make(chan job, 2*workers)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer close(queue)
+		defer close(jobs)
+		for lo := 0; lo < len(docs); lo += batch {
+			j := job{lo, min(len(docs), lo+batch), make(chan []analysed, 1)}
+			select {
+			case queue <- j:
+			case <-stop:
+				return
+			}
+			select {
+			case jobs <- j:
+			case <-stop:
+				return
+			}
 		}
-		if iid == nil {
+	}()
+	for k := 0; k < workers; k++ {
+		go func() {
+			slot := map[string]int{}
+			for j := range jobs {
+				out := make([]analysed, j.hi-j.lo)
+				for i := range out {
+					out[i] = w.analyseDoc(docs[j.lo+i], slot)
+				}
+				j.out <- out
+			}
+		}()
+	}
+	for j := range queue {
+		out := <-j.out
+		for i := range out {
+			if out[i].err != nil {
+				return fmt.Errorf("search index: %s: %w", docs[j.lo+i].id, out[i].err)
+			}
+			if err := fn(j.lo+i, &out[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// analyseDoc reads one document's stored text and analyses it: the tokens
+// bleve indexed, grouped by term (slot is scratch, cleared here).
+func (w *staticWriter) analyseDoc(m meta, slot map[string]int) analysed {
+	text, err := storedText(w.r, m.id)
+	if err != nil {
+		return analysed{err: err}
+	}
+	a := analysed{display: DisplayText(m.role, m.tool, text)}
+	toks := w.an.Analyze([]byte(text))
+	a.length = len(toks)
+	clear(slot)
+	pos := make([]uint32, len(toks))
+	counts := make([]int, 0, 64)
+	// Two passes: count each term's tokens, then lay out their positions
+	// in one array.
+	for _, t := range toks {
+		k := unsafe.String(unsafe.SliceData(t.Term), len(t.Term))
+		s, ok := slot[k]
+		if !ok {
+			s = len(a.terms)
+			slot[k] = s
+			a.terms = append(a.terms, termPos{term: t.Term})
+			counts = append(counts, 0)
+		}
+		counts[s]++
+	}
+	at := 0
+	for s := range a.terms {
+		a.terms[s].pos = pos[at : at : at+counts[s]]
+		at += counts[s]
+	}
+	for _, t := range toks {
+		s := slot[unsafe.String(unsafe.SliceData(t.Term), len(t.Term))]
+		a.terms[s].pos = append(a.terms[s].pos, uint32(t.Position))
+	}
+	clear(slot)
+	return a
+}
+
+// termAcc is a term's postings in a layer, encoded as they come.
+type termAcc struct {
+	enc  []byte
+	last int // the last document, -1 before the first
+	df   int
+}
+
+// layer writes one layer's shards.
+func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
+	kl := keptLayer{Entry: layerEntry{N: len(docs)}}
+	st := &kl.Stats
+	out := func(prefix string, body []byte, kind *int64) (string, error) {
+		name, path, size, err := w.out(prefix, body)
+		if err != nil {
+			return "", err
+		}
+		kl.Files = append(kl.Files, path)
+		st.Files++
+		st.Bytes += size
+		*kind += size
+		return name, nil
+	}
+	lens := make([]uint32, len(docs))
+	acc := map[string]*termAcc{}
+	// Display shards: a shard ends after the document that brings its
+	// text to displayShardBytes (the documents' text lengths, known
+	// without reading them), so its documents depend on them alone.
+	var rows []displayRow
+	first, size := 0, int64(0)
+	err := w.analyse(docs, func(i int, a *analysed) error {
+		lens[i] = uint32(a.length)
+		kl.Tokens += int64(a.length)
+		for _, tp := range a.terms {
+			t := acc[string(tp.term)]
+			if t == nil {
+				t = &termAcc{last: -1}
+				acc[string(tp.term)] = t
+			}
+			gap := uint64(i - t.last - 1)
+			t.last = i
+			t.df++
+			if len(tp.pos) == 1 {
+				t.enc = varint(t.enc, gap<<1)
+			} else {
+				t.enc = varint(t.enc, gap<<1|1)
+				t.enc = varint(t.enc, uint64(len(tp.pos)-2))
+			}
+			last := uint32(0)
+			for _, q := range tp.pos {
+				t.enc = varint(t.enc, uint64(q-last))
+				last = q
+			}
+			st.Positions += len(tp.pos)
+			st.Postings++
+		}
+		rows = append(rows, displayRow{docs[i], a.display})
+		size += docs[i].text + int64(len(docs[i].id)) + 20
+		if size >= displayShardBytes || i == len(docs)-1 {
+			name, err := out("d", displayBody(rows), &st.DocBytes)
+			if err != nil {
+				return err
+			}
+			kl.Entry.Docs = append(kl.Entry.Docs, docRef{first, name})
+			rows, first, size = rows[:0], i+1, 0
+		}
+		return nil
+	})
+	if err != nil {
+		return kl, err
+	}
+	// Term shards: consecutive terms in bleve's (byte) order, a shard
+	// cut after about termShardBytes of postings.
+	terms := make([]string, 0, len(acc))
+	for t := range acc {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	st.Terms = len(terms)
+	var shardTerms []string
+	var posts [][]byte
+	tsize := 0
+	flush := func() error {
+		if len(shardTerms) == 0 {
 			return nil
 		}
-		ext, err := w.r.ExternalID(iid)
+		name, err := out("t", termShardBody(shardTerms, posts, tsize), &st.TermBytes)
 		if err != nil {
 			return err
 		}
-		d, ok := num[ext]
-		if !ok {
-			return fmt.Errorf("search index: document %q was not built", ext)
-		}
-		w.byInternal.set(internalKey(iid), d)
+		kl.Entry.Terms = append(kl.Entry.Terms, [2]string{shardTerms[0], name})
+		shardTerms, posts, tsize = shardTerms[:0], posts[:0], 0
+		return nil
 	}
+	for _, t := range terms {
+		enc := acc[t].enc
+		shardTerms = append(shardTerms, t)
+		posts = append(posts, enc)
+		tsize += len(enc) + len(t) + 4
+		if tsize >= termShardBytes {
+			if err := flush(); err != nil {
+				return kl, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return kl, err
+	}
+	if err := w.metaShards(docs, lens, &kl, out); err != nil {
+		return kl, err
+	}
+	return kl, nil
 }
 
 // out writes a shard: body handed to ccsiteSearch.put under a name made of
-// prefix and a hash of body. It counts the file's bytes in kind too, and
-// returns the name.
-func (w *staticWriter) out(prefix string, body []byte, kind *int64) (string, error) {
+// prefix and a hash of body. It returns the name, the site path and the
+// file's size.
+func (w *staticWriter) out(prefix string, body []byte) (name, path string, size int64, err error) {
 	sum := sha256.Sum256(body)
-	name := prefix + "-" + hex.EncodeToString(sum[:6])
+	name = prefix + "-" + hex.EncodeToString(sum[:6])
 	var buf bytes.Buffer
+	buf.Grow(len(body) + len(name) + 32)
 	buf.WriteString("ccsiteSearch.put(")
 	buf.WriteString(jsString(name))
 	buf.WriteString(",")
 	buf.Write(body)
 	buf.WriteString(");\n")
-	if err := w.write(StaticDir+"/"+name+".js", buf.Bytes()); err != nil {
-		return "", err
+	path = StaticDir + "/" + name + ".js"
+	if err := w.write(path, buf.Bytes()); err != nil {
+		return "", "", 0, err
 	}
-	w.st.Files++
-	w.st.Bytes += int64(buf.Len())
-	*kind += int64(buf.Len())
-	return name, nil
-}
-
-// termShards writes the term shards, straight from the dictionary and
-// postings, and fills lens.
-func (w *staticWriter) termShards() ([]termShard, error) {
-	w.lens = make([]uint32, len(w.metas))
-	// The terms, in order; their postings are read and encoded by one
-	// worker per core (each on its own run of terms), then the shards are
-	// cut in order.
-	termList, err := w.terms()
-	if err != nil {
-		return nil, err
-	}
-	encs, err := w.encodeAll(termList)
-	if err != nil {
-		return nil, err
-	}
-	var shards []termShard
-	var terms []string
-	var posts [][]byte
-	size := 0
-	flush := func() error {
-		if len(terms) == 0 {
-			return nil
-		}
-		name, err := w.out("t", termShardBody(terms, posts, size), &w.st.TermBytes)
-		if err != nil {
-			return err
-		}
-		shards = append(shards, termShard{terms[0], name})
-		terms, posts, size = terms[:0], nil, 0
-		return nil
-	}
-	for i, t := range termList {
-		enc := encs[i]
-		if enc == nil {
-			continue
-		}
-		w.st.Terms++
-		terms = append(terms, t)
-		posts = append(posts, enc)
-		size += len(enc) + len(t) + 4
-		if size >= termShardBytes {
-			if err := flush(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	encs = nil
-	if err := flush(); err != nil {
-		return nil, err
-	}
-	return shards, nil
-}
-
-// terms lists the terms of the text field, in the dictionary's order.
-func (w *staticWriter) terms() ([]string, error) {
-	dict, err := w.r.FieldDict("text")
-	if err != nil {
-		return nil, err
-	}
-	defer dict.Close()
-	var termList []string
-	for {
-		e, err := dict.Next()
-		if err != nil {
-			return nil, err
-		}
-		if e == nil {
-			return termList, nil
-		}
-		termList = append(termList, e.Term)
-	}
+	return name, path, int64(buf.Len()), nil
 }
 
 // termShardBody is a term shard's data: its terms, then their encoded
@@ -367,176 +596,75 @@ func termShardBody(terms []string, posts [][]byte, size int) []byte {
 	return body
 }
 
-// encodeAll reads and encodes the postings of each term, one worker per
-// core each on its own run of terms; nil for a term no live document
-// holds. It counts postings and positions and fills lens.
-func (w *staticWriter) encodeAll(termList []string) ([][]byte, error) {
-	encs := make([][]byte, len(termList))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(termList)/1000))
-	type partial struct {
-		positions, postings int
-		lens                []uint32
-		err                 error
-	}
-	parts := make([]partial, workers)
-	var wg sync.WaitGroup
-	for k := 0; k < workers; k++ {
-		lo, hi := k*len(termList)/workers, (k+1)*len(termList)/workers
-		wg.Go(func() {
-			pt := &parts[k]
-			pt.lens = make([]uint32, len(w.metas))
-			var ps []posting
-			var tfd index.TermFieldDoc
-			for i := lo; i < hi && pt.err == nil; i++ {
-				ps = ps[:0]
-				ps, pt.err = readPostings(w.r, termList[i], w.byInternal, pt.lens, ps, &tfd)
-				if pt.err != nil || len(ps) == 0 {
-					// Only in deleted documents: an updated index's merge
-					// keeps such terms in its dictionary; a new index has
-					// none.
-					continue
-				}
-				var positions int
-				encs[i], positions = encodePostings(ps)
-				pt.positions += positions
-				pt.postings += len(ps)
-			}
-		})
-	}
-	wg.Wait()
-	for _, pt := range parts {
-		if pt.err != nil {
-			return nil, pt.err
-		}
-		w.st.Positions += pt.positions
-		w.st.Postings += pt.postings
-		for d, l := range pt.lens {
-			if l != 0 {
-				w.lens[d] = l
-			}
-		}
-	}
-	return encs, nil
-}
-
-// encodePostings sorts a term's postings by document and encodes them:
-// per document the gap from the previous one (its low bit telling whether
-// a frequency other than 1 follows), then its positions as gaps. It
-// returns the code and the count of positions.
-func encodePostings(ps []posting) (enc []byte, positions int) {
-	slices.SortFunc(ps, func(a, b posting) int { return int(a.doc) - int(b.doc) })
-	prev := -1
-	for _, p := range ps {
-		gap := uint64(int(p.doc) - prev - 1)
-		prev = int(p.doc)
-		if p.freq == 1 {
-			enc = varint(enc, gap<<1)
-		} else {
-			enc = varint(enc, gap<<1|1)
-			enc = varint(enc, uint64(p.freq-2))
-		}
-		last := uint32(0)
-		for _, q := range p.pos {
-			enc = varint(enc, uint64(q-last))
-			last = q
-		}
-		positions += len(p.pos)
-	}
-	return enc, positions
-}
-
-// metaShards writes the meta shards, metaShardDocs documents each, and
-// returns them with the tables they index into.
-func (w *staticWriter) metaShards() (metaTables, error) {
-	metas := w.metas
-	var t metaTables
+// metaShards writes a layer's meta shards, metaShardDocs documents each:
+// per document its field length, kind, project, day and session, the
+// sessions listed per shard and the other tables in the layer's entry.
+func (w *staticWriter) metaShards(docs []meta, lens []uint32, kl *keptLayer,
+	out func(prefix string, body []byte, kind *int64) (string, error)) error {
+	e := &kl.Entry
 	var projectIdx, kindIdx []int
-	t.projects, projectIdx = table(metas, func(m meta) string { return m.project })
-	t.kinds, kindIdx = table(metas, func(m meta) string {
+	e.Projects, projectIdx = table(docs, func(m meta) string { return m.project })
+	var kinds []string
+	kinds, kindIdx = table(docs, func(m meta) string {
 		return m.role + "\x00" + m.tool + "\x00" + m.model
 	})
-	for i, m := range metas {
-		if d := day(m.time); i == 0 || d < t.day0 {
-			t.day0 = d
+	for _, k := range kinds {
+		var rtm [3]string
+		copy(rtm[:], strings.SplitN(k, "\x00", 3))
+		e.Kinds = append(e.Kinds, rtm)
+	}
+	for i, m := range docs {
+		if d := day(m.time); i == 0 || d < e.Day0 {
+			e.Day0 = d
 		}
 	}
-	for start := 0; start < len(metas); start += metaShardDocs {
+	for start := 0; start < len(docs); start += metaShardDocs {
 		var enc []byte
-		// The shard's sessions, in the order they first come (documents
-		// go by page, so a session's are mostly together).
+		// The shard's sessions, in the order they first come.
 		var sessions []string
 		sessionIdx := map[string]int{}
-		for i := start; i < min(len(metas), start+metaShardDocs); i++ {
-			m := metas[i]
+		for i := start; i < min(len(docs), start+metaShardDocs); i++ {
+			m := docs[i]
 			si, ok := sessionIdx[m.session]
 			if !ok {
 				si = len(sessions)
 				sessionIdx[m.session] = si
 				sessions = append(sessions, m.session)
 			}
-			enc = varint(enc, uint64(w.lens[i]))
+			enc = varint(enc, uint64(lens[i]))
 			enc = varint(enc, uint64(kindIdx[i]))
 			enc = varint(enc, uint64(projectIdx[i]))
-			enc = varint(enc, uint64(day(m.time)-t.day0))
+			enc = varint(enc, uint64(day(m.time)-e.Day0))
 			enc = varint(enc, uint64(si))
 		}
 		list, err := json.Marshal(sessions)
 		if err != nil {
-			return t, err
+			return err
 		}
 		body := append([]byte(jsString(string(enc))+","), list...)
-		name, err := w.out("m", body, &w.st.MetaBytes)
+		name, err := out("m", body, &kl.Stats.MetaBytes)
 		if err != nil {
-			return t, err
+			return err
 		}
-		t.files = append(t.files, name)
+		e.Meta = append(e.Meta, name)
 	}
-	return t, nil
+	return nil
 }
 
-// docShards writes the display shards: a few KB of documents each, their
-// pages and titles listed once. A shard ends after the document that
-// brings its text to displayShardBytes (the documents' text lengths, known
-// without reading them), so a shard's documents, and its bytes, depend on
-// them alone: a shard whose documents are those of a shard the site holds
-// (same ids, same content: keptShards) is kept as it is, not made again.
-// A document's display text is made from the text the index stores (held
-// nowhere else: the texts of a large archive would be hundreds of MB kept
-// alive through the build).
-func (w *staticWriter) docShards() ([]docShard, error) {
-	metas := w.metas
-	var docShards []docShard
-	for start := 0; start < len(metas); {
-		end, size := start, int64(0)
-		for end < len(metas) && (size < displayShardBytes || end == start) {
-			size += metas[end].text + int64(len(metas[end].id)) + 20
-			end++
-		}
-		key := shardKey(metas[start:end])
-		name, bytes, ok := w.kept.reuse(key)
-		if !ok {
-			var err error
-			if name, bytes, err = w.docShard(metas[start:end]); err != nil {
-				return nil, err
-			}
-		} else {
-			w.st.Files++
-			w.st.Bytes += bytes
-			w.st.DocBytes += bytes
-		}
-		w.kept.add(key, name, bytes)
-		docShards = append(docShards, docShard{start, name})
-		start = end
-	}
-	return docShards, nil
+// displayRow is a document of a display shard and its display text.
+type displayRow struct {
+	m    meta
+	text string
 }
 
-// docShard writes one display shard; it returns its name and size.
-func (w *staticWriter) docShard(metas []meta) (string, int64, error) {
+// displayBody is a display shard's data: its pages and titles listed once,
+// then per document its page, anchor, title, time and display text.
+func displayBody(docs []displayRow) []byte {
 	var pages, titles []string
 	pageIdx, titleIdx := map[string]int{}, map[string]int{}
-	rows := make([][]any, 0, len(metas))
-	for _, m := range metas {
+	rows := make([][]any, 0, len(docs))
+	for _, d := range docs {
+		m := d.m
 		page, anchor, _ := strings.Cut(m.id, "#")
 		pi, ok := pageIdx[page]
 		if !ok {
@@ -554,19 +682,10 @@ func (w *staticWriter) docShard(metas []meta) (string, int64, error) {
 		if !m.time.IsZero() {
 			t = m.time.Unix()
 		}
-		text, err := storedText(w.r, m.id)
-		if err != nil {
-			return "", 0, fmt.Errorf("search index: %s: %w", m.id, err)
-		}
-		rows = append(rows, []any{pi, anchor, ti, t, DisplayText(m.role, m.tool, text)})
+		rows = append(rows, []any{pi, anchor, ti, t, d.text})
 	}
-	body, err := json.Marshal([]any{pages, titles, rows})
-	if err != nil {
-		return "", 0, err
-	}
-	before := w.st.DocBytes
-	name, err := w.out("d", body, &w.st.DocBytes)
-	return name, w.st.DocBytes - before, err
+	body, _ := json.Marshal([]any{pages, titles, rows})
+	return body
 }
 
 // shardKey names a run of documents by their ids and contents.
@@ -580,35 +699,68 @@ func shardKey(metas []meta) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// keptShards are display shards by the key of their documents (shardKey):
-// those of the last static index (prev) and of this one (next). A shard of
-// prev is reused when the site still holds its file (keep says so, and
-// keeps it).
+// keptShards are the layers by the key of their documents (shardKey):
+// those of the last static index (prev) and of this one (next). A layer of
+// prev is reused when the site still holds every file of it (keep says
+// so, and keeps it).
 type keptShards struct {
-	prev, next map[string]keptShard
+	prev, next map[string]keptLayer
 	keep       func(path string) bool
 }
 
-type keptShard struct {
-	Name  string `json:"name"`
-	Bytes int64  `json:"bytes"`
-}
-
-func (k *keptShards) reuse(key string) (string, int64, bool) {
+func (k *keptShards) reuse(key string) (keptLayer, bool) {
 	if k == nil || k.keep == nil {
-		return "", 0, false
+		return keptLayer{}, false
 	}
-	s, ok := k.prev[key]
-	if !ok || !k.keep(StaticDir+"/"+s.Name+".js") {
-		return "", 0, false
+	l, ok := k.prev[key]
+	if !ok || len(l.Files) == 0 {
+		return keptLayer{}, false
 	}
-	return s.Name, s.Bytes, true
+	for _, f := range l.Files {
+		if !k.keep(f) {
+			return keptLayer{}, false
+		}
+	}
+	return l, true
 }
 
-func (k *keptShards) add(key, name string, bytes int64) {
+func (k *keptShards) add(key string, l keptLayer) {
 	if k != nil {
-		k.next[key] = keptShard{name, bytes}
+		k.next[key] = l
 	}
+}
+
+// manifest writes the manifest (index.js) and search/api.js.
+func (w *staticWriter) manifest(layers []layerEntry) error {
+	if layers == nil {
+		layers = []layerEntry{}
+	}
+	man := struct {
+		V        int          `json:"v"`
+		N        int          `json:"n"`
+		AvgDL    float64      `json:"avgdl"`
+		K1       float64      `json:"k1"`
+		B        float64      `json:"b"`
+		MetaDocs int          `json:"metaDocs"`
+		Layers   []layerEntry `json:"layers"`
+	}{2, len(w.metas), AvgDL(w.tokens, len(w.metas)), 1.2, 0.75, metaShardDocs, layers}
+	body, err := json.Marshal(man)
+	if err != nil {
+		return err
+	}
+	manifest := append([]byte("ccsiteSearch.manifest("), body...)
+	manifest = append(manifest, ");\n"...)
+	if err := w.write(ManifestPath, manifest); err != nil {
+		return err
+	}
+	w.st.Files++
+	w.st.Bytes += int64(len(manifest))
+	// search/api.js: no search API here (see APIScript).
+	if err := w.write(APIPath, []byte(apiScript(false))); err != nil {
+		return err
+	}
+	w.st.Docs = len(w.metas)
+	return nil
 }
 
 // storedText is the text field a document stored.
@@ -631,151 +783,9 @@ func storedText(r index.IndexReader, id string) (string, error) {
 	return text, nil
 }
 
-// manifest writes the manifest (index.js) and search/api.js.
-func (w *staticWriter) manifest(avgdl float64, shards []termShard, tables metaTables, docShards []docShard) error {
-	man := map[string]any{
-		"v":        1,
-		"n":        len(w.metas),
-		"avgdl":    liveAvgdl(w.st.Terms, len(w.metas), avgdl),
-		"k1":       1.2,
-		"b":        0.75,
-		"day0":     tables.day0,
-		"projects": tables.projects,
-		"metaDocs": metaShardDocs,
-		"meta":     tables.files,
-	}
-	var ks [][]string
-	for _, k := range tables.kinds {
-		ks = append(ks, strings.Split(k, "\x00"))
-	}
-	man["kinds"] = ks
-	var tf [][]string
-	for _, s := range shards {
-		tf = append(tf, []string{s.first, s.file})
-	}
-	man["terms"] = tf
-	var df [][]any
-	for _, s := range docShards {
-		df = append(df, []any{s.first, s.file})
-	}
-	man["docs"] = df
-	body, err := json.Marshal(man)
-	if err != nil {
-		return err
-	}
-	manifest := append([]byte("ccsiteSearch.manifest("), body...)
-	manifest = append(manifest, ");\n"...)
-	if err := w.write(ManifestPath, manifest); err != nil {
-		return err
-	}
-	w.st.Files++
-	w.st.Bytes += int64(len(manifest))
-	// search/api.js: no search API here (see APIScript).
-	if err := w.write(APIPath, []byte(apiScript(false))); err != nil {
-		return err
-	}
-	w.st.Docs = len(w.metas)
-	return nil
-}
-
-// fieldLength recovers a document's token count from the norm bleve keeps
-// (float32(1/sqrt(length))), checking it gives the norm back exactly: the
-// browser recomputes the norm from the length.
-func fieldLength(norm float64) (uint32, error) {
-	if norm <= 0 {
-		return 0, fmt.Errorf("search index: norm %v", norm)
-	}
-	l := uint32(math.Round(1 / (norm * norm)))
-	for _, c := range []uint32{l, l - 1, l + 1} {
-		if c > 0 && float64(float32(1/math.Sqrt(float64(c)))) == norm {
-			return c, nil
-		}
-	}
-	return 0, fmt.Errorf("search index: no field length gives norm %v", norm)
-}
-
-func internalKey(id index.IndexInternalID) uint64 {
-	if len(id) == 8 {
-		return binary.BigEndian.Uint64(id)
-	}
-	var b [8]byte
-	copy(b[8-min(8, len(id)):], id)
-	return binary.BigEndian.Uint64(b[:])
-}
-
 // day is t's day number (UTC) since 1970, as the date filters compare.
 func day(t time.Time) int64 {
 	return int64(math.Floor(float64(t.Unix()) / 86400))
-}
-
-// docNumbers maps bleve's internal document numbers to the static
-// index's; 0 means none (numbers are stored plus one).
-type docNumbers []uint32
-
-func (n *docNumbers) set(internal uint64, d uint32) {
-	for uint64(len(*n)) <= internal {
-		*n = append(*n, 0)
-	}
-	(*n)[internal] = d + 1
-}
-
-func (n docNumbers) get(internal uint64) (uint32, bool) {
-	if internal >= uint64(len(n)) || n[internal] == 0 {
-		return 0, false
-	}
-	return n[internal] - 1, true
-}
-
-// readPostings appends a term's postings (document numbers, frequencies,
-// positions) to ps, and records each document's field length in lens.
-func readPostings(r index.IndexReader, term string, byInternal docNumbers, lens []uint32,
-	ps []posting, tfd *index.TermFieldDoc) ([]posting, error) {
-	tfr, err := r.TermFieldReader(context.Background(), []byte(term), "text", true, true, true)
-	if err != nil {
-		return ps, err
-	}
-	defer tfr.Close()
-	for {
-		d, err := tfr.Next(tfd.Reset())
-		if err != nil {
-			return ps, err
-		}
-		if d == nil {
-			return ps, nil
-		}
-		dn, ok := byInternal.get(internalKey(d.ID))
-		if !ok {
-			return ps, fmt.Errorf("search index: term %q: unknown document", term)
-		}
-		p := posting{doc: dn, freq: uint32(d.Freq)}
-		for _, v := range d.Vectors {
-			p.pos = append(p.pos, uint32(v.Pos))
-		}
-		slices.Sort(p.pos)
-		if len(p.pos) != int(d.Freq) {
-			return ps, fmt.Errorf("search index: term %q: %d positions for frequency %d", term, len(p.pos), d.Freq)
-		}
-		if lens[dn] == 0 {
-			l, err := fieldLength(d.Norm)
-			if err != nil {
-				return ps, err
-			}
-			lens[dn] = l
-		}
-		ps = append(ps, p)
-	}
-}
-
-// liveAvgdl is bleve's average field length, ceil(terms / documents),
-// counting only the terms some document holds: the same for an index made
-// anew (where it equals bleve's own, which counts its dictionary) and for
-// one updated in place (whose dictionary keeps the terms of deleted
-// documents, so bleve's own is then a little larger).
-func liveAvgdl(terms, docs int, bleves float64) float64 {
-	if docs == 0 {
-		return bleves
-	}
-	return math.Ceil(float64(terms) / float64(docs))
 }
 
 // table lists the distinct values of f over metas, sorted, and each

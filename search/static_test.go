@@ -1,0 +1,424 @@
+package search
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+)
+
+// testDocs makes n documents of varied text: words, accents, CJK runs,
+// repeats, empty texts, documents without a time and documents sharing
+// one; with CCSITE_CORPUS, lines of real transcripts as well.
+func testDocs(t *testing.T, n int, seed uint64) []Doc {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 7))
+	words := strings.Fields("the build fails when the test runs go vet gofmt README Crème brûlée ÉTÉ naïve " +
+		"日本語のテキスト 中文分词 한국어 ｶﾀｶﾅ ＡＢＣ foo_bar x 42 ½ «quoted» deploy quokka error panic nil " +
+		"function handler session agent tool Bash Read Edit Write grep ripgrep λ Ωmega Привет мир")
+	var texts []string
+	if dir := os.Getenv("CCSITE_CORPUS"); dir != "" {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || len(texts) > 3000 {
+				return nil
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				return nil
+			}
+			defer f.Close()
+			sc := bufio.NewScanner(f)
+			sc.Buffer(nil, 1<<24)
+			for k := 0; sc.Scan() && k < 40; k++ {
+				texts = append(texts, sc.Text())
+			}
+			return nil
+		})
+	}
+	base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	docs := make([]Doc, n)
+	for i := range docs {
+		var b strings.Builder
+		if len(texts) > 0 && i%3 == 0 {
+			b.WriteString(texts[r.IntN(len(texts))])
+		} else {
+			for k := r.IntN(60); k > 0; k-- {
+				b.WriteString(words[r.IntN(len(words))])
+				b.WriteByte(" ,.\n"[r.IntN(4)])
+			}
+		}
+		d := Doc{ID: fmt.Sprintf("p%d/s%d.html#m-%04x", i%3, i%17, r.Uint32()), Project: fmt.Sprintf("proj%d", i%3),
+			Session: fmt.Sprintf("s%d", i%17), Title: fmt.Sprintf("Session %d", i%17), Role: []string{"prompt", "answer", "tool", "thinking"}[i%4],
+			Text: b.String()}
+		if d.Role == "tool" {
+			d.Tool = "Bash"
+		}
+		switch i % 11 {
+		case 0: // no time
+		case 1: // the same time as another
+			d.Time = base
+		default:
+			d.Time = base.Add(time.Duration(r.IntN(1e6)) * time.Second)
+		}
+		docs[i] = d
+	}
+	return docs
+}
+
+// writeAll builds the static index of an index's documents in memory.
+func writeAll(t *testing.T, w *Writer, prev map[string][]byte) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	var keep func(string) bool
+	if prev != nil {
+		keep = func(p string) bool {
+			data, ok := prev[p]
+			if ok {
+				files[p] = data
+			}
+			return ok
+		}
+	}
+	if _, err := w.WriteStatic(func(p string, data []byte) error {
+		files[p] = slices.Clone(data)
+		return nil
+	}, keep); err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+var putRE = regexp.MustCompile(`(?s)^ccsiteSearch\.put\(("[^"]*"),(.*)\);\n$`)
+
+// staticManifest is the manifest as the browser reads it.
+type staticManifest struct {
+	N      int          `json:"n"`
+	AvgDL  float64      `json:"avgdl"`
+	Layers []layerEntry `json:"layers"`
+}
+
+func readManifest(t *testing.T, files map[string][]byte) staticManifest {
+	t.Helper()
+	s := strings.TrimSuffix(strings.TrimPrefix(string(files[ManifestPath]), "ccsiteSearch.manifest("), ");\n")
+	var m staticManifest
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// shardData is a shard's arguments after its name.
+func shardData(t *testing.T, files map[string][]byte, name string) []json.RawMessage {
+	t.Helper()
+	m := putRE.FindSubmatch(files[StaticDir+"/"+name+".js"])
+	if m == nil {
+		t.Fatalf("shard %s: not a put call", name)
+	}
+	var args []json.RawMessage
+	if err := json.Unmarshal([]byte("["+string(m[2])+"]"), &args); err != nil {
+		t.Fatal(err)
+	}
+	return args
+}
+
+// posting is one document's entry in a term's postings.
+type posting struct {
+	doc, freq uint32
+	pos       []uint32
+}
+
+func digitOf(c byte) int { return strings.IndexByte(digits, c) }
+
+// decodeStatic decodes a term's postings as the browser does.
+func decodeStatic(s string, base int) []posting {
+	i := 0
+	next := func() uint64 {
+		var n uint64
+		for {
+			d := digitOf(s[i])
+			i++
+			if d < 32 {
+				return n*32 + uint64(d)
+			}
+			n = n*32 + uint64(d-32)
+		}
+	}
+	var out []posting
+	doc := -1
+	for i < len(s) {
+		v := next()
+		doc += int(v/2) + 1
+		f := uint64(1)
+		if v%2 == 1 {
+			f = next() + 2
+		}
+		p := posting{doc: uint32(base + doc), freq: uint32(f)}
+		last := uint32(0)
+		for k := uint64(0); k < f; k++ {
+			last += uint32(next())
+			p.pos = append(p.pos, last)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// staticPostings reads every term's postings and every document's length
+// out of a static index, as the browser would.
+func staticPostings(t *testing.T, files map[string][]byte) (map[string][]posting, []uint32) {
+	t.Helper()
+	man := readManifest(t, files)
+	all := map[string][]posting{}
+	var lens []uint32
+	base := 0
+	for _, l := range man.Layers {
+		for _, ts := range l.Terms {
+			args := shardData(t, files, ts[1])
+			var terms, posts []string
+			json.Unmarshal(args[0], &terms)
+			json.Unmarshal(args[1], &posts)
+			for k, term := range terms {
+				all[term] = append(all[term], decodeStatic(posts[k], base)...)
+			}
+		}
+		for _, mf := range l.Meta {
+			args := shardData(t, files, mf)
+			var enc string
+			json.Unmarshal(args[0], &enc)
+			for i := 0; i < len(enc); {
+				var vals [5]uint64
+				for f := range vals {
+					var n uint64
+					for {
+						d := digitOf(enc[i])
+						i++
+						if d < 32 {
+							n = n*32 + uint64(d)
+							break
+						}
+						n = n*32 + uint64(d-32)
+					}
+					vals[f] = n
+				}
+				lens = append(lens, uint32(vals[0]))
+			}
+		}
+		base += l.N
+	}
+	if base != man.N || len(lens) != man.N {
+		t.Fatalf("layers hold %d documents and %d lengths, the manifest says %d", base, len(lens), man.N)
+	}
+	return all, lens
+}
+
+// blevePostings reads every term's postings out of the bleve index, numbered
+// as the static index numbers them, and each document's field length from
+// bleve's norms.
+func blevePostings(t *testing.T, dir string, metas []meta) (map[string][]posting, []uint32) {
+	t.Helper()
+	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	adv, _ := idx.Advanced()
+	r, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	sortForNumbers(metas)
+	num := map[string]uint32{}
+	for i, m := range metas {
+		num[m.id] = uint32(i)
+	}
+	lens := make([]uint32, len(metas))
+	dict, err := r.FieldDict("text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dict.Close()
+	all := map[string][]posting{}
+	for {
+		e, err := dict.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e == nil {
+			break
+		}
+		tfr, err := r.TermFieldReader(context.Background(), []byte(e.Term), "text", true, true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ps []posting
+		for {
+			d, err := tfr.Next(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d == nil {
+				break
+			}
+			ext, err := r.ExternalID(d.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := posting{doc: num[ext], freq: uint32(d.Freq)}
+			for _, v := range d.Vectors {
+				p.pos = append(p.pos, uint32(v.Pos))
+			}
+			slices.Sort(p.pos)
+			ps = append(ps, p)
+			lens[p.doc] = fieldLength(t, d.Norm)
+		}
+		tfr.Close()
+		sort.Slice(ps, func(i, j int) bool { return ps[i].doc < ps[j].doc })
+		if len(ps) > 0 {
+			all[e.Term] = ps
+		}
+	}
+	return all, lens
+}
+
+// fieldLength recovers a token count from bleve's norm, 1/sqrt(length).
+func fieldLength(t *testing.T, norm float64) uint32 {
+	l := uint32(math.Round(1 / (norm * norm)))
+	for _, c := range []uint32{l, l - 1, l + 1} {
+		if c > 0 && float64(float32(1/math.Sqrt(float64(c)))) == norm {
+			return c
+		}
+	}
+	t.Fatalf("no field length gives norm %v", norm)
+	return 0
+}
+
+func buildIndex(t *testing.T, dir string, docs []Doc) *Writer {
+	t.Helper()
+	w, err := OpenWriter(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Add(docs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestStaticMatchesBleve: the static index's postings, made from the
+// stored text, are bleve's own, document for document, position for
+// position, and its field lengths are those bleve scores with.
+func TestStaticMatchesBleve(t *testing.T) {
+	docs := testDocs(t, 3000, 1)
+	dir := filepath.Join(t.TempDir(), "idx")
+	w := buildIndex(t, dir, docs)
+	files := writeAll(t, w, nil)
+	got, gotLens := staticPostings(t, files)
+	metas := make([]meta, len(docs))
+	for i := range docs {
+		metas[i] = newMeta(&docs[i])
+	}
+	want, wantLens := blevePostings(t, dir, metas)
+	if len(got) != len(want) {
+		t.Errorf("static index holds %d terms, bleve %d", len(got), len(want))
+	}
+	for term, ps := range want {
+		g := got[term]
+		if len(g) != len(ps) {
+			t.Errorf("term %q: %d postings, bleve %d", term, len(g), len(ps))
+			continue
+		}
+		for i := range ps {
+			if g[i].doc != ps[i].doc || g[i].freq != ps[i].freq || !slices.Equal(g[i].pos, ps[i].pos) {
+				t.Errorf("term %q posting %d: %+v, bleve %+v", term, i, g[i], ps[i])
+				break
+			}
+		}
+	}
+	for i := range wantLens {
+		// a document with no token has no norm in bleve
+		if wantLens[i] != 0 && gotLens[i] != wantLens[i] {
+			t.Errorf("document %d: length %d, bleve %d", i, gotLens[i], wantLens[i])
+		}
+	}
+	man := readManifest(t, files)
+	if len(man.Layers) < 2 {
+		t.Errorf("%d documents in %d layer(s), want several", len(docs), len(man.Layers))
+	}
+}
+
+// TestStaticAppend: a document added after the others (the newest, as a
+// new message is) rewrites the last layer alone, and the site is the one
+// a build from nothing makes.
+func TestStaticAppend(t *testing.T) {
+	docs := testDocs(t, 3000, 2)
+	dir := filepath.Join(t.TempDir(), "idx")
+	w := buildIndex(t, dir, docs)
+	before := writeAll(t, w, nil)
+	var rewritten int
+	for k := 0; k < 20; k++ {
+		newest := Doc{ID: fmt.Sprintf("p1/s3.html#m-new%02d", k), Project: "proj1", Session: "s3", Title: "Session 3",
+			Role: "prompt", Time: time.Date(2026, 11, 25, 12, k, 0, 0, time.UTC),
+			Text: "Thanks. Now run the tests again and fix whatever still fails in the build package"}
+		docs = append(docs, newest)
+		w, err := OpenWriter(dir, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Fresh() {
+			t.Fatal("index made anew")
+		}
+		if _, err := w.Add([]Doc{newest}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		after := writeAll(t, w, before)
+		for p, data := range after {
+			if old, ok := before[p]; !ok || string(old) != string(data) {
+				if p != ManifestPath {
+					rewritten += len(data)
+				}
+			}
+		}
+		before = after
+	}
+	full := writeAll(t, buildIndex(t, filepath.Join(t.TempDir(), "full"), docs), nil)
+	if len(full) != len(before) {
+		t.Errorf("appended: %d files, made anew: %d", len(before), len(full))
+	}
+	for p, data := range full {
+		if string(before[p]) != string(data) {
+			t.Errorf("%s differs from the index made anew", p)
+		}
+	}
+	var total int
+	for p, data := range full {
+		if p != ManifestPath {
+			total += len(data)
+		}
+	}
+	// 20 appends: each rewrites the last layer, about the newest 16
+	// documents (one in 16 merges the layers up to its level).
+	if rewritten > total/4 {
+		t.Errorf("20 appends rewrote %d bytes of shards, of %d", rewritten, total)
+	}
+	t.Logf("20 appends rewrote %d bytes of shards, of %d", rewritten, total)
+}
+
