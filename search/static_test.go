@@ -421,4 +421,3 @@ func TestStaticAppend(t *testing.T) {
 	}
 	t.Logf("20 appends rewrote %d bytes of shards, of %d", rewritten, total)
 }
-
