@@ -6,11 +6,9 @@ package search
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -128,7 +126,7 @@ type Writer struct {
 func (w *Writer) Fresh() bool { return w.fresh }
 
 // metaPath is the file holding the metas, beside the index folder.
-func metaPath(dir string) string { return filepath.Clean(dir) + "-metas.gob" }
+func metaPath(dir string) string { return filepath.Clean(dir) + "-metas" }
 
 // Create makes a new, empty index in dir (removing one that was there).
 func Create(dir string) (*Writer, error) {
@@ -138,6 +136,7 @@ func Create(dir string) (*Writer, error) {
 // Remove deletes the index in dir, if any.
 func Remove(dir string) error {
 	os.Remove(metaPath(dir))
+	os.Remove(filepath.Clean(dir) + "-metas.gob") // before format 4
 	os.Remove(shardsPath(dir))
 	os.Remove(statsPath(dir))
 	os.RemoveAll(buildPath(dir))
@@ -190,16 +189,6 @@ const (
 	builderMergeMax = 100
 )
 
-// metasFormat is the version of the metas file: a metasHeader, then the
-// list of storedMetas sorted by id.
-const metasFormat = 3
-
-// metasHeader opens the metas file, so that opening an index reads only
-// it: a build that changes no document never decodes the metas.
-type metasHeader struct {
-	Format, Count int
-}
-
 // openExisting opens an index, checking its metas' header agrees with it;
 // the metas themselves are read when first needed (loadMetas).
 func openExisting(dir string) (*Writer, error) {
@@ -207,10 +196,9 @@ func openExisting(dir string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	var h metasHeader
-	err = gob.NewDecoder(bufio.NewReader(f)).Decode(&h)
+	format, count, err := readMetasHeader(bufio.NewReader(f))
 	f.Close()
-	if err != nil || h.Format != metasFormat {
+	if err != nil || format != metasFormat {
 		return nil, fmt.Errorf("search index metas of another format")
 	}
 	idx, err := bleve.Open(dir)
@@ -218,11 +206,11 @@ func openExisting(dir string) (*Writer, error) {
 		return nil, err
 	}
 	n, err := idx.DocCount()
-	if err != nil || int(n) != h.Count {
+	if err != nil || int(n) != count {
 		idx.Close()
 		return nil, fmt.Errorf("search index and metas disagree")
 	}
-	return &Writer{dir: dir, idx: idx, batch: idx.NewBatch(), count: h.Count, added: map[string]bool{}}, nil
+	return &Writer{dir: dir, idx: idx, batch: idx.NewBatch(), count: count, added: map[string]bool{}}, nil
 }
 
 // loadMetas reads the metas of an opened index, once.
@@ -230,27 +218,11 @@ func (w *Writer) loadMetas() error {
 	if w.metas != nil {
 		return nil
 	}
-	f, err := os.Open(metaPath(w.dir))
+	metas, err := readMetas(metaPath(w.dir), w.count)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	dec := gob.NewDecoder(bufio.NewReader(f))
-	var h metasHeader
-	var list []storedMeta
-	if err := dec.Decode(&h); err != nil {
-		return fmt.Errorf("search index metas: %w", err)
-	}
-	if err := dec.Decode(&list); err != nil {
-		return fmt.Errorf("search index metas: %w", err)
-	}
-	if len(list) != w.count {
-		return fmt.Errorf("search index metas: %d documents, the header says %d", len(list), w.count)
-	}
-	w.metas = make(map[string]meta, len(list))
-	for _, sm := range list {
-		w.metas[sm.ID] = sm.meta()
-	}
+	w.metas = metas
 	return nil
 }
 
@@ -513,39 +485,8 @@ func (w *Writer) empty() error {
 // maxSegments is how many segments an updated index may keep.
 const maxSegments = 8
 
-// storedMeta is a meta as saved beside the index.
-type storedMeta struct {
-	ID, Project, Session, Title, Role, Tool, Model string
-	Time                                           time.Time
-	Text                                           int64
-	Hash                                           uint64
-}
-
-func (sm storedMeta) meta() meta {
-	return meta{id: sm.ID, project: sm.Project, session: sm.Session, title: sm.Title, role: sm.Role, tool: sm.Tool,
-		model: sm.Model, time: sm.Time, text: sm.Text, hash: sm.Hash}
-}
-
 func (w *Writer) saveMetas() error {
-	list := make([]storedMeta, 0, len(w.metas))
-	for _, m := range w.metas {
-		list = append(list, storedMeta{ID: m.id, Project: m.project, Session: m.session, Title: m.title, Role: m.role,
-			Tool: m.tool, Model: m.model, Time: m.time, Text: m.text, Hash: m.hash})
-	}
-	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
-	var buf bytes.Buffer
-	enc := gob.NewEncoder(&buf)
-	if err := enc.Encode(metasHeader{Format: metasFormat, Count: len(list)}); err != nil {
-		return err
-	}
-	if err := enc.Encode(list); err != nil {
-		return err
-	}
-	p := metaPath(w.dir)
-	if err := os.WriteFile(p+".tmp", buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(p+".tmp", p)
+	return writeMetas(metaPath(w.dir), w.metas)
 }
 
 func (w *Writer) merge(most uint64) error {

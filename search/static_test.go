@@ -421,3 +421,47 @@ func TestStaticAppend(t *testing.T) {
 	}
 	t.Logf("20 appends rewrote %d bytes of shards, of %d", rewritten, total)
 }
+
+// TestMetasRoundTrip: the metas file gives back every meta as it was.
+func TestMetasRoundTrip(t *testing.T) {
+	docs := testDocs(t, 500, 3)
+	docs[1].Time = time.Date(2300, 1, 2, 3, 4, 5, 6, time.UTC) // beyond Unix nanoseconds
+	docs[2].Time = time.Date(2026, 1, 2, 3, 4, 5, 999999999, time.FixedZone("x", 3600))
+	metas := map[string]meta{}
+	for i := range docs {
+		metas[docs[i].ID] = newMeta(&docs[i])
+	}
+	p := filepath.Join(t.TempDir(), "m")
+	if err := writeMetas(p, metas); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	format, count, err := readMetasHeader(bufio.NewReader(f))
+	f.Close()
+	if err != nil || format != metasFormat || count != len(metas) {
+		t.Fatalf("header: %d %d %v", format, count, err)
+	}
+	got, err := readMetas(p, count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, m := range metas {
+		g := got[id]
+		if !g.time.Equal(m.time) || g.time.IsZero() != m.time.IsZero() {
+			t.Errorf("%s: time %v, want %v", id, g.time, m.time)
+		}
+		g.time, m.time = time.Time{}, time.Time{}
+		if g != m {
+			t.Errorf("%s: %+v, want %+v", id, g, m)
+		}
+	}
+	// a truncated file is an error, not a short list
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, data[:len(data)-3], 0o644)
+	if _, err := readMetas(p, count); err == nil {
+		t.Error("truncated metas read without error")
+	}
+}
