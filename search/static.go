@@ -8,8 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
-	"io"
 	"math"
 	"runtime"
 	"slices"
@@ -178,11 +176,14 @@ type staticWriter struct {
 // numbers are their own.
 const maxLevel = 12
 
-// level is a document's level.
+// level is a document's level, from the FNV-1a hash of its id.
 func level(id string) int {
-	h := fnv.New64a()
-	io.WriteString(h, id)
-	v, l := h.Sum64(), 0
+	v := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		v ^= uint64(id[i])
+		v *= 1099511628211
+	}
+	l := 0
 	for l < maxLevel && v&15 == 0 {
 		v >>= 4
 		l++
@@ -215,23 +216,36 @@ func layerCuts(metas []meta) []int {
 // last), then id, the order in which bleve's results break ties
 // (Index.Search sorts by score, time and id).
 func sortForNumbers(metas []meta) {
-	slices.SortFunc(metas, func(a, b meta) int { return compareDocs(a.time, a.id, b.time, b.id) })
-}
-
-// compareDocs orders documents by time (none first), then id.
-func compareDocs(ta time.Time, ida string, tb time.Time, idb string) int {
-	ha, hb := hasTime(ta), hasTime(tb)
-	switch {
-	case ha && !hb:
-		return 1
-	case hb && !ha:
-		return -1
-	case ha && hb:
-		if c := cmp.Compare(ta.UnixNano(), tb.UnixNano()); c != 0 {
-			return c
+	// Sorted through an index, by keys made once: metas are large to swap.
+	type key struct {
+		has  bool
+		nano int64
+		at   int32
+	}
+	keys := make([]key, len(metas))
+	for i, m := range metas {
+		keys[i] = key{hasTime(m.time), 0, int32(i)}
+		if keys[i].has {
+			keys[i].nano = m.time.UnixNano()
 		}
 	}
-	return strings.Compare(ida, idb)
+	slices.SortFunc(keys, func(a, b key) int {
+		switch {
+		case a.has != b.has:
+			if a.has {
+				return 1
+			}
+			return -1
+		case a.nano != b.nano:
+			return cmp.Compare(a.nano, b.nano)
+		}
+		return strings.Compare(metas[a.at].id, metas[b.at].id)
+	})
+	sorted := make([]meta, len(metas))
+	for i, k := range keys {
+		sorted[i] = metas[k.at]
+	}
+	copy(metas, sorted)
 }
 
 // hasTime tells whether bleve indexes t (a time it can represent in Unix

@@ -465,3 +465,50 @@ func TestMetasRoundTrip(t *testing.T) {
 		t.Error("truncated metas read without error")
 	}
 }
+
+// TestTiesByNumber: documents that score the same come from bleve in the
+// order the static index numbers them (time, none first, then id), so the
+// browser, which breaks ties by number, lists them alike.
+func TestTiesByNumber(t *testing.T) {
+	base := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	var docs []Doc
+	for i := 0; i < 60; i++ {
+		d := Doc{ID: fmt.Sprintf("p/s%d.html#m-%02d", i%5, (i*37)%60), Project: "p", Session: fmt.Sprint(i % 5),
+			Role: "prompt", Text: "same words quokka"}
+		switch i % 4 {
+		case 0: // none
+		case 1:
+			d.Time = base // the same time as others
+		default:
+			d.Time = base.Add(time.Duration(60-i) * time.Minute)
+		}
+		docs = append(docs, d)
+	}
+	dir := filepath.Join(t.TempDir(), "idx")
+	w := buildIndex(t, dir, docs)
+	writeAll(t, w, nil) // the stats beside the index
+	metas := make([]meta, len(docs))
+	for i := range docs {
+		metas[i] = newMeta(&docs[i])
+	}
+	sortForNumbers(metas)
+	idx, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	for _, q := range []string{"quokka", "role:prompt"} {
+		res, err := idx.Search(context.Background(), Query{Text: q, Size: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != len(metas) {
+			t.Fatalf("%s: %d hits, want %d", q, len(res.Hits), len(metas))
+		}
+		for i, h := range res.Hits {
+			if h.ID != metas[i].id {
+				t.Fatalf("%s: hit %d is %s, the static index's document %d is %s", q, i, h.ID, i, metas[i].id)
+			}
+		}
+	}
+}
