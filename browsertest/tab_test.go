@@ -23,21 +23,28 @@ import (
 // requests to anything but the site; at the end of the test that opened it,
 // it fails on any it still holds.
 type tab struct {
-	t *testing.T
+	t   *testing.T
+	ctx context.Context // the tab's, limited to tabTimeout from when this test took it
 	*tabState
 }
 
 type tabState struct {
-	env *env
-	ctx context.Context // limited to tabTimeout
+	env  *env
+	base context.Context // the tab's, unlimited
 
 	mu       sync.Mutex
 	problems []string
 	allowed  []string // more URL prefixes that count as the site (see allow)
 }
 
-// in returns the same tab, reporting to t (a subtest).
-func (tb *tab) in(t *testing.T) *tab { return &tab{t: t, tabState: tb.tabState} }
+// in returns the same tab, reporting to t (a subtest), with a time limit
+// of its own: a tab shared by many subtests does not run out of time
+// because the ones before took long (a loaded machine).
+func (tb *tab) in(t *testing.T) *tab {
+	ctx, cancel := context.WithTimeout(tb.base, tabTimeout)
+	t.Cleanup(cancel)
+	return &tab{t: t, ctx: ctx, tabState: tb.tabState}
+}
 
 const tabTimeout = 45 * time.Second
 
@@ -51,7 +58,7 @@ func newTab(t *testing.T, opts ...chromedp.ContextOption) *tab {
 	if err := chromedp.Do(ctx); err != nil { // opens the tab
 		t.Fatalf("open tab: %v", err)
 	}
-	tb := &tab{t: t, tabState: &tabState{env: e}}
+	tb := &tab{t: t, tabState: &tabState{env: e, base: ctx}}
 	if err := chromedp.Listen(ctx, tb.record); err != nil {
 		t.Fatalf("listen: %v", err)
 	}
