@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"ccsite/search"
 )
@@ -24,10 +25,12 @@ type indexer struct {
 	deleted bool // documents were deleted from the index
 }
 
-// indexOp is work for the indexer: documents to delete, then to add.
+// indexOp is work for the indexer: the documents of pages to delete,
+// then documents to add (a document of those pages added again with the
+// same content stays as it is).
 type indexOp struct {
-	del  []string
-	docs []search.Doc
+	pages []string
+	docs  []search.Doc
 }
 
 // openIndexer opens the index in dir (made anew when fresh) and starts
@@ -43,10 +46,8 @@ func openIndexer(dir string, fresh bool) (*indexer, error) {
 		for op := range x.ops {
 			switch {
 			case err != nil:
-			case len(op.del) > 0 && len(op.docs) > 0:
-				_, err = x.index.Replace(op.del, op.docs)
-			case len(op.del) > 0:
-				err = x.index.Delete(op.del)
+			case len(op.pages) > 0:
+				_, err = x.index.ReplacePages(op.pages, op.docs)
 			case len(op.docs) > 0:
 				_, err = x.index.Add(op.docs)
 			}
@@ -56,9 +57,11 @@ func openIndexer(dir string, fresh bool) (*indexer, error) {
 	return x, nil
 }
 
-// send hands a unit's documents to the index, after deleting those of the
-// last build's unit at page; when they are the same as that unit's, it
-// does nothing at all. It records the documents' ids and hash in u.
+// send hands a unit's documents to the index in place of those of the
+// last build's unit at page (every document of its pages: the index
+// knows them by page, so the manifest need not list them); when they are
+// the same as that unit's, it does nothing at all. It records the
+// documents' hash in u.
 func (x *indexer) send(u *unit, page string, docs []search.Doc) {
 	u.DocsHash = docsHash(docs)
 	var old *unit
@@ -66,39 +69,58 @@ func (x *indexer) send(u *unit, page string, docs []search.Doc) {
 		old = x.prev.Units[page]
 	}
 	if old != nil && old.DocsHash == u.DocsHash {
-		u.Docs = old.Docs
 		return
-	}
-	u.Docs = make([]string, len(docs))
-	for i, d := range docs {
-		u.Docs[i] = d.ID
 	}
 	op := indexOp{docs: docs}
 	if old != nil {
-		op.del = old.Docs
+		op.pages = pagesOf(old.Files)
 		x.deleted = true
 	}
-	if len(op.del) > 0 || len(op.docs) > 0 {
+	if len(op.pages) > 0 || len(op.docs) > 0 {
 		x.changed = true
 		x.ops <- op
 	}
 }
 
-// dropGone deletes the documents of the last build's units this build did
-// not reach (sessions gone since).
+// pagesOf lists the pages among a unit's files: those documents point
+// into.
+func pagesOf(files []string) []string {
+	var pages []string
+	for _, f := range files {
+		if strings.HasSuffix(f, ".html") {
+			pages = append(pages, f)
+		}
+	}
+	return pages
+}
+
+// dropGone deletes the documents of the pages of the last build's units
+// this build did not reach (sessions gone since), except pages a unit of
+// this build holds (a page that moved to another session).
 func (x *indexer) dropGone(reached map[string]*unit) {
 	if x.prev == nil {
 		return
 	}
+	held := map[string]bool{}
+	for _, u := range reached {
+		for _, f := range u.Files {
+			held[f] = true
+		}
+	}
 	var gone []string
 	for _, page := range slices.Sorted(maps.Keys(x.prev.Units)) {
-		if reached[page] == nil {
-			gone = append(gone, x.prev.Units[page].Docs...)
+		if reached[page] != nil {
+			continue
+		}
+		for _, p := range pagesOf(x.prev.Units[page].Files) {
+			if !held[p] {
+				gone = append(gone, p)
+			}
 		}
 	}
 	if len(gone) > 0 {
 		x.changed, x.deleted = true, true
-		x.ops <- indexOp{del: gone}
+		x.ops <- indexOp{pages: gone}
 	}
 }
 

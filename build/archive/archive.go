@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"ccsite/build/transcript"
@@ -466,6 +467,10 @@ type peeked struct {
 	time                 time.Time
 }
 
+// peekReaders are peek's readers, 64 KB each: made once per goroutine,
+// not once per file (thousands of files make hundreds of MB to clear).
+var peekReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
+
 // peek reads the first lines of a transcript for its first cwd and
 // sessionId: at most 200 lines or 4 MB.
 func peek(path string) peeked {
@@ -475,7 +480,9 @@ func peek(path string) peeked {
 		return pk
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := peekReaders.Get().(*bufio.Reader)
+	br.Reset(f)
+	defer peekReaders.Put(br)
 	read := 0
 	for n := 0; n < 200 && read < 4<<20; n++ {
 		line, err := br.ReadSlice('\n')
