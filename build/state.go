@@ -121,15 +121,18 @@ func writeState(state string, st *buildState) error {
 		sort.Strings(u.Files)
 		u.Files = slices.Compact(u.Files)
 	}
-	data, err := json.Marshal(st, stateJSON)
-	if err != nil {
+	path := filepath.Join(state, stateFile)
+	old, oldErr := os.ReadFile(path)
+	// Room for about what the last one held: no copy as it grows.
+	var buf bytes.Buffer
+	buf.Grow(len(old) + len(old)/8 + 4096)
+	if err := json.MarshalWrite(&buf, st, stateJSON); err != nil {
 		return err
 	}
-	path := filepath.Join(state, stateFile)
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+	if oldErr == nil && bytes.Equal(old, buf.Bytes()) {
 		return nil // a build that changed nothing: no write, no sync
 	}
-	return WriteFile(path, data)
+	return WriteFile(path, buf.Bytes())
 }
 
 // toolID names the running binary: its version, revision and file, so a

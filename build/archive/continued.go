@@ -26,15 +26,14 @@ func continuedIn(path string) string {
 		return ""
 	}
 	defer f.Close()
-	off := max(st.Size()-tailSize, 0)
-	buf := make([]byte, st.Size()-off)
-	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
-		return ""
+	// The last line is nearly always found in the last few KB; only a
+	// longer one needs the whole tail.
+	var small [4 << 10]byte
+	buf, ok := lastLine(f, st.Size(), small[:])
+	if !ok {
+		buf, ok = lastLine(f, st.Size(), make([]byte, tailSize))
 	}
-	buf = bytes.TrimRight(buf, "\r\n\t ")
-	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
-		buf = buf[i+1:]
-	} else if off > 0 {
+	if !ok {
 		return ""
 	}
 	if !bytes.Contains(buf, []byte("continued-in")) {
@@ -48,6 +47,22 @@ func continuedIn(path string) string {
 		return ""
 	}
 	return rec.ContinuedInSessionID
+}
+
+// lastLine reads the end of a file of the given size into buf and returns
+// its last line (trailing white space trimmed); ok is false when the
+// line may begin before what buf holds.
+func lastLine(f *os.File, size int64, buf []byte) (line []byte, ok bool) {
+	off := max(size-int64(len(buf)), 0)
+	buf = buf[:size-off]
+	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+		return nil, false
+	}
+	buf = bytes.TrimRight(buf, "\r\n\t ")
+	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+		return buf[i+1:], true
+	}
+	return buf, off == 0
 }
 
 // isToolResultsDir reports a session's folder of large tool outputs

@@ -327,3 +327,34 @@ func TestNewerLayouts(t *testing.T) {
 		t.Errorf("extras: %v", s.Extras)
 	}
 }
+
+// TestContinuedInTail: the continued-in record is read from the file's
+// last line whatever its length up to the tail read (a short line, one
+// longer than the first small read, trailing blank lines), and a last
+// line of another kind, or one that begins before the tail, names nothing.
+func TestContinuedInTail(t *testing.T) {
+	dir := t.TempDir()
+	first := `{"type":"user","uuid":"u-1","message":{"role":"user","content":"` + strings.Repeat("x", 100<<10) + `"}}` + "\n"
+	rec := func(pad int) string {
+		return `{"type":"continued-in","pad":"` + strings.Repeat("p", pad) + `","continuedInSessionId":"next"}`
+	}
+	for _, c := range []struct {
+		name, data, want string
+	}{
+		{"short", first + rec(0) + "\n", "next"},
+		{"only line", rec(0), "next"},
+		{"longer than 4 KB", first + rec(10<<10) + "\n", "next"},
+		{"trailing blank lines", first + rec(10) + "\n" + strings.Repeat(" \n", 3<<10), "next"},
+		{"begins before the tail", first + rec(80<<10) + "\n", ""},
+		{"another kind last", rec(0) + "\n" + first, ""},
+		{"empty", "", ""},
+	} {
+		p := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".jsonl")
+		if err := os.WriteFile(p, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := continuedIn(p); got != c.want {
+			t.Errorf("%s: continuedIn = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
