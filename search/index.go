@@ -117,6 +117,7 @@ type Writer struct {
 	// byPage lists the documents' ids by page (the id's part before
 	// '#'), made when first needed (DeletePages) and kept up to date.
 	byPage map[string]map[string]bool
+	scans  int // docsOf's calls without byPage
 	count  int  // documents in an opened index, until its metas are read
 	fresh  bool // made anew
 	dirty  bool // changed since opened
@@ -307,7 +308,9 @@ func (w *Writer) DeletePages(pages []string) error {
 	return w.Delete(del)
 }
 
-// docsOf lists the ids of the documents of pages, sorted.
+// docsOf lists the ids of the documents of pages, sorted. The first few
+// calls look through every document (a build that changed a session or
+// two); later ones use a map by page, made then.
 func (w *Writer) docsOf(pages []string) ([]string, error) {
 	if len(pages) == 0 {
 		return nil, nil
@@ -315,13 +318,27 @@ func (w *Writer) docsOf(pages []string) ([]string, error) {
 	if err := w.loadMetas(); err != nil {
 		return nil, err
 	}
+	var ids []string
+	if w.byPage == nil && w.scans < 4 {
+		w.scans++
+		want := make(map[string]bool, len(pages))
+		for _, p := range pages {
+			want[p] = true
+		}
+		for id := range w.metas {
+			if want[pageOf(id)] {
+				ids = append(ids, id)
+			}
+		}
+		sort.Strings(ids)
+		return ids, nil
+	}
 	if w.byPage == nil {
 		w.byPage = map[string]map[string]bool{}
 		for id := range w.metas {
 			w.pageAdd(id)
 		}
 	}
-	var ids []string
 	for _, p := range pages {
 		for id := range w.byPage[p] {
 			ids = append(ids, id)
@@ -539,10 +556,7 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 	if err := w.loadMetas(); err != nil {
 		return StaticStats{}, err
 	}
-	metas := make([]meta, 0, len(w.metas))
-	for _, m := range w.metas {
-		metas = append(metas, m)
-	}
+	metas := numbered(w.metas)
 	kept := &keptShards{prev: map[string]keptLayer{}, next: map[string]keptLayer{}, keep: keep}
 	if keep != nil {
 		if data, err := os.ReadFile(shardsPath(w.dir)); err == nil {

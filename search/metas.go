@@ -119,8 +119,10 @@ func readMetas(path string, count int) (map[string]meta, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := metaDecoder{b: data}
-	if !strings.HasPrefix(string(d.b), metasMagic) {
+	// One string holds the file: ids and values are parts of it, not a
+	// string each.
+	d := metaDecoder{b: data, s: string(data)}
+	if !strings.HasPrefix(d.s, metasMagic) {
 		return nil, errors.New("not a metas file")
 	}
 	d.i = len(metasMagic)
@@ -168,6 +170,7 @@ func readMetas(path string, count int) (map[string]meta, error) {
 // sticks.
 type metaDecoder struct {
 	b   []byte
+	s   string // b, as a string
 	i   int
 	err error
 }
@@ -215,7 +218,7 @@ func (d *metaDecoder) str() string {
 		d.err = errShort
 		return ""
 	}
-	s := string(d.b[d.i : d.i+int(n)])
+	s := d.s[d.i : d.i+int(n)]
 	d.i += int(n)
 	return s
 }

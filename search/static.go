@@ -116,8 +116,9 @@ func varint(b []byte, n uint64) []byte {
 }
 
 // writeStatic derives the static index from the bleve index at dir (the
-// documents' stored text) and the documents' metas, calling write for each
-// file (a path relative to the site root).
+// documents' stored text) and the documents' metas, in their numbers
+// (numbered), calling write for each file (a path relative to the site
+// root).
 func writeStatic(dir string, metas []meta, write func(path string, data []byte) error, kept *keptShards) (StaticStats, int64, error) {
 	var st StaticStats
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
@@ -216,18 +217,29 @@ func layerCuts(metas []meta) []int {
 // last), then id, the order in which bleve's results break ties
 // (Index.Search sorts by score, time and id).
 func sortForNumbers(metas []meta) {
-	// Sorted through an index, by keys made once: metas are large to swap.
+	byID := make(map[string]meta, len(metas))
+	for _, m := range metas {
+		byID[m.id] = m
+	}
+	copy(metas, numbered(byID))
+}
+
+// numbered lists the metas in the documents' numbers (sortForNumbers),
+// sorting keys made once and copying each meta once: metas are large to
+// swap.
+func numbered(metas map[string]meta) []meta {
 	type key struct {
 		has  bool
 		nano int64
-		at   int32
+		id   string
 	}
-	keys := make([]key, len(metas))
-	for i, m := range metas {
-		keys[i] = key{hasTime(m.time), 0, int32(i)}
-		if keys[i].has {
-			keys[i].nano = m.time.UnixNano()
+	keys := make([]key, 0, len(metas))
+	for id, m := range metas {
+		k := key{has: hasTime(m.time), id: id}
+		if k.has {
+			k.nano = m.time.UnixNano()
 		}
+		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b key) int {
 		switch {
@@ -239,13 +251,13 @@ func sortForNumbers(metas []meta) {
 		case a.nano != b.nano:
 			return cmp.Compare(a.nano, b.nano)
 		}
-		return strings.Compare(metas[a.at].id, metas[b.at].id)
+		return strings.Compare(a.id, b.id)
 	})
-	sorted := make([]meta, len(metas))
+	out := make([]meta, len(keys))
 	for i, k := range keys {
-		sorted[i] = metas[k.at]
+		out[i] = metas[k.id]
 	}
-	copy(metas, sorted)
+	return out
 }
 
 // hasTime tells whether bleve indexes t (a time it can represent in Unix
@@ -306,7 +318,6 @@ func (w *staticWriter) run() error {
 	if int(n) != len(w.metas) {
 		return fmt.Errorf("search index holds %d documents, the build gave %d", n, len(w.metas))
 	}
-	sortForNumbers(w.metas)
 	cuts := layerCuts(w.metas)
 	var layers []layerEntry
 	for i := 0; i+1 < len(cuts); i++ {
