@@ -117,7 +117,7 @@ type Writer struct {
 	// byPage lists the documents' ids by page (the id's part before
 	// '#'), made when first needed (DeletePages) and kept up to date.
 	byPage map[string]map[string]bool
-	scans  int // docsOf's calls without byPage
+	scans  int  // docsOf's calls without byPage
 	count  int  // documents in an opened index, until its metas are read
 	fresh  bool // made anew
 	dirty  bool // changed since opened
