@@ -117,3 +117,9 @@ require (
 	gopkg.in/ini.v1 v1.67.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1
 )
+
+// go-re2 (gitleaks' regexps under the gore2regex tag) with one change:
+// libre2's compiled code is kept in a wazero compilation cache, so a
+// start no longer compiles it (about half a CPU-second); see
+// third_party/go-re2/CCSITE.md.
+replace github.com/wasilibs/go-re2 => ./third_party/go-re2

@@ -1,0 +1,1 @@
+(module (memory (export "memory") 3 65536 shared))
