@@ -2,11 +2,13 @@ package markup
 
 import (
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/alecthomas/chroma/v2/lexers"
 	"golang.org/x/net/html"
 )
 
@@ -246,4 +248,47 @@ func TestHighlighterConcurrent(t *testing.T) {
 	if hits, misses, _ := h.Stats(); hits+misses != 16 {
 		t.Errorf("hits %d + misses %d != 16 calls", hits, misses)
 	}
+}
+
+// TestMatchWholeSame: for every name made from chroma's own file name
+// patterns (upper case, with an ignored suffix, the extension swapped for
+// one)
+// and for common names, the lexer pickLexer finds by the whole name when
+// the extension found none is lexers.Match's: mayMatchWhole never hides a
+// match.
+func TestMatchWholeSame(t *testing.T) {
+	fill := strings.NewReplacer("*", "foo", "?", "x", "[", "", "]", "", "\\", "")
+	var names []string
+	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		cfg := l.Config()
+		for _, p := range append(append([]string(nil), cfg.Filenames...), cfg.AliasFilenames...) {
+			n := fill.Replace(p)
+			// (lexers.Match takes milliseconds: a few variants each.)
+			names = append(names, n, strings.ToUpper(n), n+".in")
+			if i := strings.LastIndexByte(n, '.'); i > 0 {
+				names = append(names, n[:i]+".bak")
+			}
+		}
+	}
+	names = append(names, "Makefile", "Makefile.in", "Dockerfile", "Dockerfile.dev", "CMakeLists.txt", "go.mod", "go.sum",
+		"README", "LICENSE", "notes.txt", "server.log", "data.jsonl", "x.S", "x.R", "x.C", "PKGBUILD", "Gemfile", "Rakefile",
+		"BUILD", "WORKSPACE", "Jenkinsfile", "nginx.conf", "a.b.c", ".bashrc", ".gitignore", "config", "schema.graphql")
+	checked := 0
+	for _, n := range names {
+		if n == "" || strings.Contains(n, "/") {
+			continue
+		}
+		if ext := path.Ext(n); ext != "" && ext != n && lexers.Match("x"+strings.ToLower(ext)) != nil {
+			continue // found by its extension: matchWhole is not asked
+		}
+		checked++
+		want, got := lexers.Match(n), matchWhole(n)
+		if (want == nil) != (got == nil) || want != nil && want.Config().Name != got.Config().Name {
+			t.Errorf("%q: matchWhole %v, lexers.Match %v", n, got, want)
+		}
+	}
+	if checked < 500 {
+		t.Errorf("only %d names checked", checked)
+	}
+	t.Logf("%d names checked, %d patterns tried on each", checked, len(specialGlobs()))
 }
