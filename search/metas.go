@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // The metas file, beside the index, holds every document's meta, so that
@@ -69,7 +70,11 @@ func writeMetas(path string, metas map[string]meta) error {
 		}
 		return i
 	}
-	body := make([]byte, 0, len(ids)*96)
+	size := 0
+	for _, id := range ids {
+		size += len(id) + 40 // the id, six indexes, time, length and hash
+	}
+	body := make([]byte, 0, size)
 	for _, id := range ids {
 		m := metas[id]
 		body = binary.AppendUvarint(body, uint64(len(id)))
@@ -121,7 +126,7 @@ func readMetas(path string, count int) (map[string]meta, error) {
 	}
 	// One string holds the file: ids and values are parts of it, not a
 	// string each.
-	d := metaDecoder{b: data, s: string(data)}
+	d := metaDecoder{b: data, s: unsafe.String(unsafe.SliceData(data), len(data))} // data is never written
 	if !strings.HasPrefix(d.s, metasMagic) {
 		return nil, errors.New("not a metas file")
 	}
