@@ -276,9 +276,11 @@ func (w *Writer) Replace(del []string, docs []Doc) ([]string, error) {
 		}
 		fresh = append(fresh, *d)
 	}
+	// A document this writer added before (another unit's, whose page
+	// this one's pages still name: a page that moved) is not stale.
 	rest := make([]string, 0, len(gone))
 	for _, id := range del {
-		if gone[id] {
+		if gone[id] && !w.added[id] {
 			rest = append(rest, id)
 		}
 	}

@@ -512,3 +512,60 @@ func TestTiesByNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestReplacePages: ReplacePages deletes a page's documents that are not
+// given again and keeps those given again unchanged; a document another
+// call of the same writer added (a page that moved to another session in
+// this build) is not taken for a stale one.
+func TestReplacePages(t *testing.T) {
+	base := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	doc := func(id, text string, min int) Doc {
+		return Doc{ID: id, Project: "p", Session: "s", Role: "prompt", Time: base.Add(time.Duration(min) * time.Minute), Text: text}
+	}
+	dir := filepath.Join(t.TempDir(), "idx")
+	buildIndex(t, dir, []Doc{doc("p/a.html#m-1", "alpha one", 1), doc("p/a.html#m-2", "alpha two", 2),
+		doc("p/b.html#m-1", "beta one", 3), doc("p/c.html#m-1", "gamma one", 4)})
+	w, err := OpenWriter(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b.html now belongs to another session, sent first.
+	if _, err := w.ReplacePages(nil, []Doc{doc("p/b.html#m-1", "beta moved", 5)}); err != nil {
+		t.Fatal(err)
+	}
+	// a.html's session: m-1 unchanged, m-2 gone, m-3 new; its old pages
+	// named b.html too.
+	added, err := w.ReplacePages([]string{"p/a.html", "p/b.html"}, []Doc{doc("p/a.html#m-1", "alpha one", 1), doc("p/a.html#m-3", "alpha three", 6)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(added) != 1 || added[0] != "p/a.html#m-3" {
+		t.Errorf("added %v, want only the new document", added)
+	}
+	if err := w.DeletePages([]string{"p/c.html"}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := w.Close(); err != nil || n != 3 {
+		t.Fatalf("%d documents (%v), want 3", n, err)
+	}
+	idx, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	var ids []string
+	res, err := idx.Search(context.Background(), Query{Text: "role:prompt", Size: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range res.Hits {
+		ids = append(ids, h.ID)
+	}
+	slices.Sort(ids)
+	if want := []string{"p/a.html#m-1", "p/a.html#m-3", "p/b.html#m-1"}; !slices.Equal(ids, want) {
+		t.Errorf("the index holds %v, want %v", ids, want)
+	}
+	if res, _ := idx.Search(context.Background(), Query{Text: "moved", Size: 10}); len(res.Hits) != 1 {
+		t.Errorf("the moved page's document is not the new one: %d hits for its text", len(res.Hits))
+	}
+}
