@@ -101,6 +101,15 @@ func (x *indexer) dropGone(reached map[string]*unit) {
 	if x.prev == nil {
 		return
 	}
+	var goneUnits []*unit
+	for _, page := range slices.Sorted(maps.Keys(x.prev.Units)) {
+		if reached[page] == nil {
+			goneUnits = append(goneUnits, x.prev.Units[page])
+		}
+	}
+	if len(goneUnits) == 0 {
+		return
+	}
 	held := map[string]bool{}
 	for _, u := range reached {
 		for _, f := range u.Files {
@@ -108,11 +117,8 @@ func (x *indexer) dropGone(reached map[string]*unit) {
 		}
 	}
 	var gone []string
-	for _, page := range slices.Sorted(maps.Keys(x.prev.Units)) {
-		if reached[page] != nil {
-			continue
-		}
-		for _, p := range pagesOf(x.prev.Units[page].Files) {
+	for _, u := range goneUnits {
+		for _, p := range pagesOf(u.Files) {
 			if !held[p] {
 				gone = append(gone, p)
 			}

@@ -274,7 +274,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 	req.Fields = []string{"project", "session", "title", "role", "tool", "model", "time", "text"}
 	req.IncludeLocations = true
 	// Ties go by time, then id: the static index's numbers (see
-	// sortForNumbers), so results are stable and the browser's the same.
+	// numbered), so results are stable and the browser's the same.
 	req.SortByCustom(search.SortOrder{&search.SortScore{Desc: true},
 		&search.SortField{Field: "time", Missing: search.SortFieldMissingFirst}, &search.SortDocID{}})
 	stats, err := x.bm25()

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"runtime"
 	"slices"
@@ -41,7 +42,7 @@ import (
 //     time and its display text (DisplayText: what snippets are cut
 //     from), some tens of KB each, loaded for the hits shown.
 //
-// Documents are numbered by time, then id (sortForNumbers), the order
+// Documents are numbered by time, then id (numbered), the order
 // bleve's results break ties in, so the reader (by number) breaks them
 // the same way; a new message is numbered last. The postings are made
 // from the documents' stored text, analysed as bleve analysed it, never
@@ -179,12 +180,9 @@ const maxLevel = 12
 
 // level is a document's level, from the FNV-1a hash of its id.
 func level(id string) int {
-	v := uint64(14695981039346656037)
-	for i := 0; i < len(id); i++ {
-		v ^= uint64(id[i])
-		v *= 1099511628211
-	}
-	l := 0
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	v, l := h.Sum64(), 0
 	for l < maxLevel && v&15 == 0 {
 		v >>= 4
 		l++
@@ -212,21 +210,11 @@ func layerCuts(metas []meta) []int {
 	return cuts
 }
 
-// sortForNumbers sorts metas into the documents' numbers: by time (those
+// numbered lists the metas in the documents' numbers: by time (those
 // without one bleve can index first, so that a new message is always the
 // last), then id, the order in which bleve's results break ties
-// (Index.Search sorts by score, time and id).
-func sortForNumbers(metas []meta) {
-	byID := make(map[string]meta, len(metas))
-	for _, m := range metas {
-		byID[m.id] = m
-	}
-	copy(metas, numbered(byID))
-}
-
-// numbered lists the metas in the documents' numbers (sortForNumbers),
-// sorting keys made once and copying each meta once: metas are large to
-// swap.
+// (Index.Search sorts by score, time and id). Keys made once are sorted
+// and each meta copied once: metas are large to swap.
 func numbered(metas map[string]meta) []meta {
 	type key struct {
 		has  bool

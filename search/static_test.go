@@ -224,8 +224,8 @@ func staticPostings(t *testing.T, files map[string][]byte) (map[string][]posting
 }
 
 // blevePostings reads every term's postings out of the bleve index, numbered
-// as the static index numbers them, and each document's field length from
-// bleve's norms.
+// by metas (in the static index's numbers), and each document's field
+// length from bleve's norms.
 func blevePostings(t *testing.T, dir string, metas []meta) (map[string][]posting, []uint32) {
 	t.Helper()
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
@@ -239,7 +239,6 @@ func blevePostings(t *testing.T, dir string, metas []meta) (map[string][]posting
 		t.Fatal(err)
 	}
 	defer r.Close()
-	sortForNumbers(metas)
 	num := map[string]uint32{}
 	for i, m := range metas {
 		num[m.id] = uint32(i)
@@ -329,11 +328,11 @@ func TestStaticMatchesBleve(t *testing.T) {
 	w := buildIndex(t, dir, docs)
 	files := writeAll(t, w, nil)
 	got, gotLens := staticPostings(t, files)
-	metas := make([]meta, len(docs))
+	byID := map[string]meta{}
 	for i := range docs {
-		metas[i] = newMeta(&docs[i])
+		byID[docs[i].ID] = newMeta(&docs[i])
 	}
-	want, wantLens := blevePostings(t, dir, metas)
+	want, wantLens := blevePostings(t, dir, numbered(byID))
 	if len(got) != len(want) {
 		t.Errorf("static index holds %d terms, bleve %d", len(got), len(want))
 	}
@@ -487,11 +486,11 @@ func TestTiesByNumber(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "idx")
 	w := buildIndex(t, dir, docs)
 	writeAll(t, w, nil) // the stats beside the index
-	metas := make([]meta, len(docs))
+	byID := map[string]meta{}
 	for i := range docs {
-		metas[i] = newMeta(&docs[i])
+		byID[docs[i].ID] = newMeta(&docs[i])
 	}
-	sortForNumbers(metas)
+	metas := numbered(byID)
 	idx, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)

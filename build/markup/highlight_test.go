@@ -251,11 +251,10 @@ func TestHighlighterConcurrent(t *testing.T) {
 }
 
 // TestMatchWholeSame: for every name made from chroma's own file name
-// patterns (upper case, with an ignored suffix, the extension swapped for
-// one)
-// and for common names, the lexer pickLexer finds by the whole name when
-// the extension found none is lexers.Match's: mayMatchWhole never hides a
-// match.
+// patterns (as is, upper case, with an ignored suffix, the extension
+// swapped for one) and for common names, the lexer pickLexer finds by the
+// whole name when the extension found none is lexers.Match's:
+// mayMatchWhole never hides a match.
 func TestMatchWholeSame(t *testing.T) {
 	fill := strings.NewReplacer("*", "foo", "?", "x", "[", "", "]", "", "\\", "")
 	var names []string
