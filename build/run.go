@@ -403,6 +403,11 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 		prevSources = prev.Sources
 	}
 	fp := fingerprint(src.a, prevSources, r.workers())
+	if r.cfg.Force || changedSources(fp, prevSources) {
+		// Something will be redacted: the secret rules are made beside
+		// the rest of the plan (a no-op build never makes them).
+		r.cfg.Redact.Prepare()
+	}
 	var units, total int64
 	for _, p := range src.a.Projects {
 		units += int64(len(p.Sessions))

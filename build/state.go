@@ -201,6 +201,17 @@ func keyed(fp map[string]source) map[string]source {
 	return out
 }
 
+// changedSources reports whether fp holds a file prev does not hold with
+// the same content (prev nil: every file is new).
+func changedSources(fp, prev map[string]source) bool {
+	for p, s := range fp {
+		if old, ok := prev[pathKey(p)]; !ok || old.Hash != s.Hash {
+			return true
+		}
+	}
+	return false
+}
+
 // fingerprint stats every source file and hashes those whose size or
 // mtime differ from prev (all of them when prev is nil), in parallel.
 func fingerprint(a *archive.Archive, prev map[string]source, workers int) map[string]source {

@@ -48,9 +48,11 @@ type Redactor struct {
 	clean *cleanSet
 	// scratch keeps the slices of one line's redaction for the next.
 	scratch sync.Pool
-	// det is gitleaks' detector, ready when detReady is closed (nil and
-	// detErr set if it could not be made).
+	// det is gitleaks' detector, made by the goroutine the first Prepare
+	// starts and ready when detReady is closed (nil and detErr set if it
+	// could not be made).
 	det      *scanner
+	detStart sync.Once
 	detReady chan struct{}
 	detErr   error
 
@@ -63,19 +65,7 @@ type Redactor struct {
 func New(opts Options) (*Redactor, error) {
 	r := &Redactor{opts: opts, byRule: map[string]int{}, byFile: map[string]map[string]int{}, clean: newCleanSet()}
 	if opts.Secrets {
-		// Compiling the rules takes a few hundred milliseconds: it runs
-		// while the build discovers and fingerprints, and a build that
-		// scans nothing (nothing changed) never waits for it.
 		r.detReady = make(chan struct{})
-		go func() {
-			defer close(r.detReady)
-			det, err := newDetector()
-			if err != nil {
-				r.detErr = fmt.Errorf("secret rules: %w", err)
-				return
-			}
-			r.det = det
-		}()
 	}
 	var lits []string
 	for _, l := range opts.Literals {
@@ -115,11 +105,35 @@ type KnownClean interface {
 	MarkClean(key [32]byte)
 }
 
-// Err reports a failure to make the secret rules (once they are made).
+// Prepare starts making the secret rules, in the background, if they are
+// not made or being made. Making them costs a few hundred milliseconds
+// (gitleaks' rules compiled, WebAssembly RE2 started): a build calls
+// Prepare as soon as it knows it will redact something, so that this runs
+// beside its other work, and a build that redacts nothing (nothing changed)
+// never pays for it. Redacting without Prepare makes the rules then.
+func (r *Redactor) Prepare() {
+	if r == nil || r.detReady == nil {
+		return
+	}
+	r.detStart.Do(func() {
+		go func() {
+			defer close(r.detReady)
+			det, err := newDetector()
+			if err != nil {
+				r.detErr = fmt.Errorf("secret rules: %w", err)
+				return
+			}
+			r.det = det
+		}()
+	})
+}
+
+// Err reports a failure to make the secret rules (making them if need be).
 func (r *Redactor) Err() error {
 	if r == nil || r.detReady == nil {
 		return nil
 	}
+	r.Prepare()
 	<-r.detReady
 	return r.detErr
 }
@@ -426,6 +440,7 @@ func (r *Redactor) lines(vals, keys []string, groups []int) ([]string, map[strin
 		out[i] = r.own(s, add)
 	}
 	if r.opts.Secrets {
+		r.Prepare()
 		<-r.detReady
 		if r.det == nil {
 			// The rules are built in: this cannot happen but by a broken

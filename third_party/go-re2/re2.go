@@ -72,23 +72,21 @@ func CompilePOSIX(expr string) (*Regexp, error) {
 // MustCompile is like Compile but panics if the expression cannot be parsed.
 // It simplifies safe initialization of global variables holding compiled regular
 // expressions.
+//
+// ccsite: the expression is compiled at the Regexp's first use (see
+// internal.CompileLazy), so that package-level variables cost nothing at
+// start-up; a bad expression panics then rather than here.
 func MustCompile(str string) *Regexp {
-	re, err := Compile(str)
-	if err != nil {
-		panic(`regexp: Compile(` + internal.QuoteForError(str) + `): ` + err.Error())
-	}
-	return re
+	return internal.CompileLazy(str, internal.CompileOptions{}, "Compile")
 }
 
 // MustCompilePOSIX is like CompilePOSIX but panics if the expression cannot be parsed.
 // It simplifies safe initialization of global variables holding compiled regular
 // expressions.
+//
+// ccsite: compiled at first use, as MustCompile.
 func MustCompilePOSIX(str string) *Regexp {
-	regexp, err := CompilePOSIX(str)
-	if err != nil {
-		panic(`regexp: CompilePOSIX(` + internal.QuoteForError(str) + `): ` + err.Error())
-	}
-	return regexp
+	return internal.CompileLazy(str, internal.CompileOptions{Longest: true, Posix: true}, "CompilePOSIX")
 }
 
 // QuoteMeta returns a string that escapes all regular expression metacharacters

@@ -30,6 +30,41 @@ type Regexp struct {
 	abi *libre2ABI
 
 	released uint32
+
+	// ccsite: a Regexp from CompileLazy is compiled at its first use
+	// (ready), not when it is made.
+	lazy     bool
+	lazyOnce sync.Once
+	lazyName string
+}
+
+// CompileLazy (ccsite) returns a Regexp compiled at its first use rather than
+// now: a package-level MustCompile then costs nothing at start-up, and the
+// WebAssembly runtime is started only by a process that matches. An
+// expression that does not compile panics at that first use, with the
+// message MustCompile (name "Compile") or MustCompilePOSIX would have given.
+func CompileLazy(expr string, opts CompileOptions, name string) *Regexp {
+	return &Regexp{expr: expr, opts: opts, lazy: true, lazyName: name}
+}
+
+// ready compiles a lazy Regexp once; other Regexps are ready when made.
+func (re *Regexp) ready() {
+	if !re.lazy {
+		return
+	}
+	re.lazyOnce.Do(func() {
+		c, err := Compile(re.expr, re.opts)
+		if err != nil {
+			panic(`regexp: ` + re.lazyName + `(` + QuoteForError(re.expr) + `): ` + err.Error())
+		}
+		// The compiled program now belongs to re: c's finalizer must not
+		// delete it.
+		runtime.SetFinalizer(c, nil)
+		re.ptr, re.numMatches, re.abi = c.ptr, c.numMatches, c.abi
+		runtime.SetFinalizer(re, func(obj interface{}) {
+			obj.(*Regexp).release()
+		})
+	})
 }
 
 // Copy returns a new Regexp object copied from re.
@@ -202,6 +237,7 @@ func (re *Regexp) expand(dst []byte, template string, bsrc []byte, src string, m
 // Find returns a slice holding the text of the leftmost match in b of the regular expression.
 // A return value of nil indicates no match.
 func (re *Regexp) Find(b []byte) []byte {
+	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8)
 	defer re.abi.endOperation(alloc)
 
@@ -218,6 +254,7 @@ func (re *Regexp) Find(b []byte) []byte {
 // b[loc[0]:loc[1]].
 // A return value of nil indicates no match.
 func (re *Regexp) FindIndex(b []byte) (loc []int) {
+	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8)
 	defer re.abi.endOperation(alloc)
 	cs := alloc.newCStringFromBytes(b)
@@ -233,6 +270,7 @@ func (re *Regexp) FindIndex(b []byte) (loc []int) {
 // an empty string. Use FindStringIndex or FindStringSubmatch if it is
 // necessary to distinguish these cases.
 func (re *Regexp) FindString(s string) string {
+	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8)
 	defer re.abi.endOperation(alloc)
 	cs := alloc.newCString(s)
@@ -248,6 +286,7 @@ func (re *Regexp) FindString(s string) string {
 // itself is at s[loc[0]:loc[1]].
 // A return value of nil indicates no match.
 func (re *Regexp) FindStringIndex(s string) (loc []int) {
+	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8)
 	defer re.abi.endOperation(alloc)
 	cs := alloc.newCString(s)
@@ -279,6 +318,7 @@ func (re *Regexp) find(alloc *allocation, cs cString, dstCap []int) []int {
 // package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAll(b []byte, n int) [][]byte {
+	re.ready()
 	alloc := re.abi.startOperation(len(b) + 16)
 	defer re.abi.endOperation(alloc)
 
@@ -298,6 +338,7 @@ func (re *Regexp) FindAll(b []byte, n int) [][]byte {
 // in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllIndex(b []byte, n int) [][]int {
+	re.ready()
 	alloc := re.abi.startOperation(len(b) + 16)
 	defer re.abi.endOperation(alloc)
 
@@ -319,6 +360,7 @@ func (re *Regexp) FindAllIndex(b []byte, n int) [][]int {
 // in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllString(s string, n int) []string {
+	re.ready()
 	alloc := re.abi.startOperation(len(s) + 16)
 	defer re.abi.endOperation(alloc)
 
@@ -338,6 +380,7 @@ func (re *Regexp) FindAllString(s string, n int) []string {
 // description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	re.ready()
 	alloc := re.abi.startOperation(len(s) + 16)
 	defer re.abi.endOperation(alloc)
 
@@ -404,6 +447,7 @@ func (re *Regexp) findAll(alloc *allocation, bsrc []byte, src string, cs cString
 // description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte {
+	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
 
@@ -427,6 +471,7 @@ func (re *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte {
 // 'All' description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllSubmatchIndex(b []byte, n int) [][]int {
+	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
 
@@ -448,6 +493,7 @@ func (re *Regexp) FindAllSubmatchIndex(b []byte, n int) [][]int {
 // the 'All' description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
+	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
 
@@ -472,6 +518,7 @@ func (re *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 // comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
 
@@ -544,6 +591,7 @@ func (re *Regexp) findAllSubmatch(alloc *allocation, bsrc []byte, src string, cs
 // comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindSubmatch(b []byte) [][]byte {
+	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8*re.numMatches)
 	defer re.abi.endOperation(alloc)
 
@@ -565,6 +613,7 @@ func (re *Regexp) FindSubmatch(b []byte) [][]byte {
 // in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindSubmatchIndex(b []byte) []int {
+	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8*re.numMatches)
 	defer re.abi.endOperation(alloc)
 
@@ -583,6 +632,7 @@ func (re *Regexp) FindSubmatchIndex(b []byte) []int {
 }
 
 func (re *Regexp) FindStringSubmatch(s string) []string {
+	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8*re.numMatches)
 	defer re.abi.endOperation(alloc)
 
@@ -604,6 +654,7 @@ func (re *Regexp) FindStringSubmatch(s string) []string {
 // 'Index' descriptions in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindStringSubmatchIndex(s string) []int {
+	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8*re.numMatches)
 	defer re.abi.endOperation(alloc)
 
@@ -644,6 +695,7 @@ func (re *Regexp) findSubmatch(alloc *allocation, cs cString, deliver func(match
 // This method modifies the Regexp and may not be called concurrently
 // with any other methods.
 func (re *Regexp) Longest() {
+	re.ready()
 	alloc := re.abi.startOperation(len(re.expr) + 2)
 	defer re.abi.endOperation(alloc)
 
@@ -662,6 +714,7 @@ func (re *Regexp) Longest() {
 
 // NumSubexp returns the number of parenthesized subexpressions in this Regexp.
 func (re *Regexp) NumSubexp() int {
+	re.ready()
 	return re.numMatches - 1
 }
 
@@ -683,6 +736,7 @@ func (re *Regexp) NumSubexp() int {
 //	n == 0: the result is nil (zero substrings)
 //	n < 0: all substrings
 func (re *Regexp) Split(s string, n int) []string {
+	re.ready()
 	// Copied as is from
 	// https://github.com/golang/go/blob/78472603c6bac7a52d42d565558b9c0cb12c3f9a/src/regexp/regexp.go#L1253
 	// The logic in this function is only for taking match indexes to split the string, regex itself
@@ -726,6 +780,7 @@ func (re *Regexp) Split(s string, n int) []string {
 // Since the Regexp as a whole cannot be named, names[0] is always
 // the empty string. The slice should not be modified.
 func (re *Regexp) SubexpNames() []string {
+	re.ready()
 	re.groupNamesOnce.Do(func() {
 		re.groupNames = subexpNames(re.abi, re.ptr, re.numMatches)
 	})
@@ -740,6 +795,7 @@ func (re *Regexp) SubexpNames() []string {
 // In this case, SubexpIndex returns the index of the leftmost such subexpression
 // in the regular expression.
 func (re *Regexp) SubexpIndex(name string) int {
+	re.ready()
 	if name != "" {
 		for i, s := range re.SubexpNames() {
 			if name == s {
@@ -753,6 +809,7 @@ func (re *Regexp) SubexpIndex(name string) int {
 // Match reports whether the byte slice b
 // contains any match of the regular expression re.
 func (re *Regexp) Match(b []byte) bool {
+	re.ready()
 	alloc := re.abi.startOperation(len(b))
 	defer re.abi.endOperation(alloc)
 
@@ -768,6 +825,7 @@ func (re *Regexp) Match(b []byte) bool {
 // MatchString reports whether the string s
 // contains any match of the regular expression re.
 func (re *Regexp) MatchString(s string) bool {
+	re.ready()
 	alloc := re.abi.startOperation(len(s))
 	defer re.abi.endOperation(alloc)
 
@@ -781,6 +839,9 @@ func (re *Regexp) MatchString(s string) bool {
 }
 
 func (re *Regexp) release() {
+	if re.lazy && re.abi == nil {
+		return // never compiled
+	}
 	if !atomic.CompareAndSwapUint32(&re.released, 0, 1) {
 		return
 	}
@@ -795,6 +856,7 @@ func Release(re *Regexp) {
 // with the replacement text repl. Inside repl, $ signs are interpreted as
 // in Expand, so for instance $1 represents the text of the first submatch.
 func (re *Regexp) ReplaceAll(src, repl []byte) []byte {
+	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
 
@@ -820,6 +882,7 @@ func (re *Regexp) ReplaceAll(src, repl []byte) []byte {
 // to the matched byte slice. The replacement returned by repl is substituted
 // directly, without using [Regexp.Expand].
 func (re *Regexp) ReplaceAllFunc(src []byte, repl func([]byte) []byte) []byte {
+	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
 
@@ -834,6 +897,7 @@ func (re *Regexp) ReplaceAllFunc(src []byte, repl func([]byte) []byte) []byte {
 // with the replacement bytes repl. The replacement repl is substituted directly,
 // without using Expand.
 func (re *Regexp) ReplaceAllLiteral(src, repl []byte) []byte {
+	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
 
@@ -848,6 +912,7 @@ func (re *Regexp) ReplaceAllLiteral(src, repl []byte) []byte {
 // with the replacement string repl. The replacement repl is substituted directly,
 // without using Expand.
 func (re *Regexp) ReplaceAllLiteralString(src, repl string) string {
+	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
 
@@ -864,6 +929,7 @@ func (re *Regexp) ReplaceAllLiteralString(src, repl string) string {
 // with the replacement string repl. Inside repl, $ signs are interpreted as
 // in Expand, so for instance $1 represents the text of the first submatch.
 func (re *Regexp) ReplaceAllString(src, repl string) string {
+	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
 
@@ -886,6 +952,7 @@ func (re *Regexp) ReplaceAllString(src, repl string) string {
 // to the matched substring. The replacement returned by repl is substituted
 // directly, without using [Regexp.Expand].
 func (re *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
 

@@ -160,7 +160,12 @@ func putChildModule(cm *childModule) {
 	modPoolMu.Unlock()
 }
 
-func init() {
+// runtimeOnce starts the runtime (ccsite: at the first newABI, not at
+// package init, so a process that never matches a regular expression never
+// pays for it).
+var runtimeOnce sync.Once
+
+func startRuntime() {
 	ctx := context.Background()
 	ctx = experimental.WithMemoryAllocator(ctx, allocator.NewNonMoving())
 
@@ -260,6 +265,7 @@ func cacheDir() string {
 }
 
 func newABI() *libre2ABI {
+	runtimeOnce.Do(startRuntime)
 	abi := &libre2ABI{
 		cre2New:                   newLazyFunction("cre2_new"),
 		cre2Delete:                newLazyFunction("cre2_delete"),
