@@ -3,9 +3,16 @@
 package redact
 
 import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
 )
@@ -43,4 +50,50 @@ func TestLazyRegexp(t *testing.T) {
 	}()
 	bad.MatchString("ab")
 	t.Error("a bad expression matched without a panic")
+}
+
+// TestRE2CacheReused: a process that matches loads RE2's native code from
+// the compilation cache the first one wrote (third_party/go-re2/CCSITE.md)
+// rather than compiling it again: with GO_RE2_CACHE_STRICT=1 a cache that
+// does not load panics (without it, go-re2 compiles without the cache), and
+// the file is left as it is.
+func TestRE2CacheReused(t *testing.T) {
+	if os.Getenv("CCSITE_RE2_CHILD") == "1" {
+		if !glregexp.MustCompile(`a+b`).MatchString("xaab") {
+			t.Fatal("no match")
+		}
+		return
+	}
+	dir := t.TempDir()
+	run := func() map[string]string {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestRE2CacheReused$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "CCSITE_RE2_CHILD=1", "GO_RE2_CACHE_DIR="+dir, "GO_RE2_CACHE_STRICT=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		files := map[string]string{}
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				if st, err := os.Stat(p); err == nil {
+					var ino uint64
+					if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+						ino = sys.Ino
+					}
+					files[p] = fmt.Sprintf("%s, inode %d", st.ModTime().Format(time.RFC3339Nano), ino)
+				}
+			}
+			return nil
+		})
+		return files
+	}
+	first := run()
+	if len(first) == 0 {
+		t.Fatal("the first process wrote no cache")
+	}
+	second := run()
+	for p, v := range first {
+		if second[p] != v {
+			t.Errorf("%s rewritten by the second process (%s, then %s): the cache was not used", filepath.Base(p), v, second[p])
+		}
+	}
 }
