@@ -32,10 +32,16 @@ func DefaultCacheDir(getenv func(string) string) string {
 // hlCacheLimit bounds the cache file: past it, the cache starts empty.
 const hlCacheLimit = 2 << 30
 
-var (
-	hlBucket    = []byte("highlight")
-	cleanBucket = []byte("clean")
+// The cache's buckets, by kv.bucket.
+const (
+	hlKind    = iota // highlighted blocks
+	cleanKind        // lines redaction found clean
+	namesKind        // names redaction found clean (a few thousand: kept
+	// apart from the millions of lines so a build that only looks names up
+	// touches a few pages of the file, not one per name)
 )
+
+var buckets = [...][]byte{hlKind: []byte("highlight"), cleanKind: []byte("clean"), namesKind: []byte("names")}
 
 // diskCache keeps highlighted code blocks between builds in a bbolt file,
 // keyed by the block's hash salted with the tool's identity (a new ccsite
@@ -52,20 +58,21 @@ type diskCache struct {
 }
 
 type kv struct {
-	k     [32]byte
-	v     string
-	clean bool // a clean line's mark, in cleanBucket
+	k      [32]byte
+	v      string
+	bucket int // hlKind, cleanKind or namesKind (these two: a mark, no value)
 }
 
-// cleanLines is the cache's set of lines redaction found clean, keyed
-// also by the redactor's fingerprint.
+// cleanLines is the cache's set of lines (or names) redaction found
+// clean, keyed also by the redactor's fingerprint.
 type cleanLines struct {
 	c      *diskCache
 	prefix []byte // the tool's salt and the redactor's fingerprint
+	bucket int    // cleanKind or namesKind
 }
 
-func newCleanLines(c *diskCache, fingerprint string) cleanLines {
-	return cleanLines{c: c, prefix: []byte(c.salt + "\x00" + fingerprint)}
+func newCleanLines(c *diskCache, fingerprint string, bucket int) cleanLines {
+	return cleanLines{c: c, prefix: []byte(c.salt + "\x00" + fingerprint), bucket: bucket}
 }
 
 func (l cleanLines) key(k [32]byte) []byte {
@@ -79,7 +86,7 @@ func (l cleanLines) key(k [32]byte) []byte {
 func (l cleanLines) Clean(k [32]byte) bool {
 	found := false
 	l.c.db.View(func(tx *bolt.Tx) error {
-		found = tx.Bucket(cleanBucket).Get(l.key(k)) != nil
+		found = tx.Bucket(buckets[l.bucket]).Get(l.key(k)) != nil
 		return nil
 	})
 	return found
@@ -89,7 +96,7 @@ func (l cleanLines) Clean(k [32]byte) bool {
 func (l cleanLines) MarkClean(k [32]byte) {
 	var key [32]byte
 	copy(key[:], l.key(k))
-	l.c.puts <- kv{k: key, clean: true}
+	l.c.puts <- kv{k: key, bucket: l.bucket}
 }
 
 // openDiskCache opens (or makes) the cache in dir. Another build holding it
@@ -121,11 +128,12 @@ func openDiskCache(dir, salt string) (*diskCache, error) {
 		return nil, fmt.Errorf("highlight cache %s: %w", p, err)
 	}
 	if err := db.Update(func(tx *bolt.Tx) error {
-		if _, err := tx.CreateBucketIfNotExists(hlBucket); err != nil {
-			return err
+		for _, b := range buckets {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
 		}
-		_, err := tx.CreateBucketIfNotExists(cleanBucket)
-		return err
+		return nil
 	}); err != nil {
 		db.Close()
 		return nil, err
@@ -147,7 +155,7 @@ func (c *diskCache) Get(k [32]byte) (string, bool) {
 	var out string
 	found := false
 	c.db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(hlBucket).Get(c.key(k)); v != nil {
+		if v := tx.Bucket(buckets[hlKind]).Get(c.key(k)); v != nil {
 			out, found = string(v), true
 		}
 		return nil
@@ -159,7 +167,7 @@ func (c *diskCache) Get(k [32]byte) (string, bool) {
 func (c *diskCache) Put(k [32]byte, html string) {
 	var key [32]byte
 	copy(key[:], c.key(k))
-	c.puts <- kv{k: key, v: html}
+	c.puts <- kv{k: key, v: html, bucket: hlKind}
 }
 
 func (c *diskCache) writer() {
@@ -173,21 +181,18 @@ func (c *diskCache) writer() {
 		// In key order: bbolt then fills pages one after the other
 		// instead of splitting and rewriting them at random.
 		slices.SortFunc(batch, func(a, b kv) int {
-			if a.clean != b.clean {
-				return cmp.Compare(btoi(a.clean), btoi(b.clean))
+			if a.bucket != b.bucket {
+				return cmp.Compare(a.bucket, b.bucket)
 			}
 			return bytes.Compare(a.k[:], b.k[:])
 		})
 		err := c.db.Update(func(tx *bolt.Tx) error {
-			b, cl := tx.Bucket(hlBucket), tx.Bucket(cleanBucket)
 			for _, e := range batch {
-				var err error
-				if e.clean {
-					err = cl.Put(e.k[:20], []byte{1})
-				} else {
-					err = b.Put(e.k[:20], []byte(e.v))
+				v := []byte{1}
+				if e.bucket == hlKind {
+					v = []byte(e.v)
 				}
-				if err != nil {
+				if err := tx.Bucket(buckets[e.bucket]).Put(e.k[:20], v); err != nil {
 					return err
 				}
 			}
@@ -226,11 +231,4 @@ func (c *diskCache) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return errors.Join(c.err, err)
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -199,7 +199,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	out, plan := op.out, op.plan
 	defer out.close()
 	defer plan.release()
-	defer r.cfg.Redact.Remember(nil)
+	defer r.cfg.Redact.Remember(nil, nil)
 	col, err := phase(r, "pages", func() (*collector, error) { return r.pages(ctx, src, out, plan) })
 	if err != nil {
 		return r.sum, err
@@ -426,7 +426,8 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 			if r.cfg.Redact.Active() {
 				// Lines (and names, just below) found clean by an earlier
 				// build are not scanned again.
-				r.cfg.Redact.Remember(newCleanLines(pl.cache, r.cfg.Redact.Fingerprint()))
+				rfp := r.cfg.Redact.Fingerprint()
+				r.cfg.Redact.Remember(newCleanLines(pl.cache, rfp, cleanKind), newCleanLines(pl.cache, rfp, namesKind))
 			}
 		} else {
 			r.sum.CacheErr = err

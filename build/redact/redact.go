@@ -43,7 +43,7 @@ type Redactor struct {
 	opts Options
 	anon *strings.Replacer
 
-	known KnownClean
+	known, knownNames KnownClean
 	// clean holds the values found clean in this Redactor's life.
 	clean *cleanSet
 	// scratch keeps the slices of one line's redaction for the next.
@@ -138,11 +138,16 @@ func (r *Redactor) Err() error {
 	return r.detErr
 }
 
-// Remember makes r skip lines kc knows clean and tell it those it finds
-// clean; nil stops that.
-func (r *Redactor) Remember(kc KnownClean) {
+// Remember makes r skip lines (and names) lines knows clean and tell it
+// those it finds clean; names, when not nil, does that for names (see Name)
+// instead: a set of its own, small, where a build that only redacts names
+// (nothing changed) finds them in a few pages. nil, nil stops that.
+func (r *Redactor) Remember(lines, names KnownClean) {
 	if r != nil {
-		r.known = kc
+		if names == nil {
+			names = lines
+		}
+		r.known, r.knownNames = lines, names
 	}
 }
 
@@ -266,9 +271,9 @@ func (r *Redactor) name(file, s string, count bool) string {
 		return s
 	}
 	var key [32]byte
-	if r.known != nil {
+	if r.knownNames != nil {
 		key = sha256.Sum256([]byte("name\x00" + s))
-		if r.known.Clean(key) {
+		if r.knownNames.Clean(key) {
 			return s
 		}
 	}
@@ -305,8 +310,8 @@ func (r *Redactor) name(file, s string, count bool) string {
 			rules["name-token"] += n
 		}
 	}
-	if name == s && r.known != nil {
-		r.known.MarkClean(key)
+	if name == s && r.knownNames != nil {
+		r.knownNames.MarkClean(key)
 	}
 	if count {
 		r.count(file, rules)
