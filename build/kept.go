@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,9 +76,15 @@ func keepList(roots []string, a *archive.Archive) []keep.Entry {
 		}
 	}
 	var out []keep.Entry
-	add := func(path, kind, sess, project string, start time.Time) {
-		fi, err := os.Stat(path)
-		if err != nil || !fi.Mode().IsRegular() {
+	// fi is the file's stat from the walk; nil: stat it here.
+	add := func(path string, fi fs.FileInfo, kind, sess, project string, start time.Time) {
+		if fi == nil {
+			var err error
+			if fi, err = os.Stat(path); err != nil {
+				return
+			}
+		}
+		if !fi.Mode().IsRegular() {
 			return
 		}
 		root, rel := rootOf(absRoots, path)
@@ -88,18 +95,21 @@ func keepList(roots []string, a *archive.Archive) []keep.Entry {
 			Session: sess, Project: project, Start: start})
 	}
 	agent := func(ag *archive.AgentFile, sess, project string) {
-		add(ag.Path, keep.KindAgent, sess, project, ag.FirstTime)
-		add(strings.TrimSuffix(ag.Path, ".jsonl")+".meta.json", keep.KindMeta, sess, project, ag.FirstTime)
+		add(ag.Path, ag.Info, keep.KindAgent, sess, project, ag.FirstTime)
+		// A walked agent's MetaInfo is nil when it has no .meta.json.
+		if ag.MetaInfo != nil || ag.Info == nil {
+			add(strings.TrimSuffix(ag.Path, ".jsonl")+".meta.json", ag.MetaInfo, keep.KindMeta, sess, project, ag.FirstTime)
+		}
 	}
 	for _, p := range a.Projects {
 		for _, sf := range p.Sessions {
 			sess := sf.ID
-			add(sf.Path, keep.KindSession, sess, p.Path, sf.FirstTime)
+			add(sf.Path, sf.Info, keep.KindSession, sess, p.Path, sf.FirstTime)
 			for _, ag := range sf.Agents {
 				agent(ag, sess, p.Path)
 			}
 			for _, x := range sf.Extras {
-				add(x, keep.KindExtra, sess, p.Path, sf.FirstTime)
+				add(x, nil, keep.KindExtra, sess, p.Path, sf.FirstTime)
 			}
 			out = append(out, fileHistory(absRoots, sf, p.Path)...)
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -212,54 +213,76 @@ func changedSources(fp, prev map[string]source) bool {
 	return false
 }
 
-// fingerprint stats every source file and hashes those whose size or
-// mtime differ from prev (all of them when prev is nil), in parallel.
+// fingerprint takes every source file's size and mtime (from the walk's
+// stat) and hashes, in parallel, those whose size or mtime differ from
+// prev (all of them when prev is nil).
 func fingerprint(a *archive.Archive, prev map[string]source, workers int) map[string]source {
-	var paths []string
+	var files []fileStat
 	for _, p := range a.Projects {
 		for _, s := range p.Sessions {
-			paths = append(paths, s.Path)
+			files = append(files, fileStat{s.Path, s.Info})
 			for _, ag := range s.Agents {
-				paths = append(paths, ag.Path)
+				files = append(files, fileStat{ag.Path, ag.Info})
 			}
 		}
 	}
 	for _, ag := range a.Orphans {
-		paths = append(paths, ag.Path)
+		files = append(files, fileStat{ag.Path, ag.Info})
 	}
-	out := make(map[string]source, len(paths))
+	out := make(map[string]source, len(files))
+	var todo []string
+	for _, f := range files {
+		st := f.info
+		if st == nil {
+			var err error
+			if st, err = os.Stat(f.path); err != nil {
+				out[f.path] = source{}
+				continue
+			}
+		}
+		src := source{Size: st.Size(), MTime: st.ModTime().UnixNano()}
+		if old, ok := prev[pathKey(f.path)]; ok && old.Size == src.Size && old.MTime == src.MTime && old.Hash != "" {
+			src.Hash = old.Hash
+		} else {
+			todo = append(todo, f.path)
+		}
+		out[f.path] = src
+	}
+	if len(todo) == 0 {
+		return out
+	}
 	var mu sync.Mutex
 	jobs := make(chan string)
 	var wg sync.WaitGroup
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	for w := 0; w < workers; w++ {
+	for w := 0; w < min(workers, len(todo)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for p := range jobs {
-				src := source{}
-				if st, err := os.Stat(p); err == nil {
-					src.Size, src.MTime = st.Size(), st.ModTime().UnixNano()
-					if old, ok := prev[pathKey(p)]; ok && old.Size == src.Size && old.MTime == src.MTime && old.Hash != "" {
-						src.Hash = old.Hash
-					} else {
-						src.Hash = hashFile(p)
-					}
-				}
+				h := hashFile(p)
 				mu.Lock()
+				src := out[p]
+				src.Hash = h
 				out[p] = src
 				mu.Unlock()
 			}
 		}()
 	}
-	for _, p := range paths {
+	for _, p := range todo {
 		jobs <- p
 	}
 	close(jobs)
 	wg.Wait()
 	return out
+}
+
+// fileStat is a source file and its stat from the walk (nil: stat it).
+type fileStat struct {
+	path string
+	info fs.FileInfo
 }
 
 func hashFile(p string) string {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -68,10 +69,14 @@ type Project struct {
 
 // SessionFile is a main session transcript and its sub-agent files.
 type SessionFile struct {
-	Path      string
-	ID        string
-	Folder    string
-	Size      int64
+	Path   string
+	ID     string
+	Folder string
+	Size   int64
+	// Info is the file's stat when it was walked (size, modification
+	// time): a build fingerprints and keeps the file by it, without a
+	// stat of its own.
+	Info      fs.FileInfo
 	FirstCWD  string
 	SessionID string
 	// FirstTime is the first timestamp in the file's first lines: enough to
@@ -96,6 +101,7 @@ type AgentFile struct {
 	Layout   string
 	Folder   string
 	Size     int64
+	Info     fs.FileInfo // as SessionFile's
 	FirstCWD string
 	// FirstTime is the first timestamp in the file's first lines.
 	FirstTime time.Time
@@ -104,6 +110,9 @@ type AgentFile struct {
 	// LinkedBy says how the parent was found: subagents-dir, sessionId.
 	LinkedBy string
 	Meta     *Meta
+	// MetaInfo is the stat of the agent's .meta.json (nil: none, or not a
+	// regular file), whether or not Meta could be read from it.
+	MetaInfo fs.FileInfo
 	// WorkflowID names the workflow of an agent under
 	// <session>/subagents/workflows/<workflow-id>/.
 	WorkflowID string
@@ -175,13 +184,13 @@ func Discover(ctx context.Context, paths []string) (*Archive, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		pk := peek(s.Path)
+		pk := peek(s.Path, s.Size)
 		s.FirstCWD, s.SessionID, s.FirstTime, s.FirstUUID = pk.cwd, pk.sessionID, pk.time, pk.uuid
-		s.ContinuedIn = continuedIn(s.Path)
+		s.ContinuedIn = pk.continuedIn
 		s.ID = sessionFileID(s.Path, pk.sessionID)
 	}
 	for _, ag := range agents {
-		pk := peek(ag.Path)
+		pk := peek(ag.Path, -1)
 		ag.FirstCWD, ag.FirstTime = pk.cwd, pk.time
 		if ag.ParentID == "" {
 			ag.ParentID = pk.sessionID
@@ -243,13 +252,13 @@ func inSessionTree(p string) bool {
 }
 
 // classifyAgent recognises agent-<id>.jsonl files and their layout.
-func classifyAgent(path string, size int64) *AgentFile {
+func classifyAgent(path string, st fs.FileInfo) *AgentFile {
 	base := filepath.Base(path)
 	id, ok := strings.CutPrefix(strings.TrimSuffix(base, ".jsonl"), "agent-")
 	if !ok || id == "" {
 		return nil
 	}
-	ag := &AgentFile{Path: path, ID: id, Layout: LayoutLegacy, Folder: filepath.Dir(path), Size: size}
+	ag := &AgentFile{Path: path, ID: id, Layout: LayoutLegacy, Folder: filepath.Dir(path), Size: st.Size(), Info: st}
 	// <folder>/<session>/subagents/[workflows/<wf>/]agent-<id>.jsonl
 	dir := filepath.Dir(path)
 	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
@@ -265,24 +274,27 @@ func classifyAgent(path string, size int64) *AgentFile {
 			break
 		}
 	}
-	ag.Meta = readMeta(strings.TrimSuffix(path, ".jsonl") + ".meta.json")
+	ag.Meta, ag.MetaInfo = readMeta(strings.TrimSuffix(path, ".jsonl") + ".meta.json")
 	return ag
 }
 
-func readMeta(path string) *Meta {
+// readMeta reads an agent's .meta.json: nil when there is none or it does
+// not parse; st is its stat, nil when it is missing or not a regular file.
+func readMeta(path string) (m *Meta, st fs.FileInfo) {
 	// Never open a named pipe or a device: reading it could block.
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return nil
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, nil
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		return nil, st
 	}
-	var m Meta
-	if transcript.Unmarshal(b, &m) != nil {
-		return nil
+	m = new(Meta)
+	if transcript.Unmarshal(b, m) != nil {
+		return nil, st
 	}
-	return &m
+	return m, st
 }
 
 // attachAgents gives each agent file to its parent session: by the
@@ -465,6 +477,7 @@ func sessionFileID(path, sessionID string) string {
 type peeked struct {
 	cwd, sessionID, uuid string
 	time                 time.Time
+	continuedIn          string // see continuedIn
 }
 
 // peekReaders are peek's readers, 64 KB each: made once per goroutine,
@@ -472,14 +485,19 @@ type peeked struct {
 var peekReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
 // peek reads the first lines of a transcript for its first cwd and
-// sessionId: at most 200 lines or 4 MB.
-func peek(path string) peeked {
+// sessionId: at most 200 lines or 4 MB. With size >= 0 (the file's size
+// when walked), it also reads the session's continued-in record from the
+// file's end, through the same open file.
+func peek(path string, size int64) peeked {
 	var pk peeked
 	f, err := os.Open(path)
 	if err != nil {
 		return pk
 	}
 	defer f.Close()
+	if size >= 0 {
+		pk.continuedIn = continuedIn(f, size)
+	}
 	br := peekReaders.Get().(*bufio.Reader)
 	br.Reset(f)
 	defer peekReaders.Put(br)

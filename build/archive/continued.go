@@ -15,23 +15,17 @@ const tailSize = 64 << 10
 // continuedIn reads the continued-in record a session sent to the
 // background ends with ({type: "continued-in", sessionId,
 // continuedInSessionId}) and returns the session id it names, "" when the
-// file's last line is no such record.
-func continuedIn(path string) string {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+// last line of the file's first size bytes is no such record.
+func continuedIn(f *os.File, size int64) string {
+	if size <= 0 {
 		return ""
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
 	// The last line is nearly always found in the last few KB; only a
 	// longer one needs the whole tail.
 	var small [4 << 10]byte
-	buf, ok := lastLine(f, st.Size(), small[:])
+	buf, ok := lastLine(f, size, small[:])
 	if !ok {
-		buf, ok = lastLine(f, st.Size(), make([]byte, tailSize))
+		buf, ok = lastLine(f, size, make([]byte, tailSize))
 	}
 	if !ok {
 		return ""
@@ -55,9 +49,11 @@ func continuedIn(path string) string {
 func lastLine(f *os.File, size int64, buf []byte) (line []byte, ok bool) {
 	off := max(size-int64(len(buf)), 0)
 	buf = buf[:size-off]
-	if _, err := f.ReadAt(buf, off); err != nil && err != io.EOF {
+	n, err := f.ReadAt(buf, off)
+	if err != nil && err != io.EOF {
 		return nil, false
 	}
+	buf = buf[:n] // shorter when the file shrank since it was walked
 	buf = bytes.TrimRight(buf, "\r\n\t ")
 	if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
 		return buf[i+1:], true

@@ -61,7 +61,7 @@ func (w *walker) root(root string) error {
 			w.skip(root, notRegular(st.Mode()))
 			return nil
 		}
-		w.file(abs, real, st.Size())
+		w.file(abs, real, st)
 		return nil
 	}
 	if strings.HasSuffix(abs, ".jsonl") {
@@ -169,7 +169,7 @@ func (w *walker) entry(dir, realDir string, e fs.DirEntry) error {
 		w.extras = append(w.extras, p)
 		return nil
 	}
-	w.file(p, real, st.Size())
+	w.file(p, real, st)
 	return nil
 }
 
@@ -199,17 +199,17 @@ func (w *walker) seen(path, real string) bool {
 }
 
 // file adds a transcript, path absolute.
-func (w *walker) file(path, real string, size int64) {
+func (w *walker) file(path, real string, st fs.FileInfo) {
 	if w.seen(path, real) {
 		return
 	}
 	w.a.Files++
-	w.a.Bytes += size
-	if ag := classifyAgent(path, size); ag != nil {
+	w.a.Bytes += st.Size()
+	if ag := classifyAgent(path, st); ag != nil {
 		w.agents = append(w.agents, ag)
 		return
 	}
-	w.sessions = append(w.sessions, &SessionFile{Path: path, Folder: filepath.Dir(path), Size: size})
+	w.sessions = append(w.sessions, &SessionFile{Path: path, Folder: filepath.Dir(path), Size: st.Size(), Info: st})
 }
 
 // reason says why err made a path unusable, without the path.

@@ -353,8 +353,17 @@ func TestContinuedInTail(t *testing.T) {
 		if err := os.WriteFile(p, []byte(c.data), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := continuedIn(p); got != c.want {
+		if got := peek(p, int64(len(c.data))).continuedIn; got != c.want {
 			t.Errorf("%s: continuedIn = %q, want %q", c.name, got, c.want)
 		}
+	}
+	// A file that shrank since it was walked: what is left is read, not
+	// the zeros past its end.
+	p := filepath.Join(dir, "shrank.jsonl")
+	if err := os.WriteFile(p, []byte(first+rec(0)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := peek(p, int64(len(first)+len(rec(0))+500)).continuedIn; got != "next" {
+		t.Errorf("shrank: continuedIn = %q, want next", got)
 	}
 }
