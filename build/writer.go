@@ -32,6 +32,18 @@ type siteWriter struct {
 	media   map[string]bool
 	written int64 // bytes written
 	pages   int   // pages written
+
+	// listed holds, per folder of the site, the names of the regular
+	// files it held when exists first looked there (read once: a build
+	// keeping thousands of pages and shards checks them with a few
+	// directory reads rather than a stat each).
+	listMu sync.Mutex
+	listed map[string]*dirList
+}
+
+type dirList struct {
+	once  sync.Once
+	names map[string]bool
 }
 
 func newSiteWriter(out string, jr *journal, update bool) *siteWriter {
@@ -133,14 +145,42 @@ func (w *siteWriter) keep(rels []string) {
 	}
 }
 
-// exists tells whether every file is in the site.
+// exists tells whether every file is in the site, as a regular file (not
+// a link), as its folder was when this build first looked at it: it is
+// asked of the files a previous build wrote, to keep them.
 func (w *siteWriter) exists(rels []string) bool {
 	for _, f := range rels {
-		if _, err := os.Stat(w.full(f)); err != nil {
+		dir, name := filepath.Split(w.full(f))
+		if !w.list(dir)[name] {
 			return false
 		}
 	}
 	return true
+}
+
+// list returns the names of the regular files in the folder dir (empty
+// when it cannot be read).
+func (w *siteWriter) list(dir string) map[string]bool {
+	w.listMu.Lock()
+	if w.listed == nil {
+		w.listed = map[string]*dirList{}
+	}
+	d := w.listed[dir]
+	if d == nil {
+		d = &dirList{}
+		w.listed[dir] = d
+	}
+	w.listMu.Unlock()
+	d.once.Do(func() {
+		entries, _ := os.ReadDir(dir)
+		d.names = make(map[string]bool, len(entries))
+		for _, e := range entries {
+			if e.Type().IsRegular() {
+				d.names[e.Name()] = true
+			}
+		}
+	})
+	return d.names
 }
 
 // prune removes the files the previous build wrote and this one did not,
