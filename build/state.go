@@ -95,12 +95,15 @@ type unit struct {
 // readState reads the last build's manifest; nil when there is none or it
 // was written by another tool or for other options.
 func readState(state, tool, options string) *buildState {
-	data, err := os.ReadFile(filepath.Join(state, stateFile))
+	f, err := os.Open(filepath.Join(state, stateFile))
 	if err != nil {
 		return nil
 	}
+	defer f.Close()
+	// Decoded as it is read: the file (megabytes for a large archive) is
+	// never held whole.
 	var st buildState
-	if json.Unmarshal(data, &st, stateJSON) != nil || st.Format != stateFormat || st.Tool != tool || st.Options != options {
+	if json.UnmarshalRead(f, &st, stateJSON) != nil || st.Format != stateFormat || st.Tool != tool || st.Options != options {
 		return nil
 	}
 	if st.Units == nil {
@@ -116,24 +119,97 @@ func readState(state, tool, options string) *buildState {
 var stateJSON = json.JoinOptions(json.Deterministic(true), jsontext.AllowInvalidUTF8(true), jsonv1.FormatDurationAsNano(true))
 
 // writeState writes the manifest, sorted (map keys too), through a
-// temporary file.
+// temporary file; a manifest the same as the one there is not written.
+// The encoding is compared with the old file as it streams, so a build
+// that changed nothing holds neither in memory (megabytes of fresh pages,
+// costly to fault in, for a 1 GB archive).
 func writeState(state string, st *buildState) error {
 	for _, u := range st.Units {
 		sort.Strings(u.Files)
 		u.Files = slices.Compact(u.Files)
 	}
 	path := filepath.Join(state, stateFile)
-	old, oldErr := os.ReadFile(path)
-	// Room for about what the last one held: no copy as it grows.
-	var buf bytes.Buffer
-	buf.Grow(len(old) + len(old)/8 + 4096)
-	if err := json.MarshalWrite(&buf, st, stateJSON); err != nil {
+	w := &sameWriter{}
+	if f, err := os.Open(path); err == nil {
+		defer f.Close()
+		w.old, w.br = f, bufio.NewReaderSize(f, 64<<10)
+		if fi, err := f.Stat(); err == nil {
+			w.size = fi.Size()
+		}
+	}
+	if err := json.MarshalWrite(w, st, stateJSON); err != nil {
 		return err
 	}
-	if oldErr == nil && bytes.Equal(old, buf.Bytes()) {
+	if w.same() {
 		return nil // a build that changed nothing: no write, no sync
 	}
-	return WriteFile(path, buf.Bytes())
+	if err := w.keep(0); err != nil {
+		return err
+	}
+	return WriteFile(path, w.buf)
+}
+
+// sameWriter compares what is written to it with the file old (nil: none)
+// until the two differ; from there on it keeps all that is written, the
+// equal beginning read back from old first, in buf.
+type sameWriter struct {
+	old  *os.File
+	br   *bufio.Reader
+	size int64 // old's size, to size buf
+	n    int64 // bytes written
+	diff bool
+	buf  []byte
+	err  error
+}
+
+func (w *sameWriter) Write(p []byte) (int, error) {
+	if !w.diff && w.br != nil {
+		rest := p
+		for len(rest) > 0 {
+			k := min(len(rest), w.br.Size())
+			b, _ := w.br.Peek(k)
+			if len(b) < k || !bytes.Equal(b, rest[:k]) {
+				break
+			}
+			w.br.Discard(k)
+			rest = rest[k:]
+		}
+		if len(rest) == 0 {
+			w.n += int64(len(p))
+			return len(p), nil
+		}
+	}
+	if err := w.keep(len(p)); err != nil {
+		return 0, err
+	}
+	w.buf = append(w.buf, p...)
+	w.n += int64(len(p))
+	return len(p), nil
+}
+
+// keep makes buf hold all that was written (with room for more bytes):
+// from the first call on, everything written is kept.
+func (w *sameWriter) keep(more int) error {
+	if w.diff {
+		return nil
+	}
+	w.diff = true
+	w.buf = make([]byte, w.n, max(w.size+w.size/8, w.n+int64(more))+4096)
+	if w.n > 0 {
+		if _, err := w.old.ReadAt(w.buf, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// same reports whether all that was written equals old, whole.
+func (w *sameWriter) same() bool {
+	if w.diff || w.br == nil {
+		return false
+	}
+	_, err := w.br.Peek(1)
+	return err == io.EOF
 }
 
 // toolID names the running binary: its version, revision and file, so a

@@ -1,6 +1,8 @@
 package build
 
 import (
+	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -63,5 +65,67 @@ func TestStateRoundTrip(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, stateFile)); len(data) == 0 || strings.Contains(string(data), "indexUpdated") {
 		t.Errorf("an index made anew is still said to be updated: %s", data)
+	}
+}
+
+// TestSameWriter: what is written is compared with the old file as it
+// streams; the result is "same" only when the two are equal whole, and
+// otherwise buf holds exactly what was written, whatever the chunking and
+// wherever the two part (start, middle, end, one a prefix of the other).
+func TestSameWriter(t *testing.T) {
+	dir := t.TempDir()
+	var big strings.Builder
+	for i := 0; big.Len() < 300<<10; i++ {
+		fmt.Fprintf(&big, "line %d of the old manifest\n", i)
+	}
+	old := big.String()
+	flip := func(s string, i int) string { return s[:i] + "#" + s[i+1:] }
+	for _, c := range []struct {
+		name, new string
+	}{
+		{"equal", old},
+		{"first byte", flip(old, 0)},
+		{"middle", flip(old, len(old)/2)},
+		{"last byte", flip(old, len(old)-1)},
+		{"a prefix of old", old[:len(old)-10]},
+		{"old a prefix", old + "more\n"},
+		{"empty", ""},
+	} {
+		for _, chunk := range []int{1 << 10, 7919, 100 << 10, 1 << 20} {
+			p := filepath.Join(dir, "old")
+			if err := os.WriteFile(p, []byte(old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := &sameWriter{old: f, br: bufio.NewReaderSize(f, 64<<10), size: int64(len(old))}
+			for s := c.new; len(s) > 0; {
+				k := min(chunk, len(s))
+				if n, err := w.Write([]byte(s[:k])); n != k || err != nil {
+					t.Fatalf("%s: Write = %d, %v", c.name, n, err)
+				}
+				s = s[k:]
+			}
+			same := w.same()
+			if !same {
+				if err := w.keep(0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f.Close()
+			if same != (c.new == old) {
+				t.Errorf("%s, chunks of %d: same = %v", c.name, chunk, same)
+			} else if !same && string(w.buf) != c.new {
+				t.Errorf("%s, chunks of %d: buf holds %d bytes, not the %d written", c.name, chunk, len(w.buf), len(c.new))
+			}
+		}
+	}
+	// No old file: everything is kept.
+	w := &sameWriter{}
+	w.Write([]byte("abc"))
+	if w.same() || w.keep(0) != nil || string(w.buf) != "abc" {
+		t.Errorf("without an old file: same = %v, buf = %q", w.same(), w.buf)
 	}
 }
