@@ -19,6 +19,10 @@ import (
 // archiveDir is the archive's folder in the state folder.
 func archiveDir(state string) string { return filepath.Join(state, "archive") }
 
+// peekCachePath is discovery's cache (archive.PeekCache): in the archive's
+// folder, private like the transcripts it is read from.
+func peekCachePath(state string) string { return filepath.Join(archiveDir(state), "peeks.json") }
+
 // kept is the keep step's product: the archive, and the vanished sources
 // the build reads from it (by their restored path).
 type kept struct {
@@ -256,6 +260,11 @@ func Forget(state string, sel ForgetSelect) (Forgotten, error) {
 	out.Sessions = len(sessions)
 	out.Files = st.Forget(func(e *keep.Entry) bool { return sessions[e.Session] || (e.Session == "" && sel.match(e)) })
 	if _, err := st.Save(); err != nil {
+		return out, err
+	}
+	// What discovery remembered of the forgotten files goes too (the
+	// next build reads again the files still there).
+	if err := os.Remove(peekCachePath(state)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return out, err
 	}
 	return out, nil

@@ -285,7 +285,11 @@ func (r *runner) discover(ctx context.Context) (*sources, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := archive.Discover(ctx, r.cfg.Paths)
+	// What discovery read of each file is remembered beside the archive
+	// (it holds what transcripts hold): files unchanged since are not
+	// opened again.
+	peeks := archive.OpenPeekCache(peekCachePath(r.cfg.State))
+	a, err := archive.DiscoverCached(ctx, r.cfg.Paths, peeks)
 	if err != nil && !errors.Is(err, archive.ErrNothing) {
 		return nil, err
 	}
@@ -296,9 +300,10 @@ func (r *runner) discover(ctx context.Context) (*sources, error) {
 		return nil, fmt.Errorf("archive: %w", kerr)
 	}
 	if len(k.roots) > 0 {
-		a, err = archive.Discover(ctx, append(append([]string(nil), r.cfg.Paths...), k.roots...))
+		a, err = archive.DiscoverCached(ctx, append(append([]string(nil), r.cfg.Paths...), k.roots...), peeks)
 		a.Roots = r.cfg.Paths
 	}
+	peeks.Save(peekCachePath(r.cfg.State)) // a cache: a failure only costs time
 	if err != nil {
 		k.store.Close()
 		return nil, err

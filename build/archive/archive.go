@@ -165,6 +165,12 @@ var ErrNothing = errors.New("no transcripts found")
 // Skipped with why; unreadable entries are Skipped, not fatal; the error is
 // ErrNothing (wrapped) when no transcript was found.
 func Discover(ctx context.Context, paths []string) (*Archive, error) {
+	return DiscoverCached(ctx, paths, nil)
+}
+
+// DiscoverCached is Discover reading the heads and tails of files unchanged
+// since c was filled from c (nil: none).
+func DiscoverCached(ctx context.Context, paths []string, c *PeekCache) (*Archive, error) {
 	a := &Archive{Roots: paths}
 	w := &walker{ctx: ctx, a: a, files: map[string]string{}, dirs: map[string]string{}}
 	for _, root := range paths {
@@ -184,13 +190,13 @@ func Discover(ctx context.Context, paths []string) (*Archive, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		pk := peek(s.Path, s.Size)
+		pk := c.peek(s.Path, s.Info, true)
 		s.FirstCWD, s.SessionID, s.FirstTime, s.FirstUUID = pk.cwd, pk.sessionID, pk.time, pk.uuid
 		s.ContinuedIn = pk.continuedIn
 		s.ID = sessionFileID(s.Path, pk.sessionID)
 	}
 	for _, ag := range agents {
-		pk := peek(ag.Path, -1)
+		pk := c.peek(ag.Path, ag.Info, false)
 		ag.FirstCWD, ag.FirstTime = pk.cwd, pk.time
 		if ag.ParentID == "" {
 			ag.ParentID = pk.sessionID
