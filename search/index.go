@@ -109,10 +109,9 @@ type Writer struct {
 	idx   bleve.Index   // an index being updated
 	batch *bleve.Batch  // its next batch
 	build bleve.Builder // or a new index, built in one pass
-	// metas are every document's metas (text length included), by id:
-	// kept beside the index, so an update knows the documents it did not
-	// add.
-	metas map[string]meta
+	// metas are every document's metas (text length included): kept
+	// beside the index, so an update knows the documents it did not add.
+	metas *metaSet
 	added map[string]bool
 	// byPage lists the documents' ids by page (the id's part before
 	// '#'), made when first needed (DeletePages) and kept up to date.
@@ -179,7 +178,7 @@ func OpenWriter(dir string, fresh bool) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create search index: %w", err)
 	}
-	return &Writer{dir: dir, build: b, metas: map[string]meta{}, added: map[string]bool{}, fresh: true, dirty: true}, nil
+	return &Writer{dir: dir, build: b, metas: newMetaSet(nil), added: map[string]bool{}, fresh: true, dirty: true}, nil
 }
 
 // The offline builder's segment size (documents) and how many segments
@@ -223,7 +222,7 @@ func (w *Writer) loadMetas() error {
 	if err != nil {
 		return err
 	}
-	w.metas = metas
+	w.metas = newMetaSet(metas)
 	return nil
 }
 
@@ -233,7 +232,7 @@ func (w *Writer) Delete(ids []string) error {
 		return err
 	}
 	for _, id := range ids {
-		if _, ok := w.metas[id]; !ok {
+		if _, ok := w.metas.get(id); !ok {
 			continue
 		}
 		if w.build != nil {
@@ -241,7 +240,7 @@ func (w *Writer) Delete(ids []string) error {
 			// indexer never does.
 			return fmt.Errorf("search index: %s deleted from a new index", id)
 		}
-		delete(w.metas, id)
+		w.metas.del(id)
 		if w.byPage != nil {
 			delete(w.byPage[pageOf(id)], id)
 		}
@@ -269,7 +268,11 @@ func (w *Writer) Replace(del []string, docs []Doc) ([]string, error) {
 	fresh := make([]Doc, 0, len(docs))
 	for i := range docs {
 		d := &docs[i]
-		if m, ok := w.metas[d.ID]; ok && gone[d.ID] && !w.added[d.ID] && m.hash == docHash(d) {
+		if !gone[d.ID] || w.added[d.ID] {
+			fresh = append(fresh, *d)
+			continue
+		}
+		if m, ok := w.metas.get(d.ID); ok && m.hash == docHash(d) {
 			delete(gone, d.ID)
 			w.added[d.ID] = true
 			continue
@@ -327,19 +330,13 @@ func (w *Writer) docsOf(pages []string) ([]string, error) {
 		for _, p := range pages {
 			want[p] = true
 		}
-		for id := range w.metas {
-			if want[pageOf(id)] {
-				ids = append(ids, id)
-			}
-		}
+		ids = w.metas.scan(want)
 		sort.Strings(ids)
 		return ids, nil
 	}
 	if w.byPage == nil {
 		w.byPage = map[string]map[string]bool{}
-		for id := range w.metas {
-			w.pageAdd(id)
-		}
+		w.metas.each(w.pageAdd)
 	}
 	for _, p := range pages {
 		for id := range w.byPage[p] {
@@ -401,7 +398,7 @@ func (w *Writer) Add(docs []Doc) ([]string, error) {
 		if err != nil {
 			return ids, err
 		}
-		w.metas[docs[i].ID] = newMeta(&docs[i])
+		w.metas.set(newMeta(&docs[i]))
 		if w.byPage != nil {
 			w.pageAdd(docs[i].ID)
 		}
@@ -445,12 +442,12 @@ func (w *Writer) Close() (int, error) {
 		if err == nil {
 			err = w.saveMetas()
 		}
-		return len(w.metas), err
+		return w.metas.len(), err
 	}
 	if !w.dirty {
 		n := w.count
 		if w.metas != nil {
-			n = len(w.metas)
+			n = w.metas.len()
 		}
 		return n, w.idx.Close()
 	}
@@ -470,7 +467,7 @@ func (w *Writer) Close() (int, error) {
 	if err == nil {
 		err = w.saveMetas()
 	}
-	return len(w.metas), err
+	return w.metas.len(), err
 }
 
 // Abort gives up a writer: a new index is removed unfinished (the builder
@@ -505,7 +502,7 @@ func (w *Writer) empty() error {
 const maxSegments = 8
 
 func (w *Writer) saveMetas() error {
-	return writeMetas(metaPath(w.dir), w.metas)
+	return writeMetas(metaPath(w.dir), w.metas.numbered())
 }
 
 func (w *Writer) merge(most uint64) error {
@@ -558,7 +555,7 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 	if err := w.loadMetas(); err != nil {
 		return StaticStats{}, err
 	}
-	metas := numbered(w.metas)
+	metas := w.metas.numbered()
 	kept := &keptShards{prev: map[string]keptLayer{}, next: map[string]keptLayer{}, keep: keep}
 	if keep != nil {
 		if data, err := os.ReadFile(shardsPath(w.dir)); err == nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 	"unsafe"
@@ -21,7 +20,7 @@ import (
 //
 //	"ccsite metas\n" format count     (the header: opening an index reads it alone)
 //	strings: n, then n × (len, bytes)  (project, session, title, role, tool, model values)
-//	count × meta, sorted by id:
+//	count × meta, in the documents' numbers (numberCmp):
 //	  id (len, bytes), project session title role tool model (indexes into strings),
 //	  time (0: none; 1: then seconds (zig-zag) and nanoseconds), text bytes,
 //	  hash (8 bytes, little-endian)
@@ -32,7 +31,8 @@ const metasMagic = "ccsite metas\n"
 // metasFormat is the version of the metas file (and, since the index's
 // mapping changes with it, of the index: another format makes both anew).
 // 4: the binary file above, time with doc values (ties by time).
-const metasFormat = 4
+// 5: the metas in number order, not by id (an update need not sort them).
+const metasFormat = 5
 
 // readMetasHeader reads the header: the format and the count.
 func readMetasHeader(r *bufio.Reader) (format, count int, err error) {
@@ -51,13 +51,9 @@ func readMetasHeader(r *bufio.Reader) (format, count int, err error) {
 	return int(f), int(n), nil
 }
 
-// writeMetas writes the metas file at path (through a temporary file).
-func writeMetas(path string, metas map[string]meta) error {
-	ids := make([]string, 0, len(metas))
-	for id := range metas {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
+// writeMetas writes the metas file at path (through a temporary file);
+// metas must be in number order.
+func writeMetas(path string, metas []meta) error {
 	// the string table, in the order values first come
 	at := map[string]uint64{}
 	var table []string
@@ -71,12 +67,13 @@ func writeMetas(path string, metas map[string]meta) error {
 		return i
 	}
 	size := 0
-	for _, id := range ids {
-		size += len(id) + 40 // the id, six indexes, time, length and hash
+	for i := range metas {
+		size += len(metas[i].id) + 40 // the id, six indexes, time, length and hash
 	}
 	body := make([]byte, 0, size)
-	for _, id := range ids {
-		m := metas[id]
+	for i := range metas {
+		m := &metas[i]
+		id := m.id
 		body = binary.AppendUvarint(body, uint64(len(id)))
 		body = append(body, id...)
 		for _, s := range []string{m.project, m.session, m.title, m.role, m.tool, m.model} {
@@ -94,7 +91,7 @@ func writeMetas(path string, metas map[string]meta) error {
 	}
 	head := []byte(metasMagic)
 	head = binary.AppendUvarint(head, metasFormat)
-	head = binary.AppendUvarint(head, uint64(len(ids)))
+	head = binary.AppendUvarint(head, uint64(len(metas)))
 	head = binary.AppendUvarint(head, uint64(len(table)))
 	for _, s := range table {
 		head = binary.AppendUvarint(head, uint64(len(s)))
@@ -118,8 +115,9 @@ func writeMetas(path string, metas map[string]meta) error {
 	return os.Rename(path+".tmp", path)
 }
 
-// readMetas reads the metas file at path, which must hold count metas.
-func readMetas(path string, count int) (map[string]meta, error) {
+// readMetas reads the metas file at path, which must hold count metas, in
+// number order. The slice has room for a few more (an update's).
+func readMetas(path string, count int) ([]meta, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -149,7 +147,7 @@ func readMetas(path string, count int) (map[string]meta, error) {
 		}
 		return table[i]
 	}
-	metas := make(map[string]meta, count)
+	metas := make([]meta, 0, count+count/64+16)
 	for k := 0; k < count && d.err == nil; k++ {
 		var m meta
 		m.id = d.str()
@@ -160,7 +158,7 @@ func readMetas(path string, count int) (map[string]meta, error) {
 		}
 		m.text = int64(d.uvarint())
 		m.hash = d.uint64()
-		metas[m.id] = m
+		metas = append(metas, m)
 	}
 	if d.err == nil && d.i != len(d.b) {
 		d.err = errors.New("trailing bytes")

@@ -431,7 +431,7 @@ func TestMetasRoundTrip(t *testing.T) {
 		metas[docs[i].ID] = newMeta(&docs[i])
 	}
 	p := filepath.Join(t.TempDir(), "m")
-	if err := writeMetas(p, metas); err != nil {
+	if err := writeMetas(p, numbered(metas)); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(p)
@@ -447,8 +447,12 @@ func TestMetasRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id, m := range metas {
-		g := got[id]
+	want := numbered(metas)
+	if len(got) != len(want) {
+		t.Fatalf("read %d metas, want %d", len(got), len(want))
+	}
+	for i, m := range want {
+		g, id := got[i], m.id
 		if !g.time.Equal(m.time) || g.time.IsZero() != m.time.IsZero() {
 			t.Errorf("%s: time %v, want %v", id, g.time, m.time)
 		}

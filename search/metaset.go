@@ -1,0 +1,179 @@
+package search
+
+import (
+	"cmp"
+	"strings"
+)
+
+// metaSet is every document's meta: those the metas file held (base, in
+// the documents' numbers, as the file keeps them) and what a writer changed
+// since (put: added; gone: base documents deleted or replaced). A build
+// that changes a few of 175,000 documents reads the file into a slice and
+// neither sorts it nor maps it by id: it looks documents up among the
+// pages it replaces (scan), and a new message, the newest document, is
+// appended to the order (numbered).
+type metaSet struct {
+	base []meta
+	gone map[string]bool // ids of base metas deleted or replaced
+	put  map[string]meta // metas added, by id
+	// at indexes base by id: for the documents of the pages scan looked
+	// through (scanned), or all of them once all is set.
+	at      map[string]int
+	scanned map[string]bool
+	scans   int // base passes made by baseIndex
+	all     bool
+}
+
+func newMetaSet(base []meta) *metaSet {
+	return &metaSet{base: base, gone: map[string]bool{}, put: map[string]meta{}, at: map[string]int{}, scanned: map[string]bool{}}
+}
+
+// baseIndex finds id in base (gone or not).
+func (s *metaSet) baseIndex(id string) (int, bool) {
+	if i, ok := s.at[id]; ok {
+		return i, true
+	}
+	page := pageOf(id)
+	if s.all || s.scanned[page] || len(s.base) == 0 {
+		return 0, false
+	}
+	if s.scans < 8 {
+		s.scans++
+		// A page or two (a new session's): a pass over base is cheaper
+		// than a map of it.
+		s.scan(map[string]bool{page: true})
+	} else {
+		s.all = true
+		for i := range s.base {
+			s.at[s.base[i].id] = i
+		}
+	}
+	i, ok := s.at[id]
+	return i, ok
+}
+
+// get returns the meta of a document in the set.
+func (s *metaSet) get(id string) (meta, bool) {
+	if m, ok := s.put[id]; ok {
+		return m, true
+	}
+	if i, ok := s.baseIndex(id); ok && !s.gone[id] {
+		return s.base[i], true
+	}
+	return meta{}, false
+}
+
+// set adds m, in place of the document of its id if there is one.
+func (s *metaSet) set(m meta) {
+	if _, ok := s.baseIndex(m.id); ok {
+		s.gone[m.id] = true
+	}
+	s.put[m.id] = m
+}
+
+// del removes a document.
+func (s *metaSet) del(id string) {
+	delete(s.put, id)
+	if _, ok := s.baseIndex(id); ok {
+		s.gone[id] = true
+	}
+}
+
+// len is the number of documents.
+func (s *metaSet) len() int { return len(s.base) - len(s.gone) + len(s.put) }
+
+// each calls fn with every document's id.
+func (s *metaSet) each(fn func(id string)) {
+	for i := range s.base {
+		if id := s.base[i].id; !s.gone[id] {
+			fn(id)
+		}
+	}
+	for id := range s.put {
+		fn(id)
+	}
+}
+
+// scan returns the ids of the documents of pages, and indexes them (so
+// that looking them up, or a new document of these pages, does not index
+// the whole base).
+func (s *metaSet) scan(pages map[string]bool) []string {
+	var ids []string
+	for i := range s.base {
+		id := s.base[i].id
+		if pages[pageOf(id)] {
+			s.at[id] = i
+			if !s.gone[id] {
+				ids = append(ids, id)
+			}
+		}
+	}
+	for p := range pages {
+		s.scanned[p] = true
+	}
+	for id := range s.put {
+		if pages[pageOf(id)] {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// numbered returns the metas in the documents' numbers (see numberCmp),
+// and makes that the set's base. Base metas keep their order; those
+// added are sorted and merged in, appended when they are the newest.
+func (s *metaSet) numbered() []meta {
+	if len(s.gone) == 0 && len(s.put) == 0 {
+		return s.base
+	}
+	keep := s.base
+	if len(s.gone) > 0 {
+		keep = s.base[:0]
+		for _, m := range s.base {
+			if !s.gone[m.id] {
+				keep = append(keep, m)
+			}
+		}
+		clear(s.base[len(keep):]) // no stale strings held
+	}
+	add := numbered(s.put)
+	var out []meta
+	if len(keep) == 0 || len(add) == 0 || numberCmp(keep[len(keep)-1], add[0]) < 0 {
+		out = append(keep, add...)
+	} else {
+		out = make([]meta, 0, len(keep)+len(add))
+		i, j := 0, 0
+		for i < len(keep) && j < len(add) {
+			if numberCmp(keep[i], add[j]) <= 0 {
+				out = append(out, keep[i])
+				i++
+			} else {
+				out = append(out, add[j])
+				j++
+			}
+		}
+		out = append(append(out, keep[i:]...), add[j:]...)
+	}
+	*s = *newMetaSet(out)
+	return out
+}
+
+// numberCmp orders documents by their numbers: by time (those without one
+// bleve can index first, so that a new message is always the last), then
+// id, the order in which bleve's results break ties (Index.Search sorts by
+// score, time and id).
+func numberCmp(a, b meta) int {
+	ha, hb := hasTime(a.time), hasTime(b.time)
+	switch {
+	case ha != hb:
+		if ha {
+			return 1
+		}
+		return -1
+	case ha:
+		if c := cmp.Compare(a.time.UnixNano(), b.time.UnixNano()); c != 0 {
+			return c
+		}
+	}
+	return strings.Compare(a.id, b.id)
+}

@@ -1,0 +1,99 @@
+package search
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestMetaSet: a set read from a base in number order, then changed at
+// random (documents added, old and newest, replaced, deleted, pages
+// scanned), holds what a map changed alike holds, and numbers it alike.
+func TestMetaSet(t *testing.T) {
+	rnd := rand.New(rand.NewSource(1))
+	base := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	mk := func(page, n int, at time.Duration) meta {
+		m := meta{id: fmt.Sprintf("p/s%d.html#m-%d", page, n), title: fmt.Sprint(rnd.Int())}
+		if at >= 0 {
+			m.time = base.Add(at)
+		}
+		return m
+	}
+	for round := 0; round < 200; round++ {
+		ref := map[string]meta{}
+		for i := 0; i < rnd.Intn(300); i++ {
+			m := mk(rnd.Intn(20), i, time.Duration(rnd.Intn(100)-5)*time.Minute)
+			ref[m.id] = m
+		}
+		s := newMetaSet(numbered(ref))
+		for op := 0; op < rnd.Intn(40); op++ {
+			switch rnd.Intn(5) {
+			case 0: // the newest document, as an appended message
+				m := mk(rnd.Intn(22), 1000+op, time.Duration(200+op)*time.Minute)
+				s.set(m)
+				ref[m.id] = m
+			case 1: // an older one, or one without a time
+				m := mk(rnd.Intn(22), 2000+op, time.Duration(rnd.Intn(100)-5)*time.Minute)
+				s.set(m)
+				ref[m.id] = m
+			case 2: // a document replaced
+				for id := range ref {
+					m := ref[id]
+					m.title = "new"
+					s.set(m)
+					ref[id] = m
+					break
+				}
+			case 3: // a document deleted (or one not there)
+				id := fmt.Sprintf("p/s%d.html#m-%d", rnd.Intn(22), rnd.Intn(300))
+				s.del(id)
+				delete(ref, id)
+			case 4: // a page's documents
+				page := fmt.Sprintf("p/s%d.html", rnd.Intn(22))
+				got := map[string]bool{}
+				for _, id := range s.scan(map[string]bool{page: true}) {
+					got[id] = true
+				}
+				want := map[string]bool{}
+				for id := range ref {
+					if pageOf(id) == page {
+						want[id] = true
+					}
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d: scan(%s) = %v, want %v", round, page, got, want)
+				}
+			}
+			if s.len() != len(ref) {
+				t.Fatalf("round %d: len %d, want %d", round, s.len(), len(ref))
+			}
+		}
+		for id, m := range ref {
+			if g, ok := s.get(id); !ok || g != m {
+				t.Fatalf("round %d: get(%s) = %+v %v, want %+v", round, id, g, ok, m)
+			}
+		}
+		n := 0
+		s.each(func(id string) {
+			n++
+			if _, ok := ref[id]; !ok {
+				t.Fatalf("round %d: each gave %s, not in the set", round, id)
+			}
+		})
+		if n != len(ref) {
+			t.Fatalf("round %d: each gave %d ids, want %d", round, n, len(ref))
+		}
+		got, want := s.numbered(), numbered(ref)
+		if len(got) == 0 && len(want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: numbered differs:\n%v\n%v", round, got, want)
+		}
+		if s.len() != len(ref) || !reflect.DeepEqual(s.numbered(), want) {
+			t.Fatalf("round %d: numbered twice differs", round)
+		}
+	}
+}
