@@ -218,11 +218,12 @@ func (w *Writer) loadMetas() error {
 	if w.metas != nil {
 		return nil
 	}
-	metas, err := readMetas(metaPath(w.dir), w.count)
+	metas, mf, err := readMetas(metaPath(w.dir), w.count)
 	if err != nil {
 		return err
 	}
 	w.metas = newMetaSet(metas)
+	w.metas.file, w.metas.read = mf, true
 	return nil
 }
 
@@ -453,7 +454,12 @@ func (w *Writer) Close() (int, error) {
 	}
 	// The metas go first: if the build stops before the index is closed,
 	// they disagree with it and the next build starts the index anew.
-	os.Remove(metaPath(w.dir))
+	// Documents only added, the newest, are appended to them.
+	add, appendOnly := w.metas.appendOnly()
+	if !appendOnly || setMetasCount(metaPath(w.dir), badCount) != nil {
+		appendOnly = false
+		os.Remove(metaPath(w.dir))
+	}
 	err := w.flush()
 	// An update adds a segment; they are merged only when there are many
 	// (the static index does not depend on how many there are, and
@@ -464,7 +470,11 @@ func (w *Writer) Close() (int, error) {
 	if cerr := w.idx.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
+	if err == nil && appendOnly {
+		if err = appendMetas(metaPath(w.dir), w.metas.file, add, w.metas.len()); err != nil {
+			os.Remove(metaPath(w.dir)) // whatever it holds now
+		}
+	} else if err == nil {
 		err = w.saveMetas()
 	}
 	return w.metas.len(), err

@@ -18,21 +18,36 @@ import (
 // file, not gob (at 1 GB of transcripts, 175,000 metas: gob took 0.6 CPU-s
 // to write):
 //
-//	"ccsite metas\n" format count     (the header: opening an index reads it alone)
-//	strings: n, then n × (len, bytes)  (project, session, title, role, tool, model values)
-//	count × meta, in the documents' numbers (numberCmp):
-//	  id (len, bytes), project session title role tool model (indexes into strings),
-//	  time (0: none; 1: then seconds (zig-zag) and nanoseconds), text bytes,
-//	  hash (8 bytes, little-endian)
+//	"ccsite metas\n" format count      (the header: opening an index reads it alone;
+//	                                    count is 8 bytes, little-endian, so it can be rewritten)
+//	sections, each:
+//	  strings: n, then n × (len, bytes)  (project, session, title, role, tool, model values)
+//	  metas: n, then n × meta, in the documents' numbers (numberCmp):
+//	    id (len, bytes), project session title role tool model (indexes into the
+//	    strings of this section and those before it), time (0: none; 1: then
+//	    seconds (zig-zag) and nanoseconds), text bytes, hash (8 bytes, little-endian)
 //
-// Numbers are unsigned varints unless said.
+// Numbers are unsigned varints unless said. A full write makes one section;
+// an update that only adds documents newer than all others (a message
+// appended) appends a section of them and rewrites the count, instead of
+// rewriting 20 MB (appendMetas).
 const metasMagic = "ccsite metas\n"
 
 // metasFormat is the version of the metas file (and, since the index's
 // mapping changes with it, of the index: another format makes both anew).
 // 4: the binary file above, time with doc values (ties by time).
-// 5: the metas in number order, not by id (an update need not sort them).
+// 5: the metas in number order, in sections, the count fixed-size.
 const metasFormat = 5
+
+// maxMetaSections is how many sections the file may have before an update
+// writes it whole again.
+const maxMetaSections = 64
+
+// countAt is where the count is in the file.
+var countAt = int64(len(metasMagic) + len(binary.AppendUvarint(nil, metasFormat)))
+
+// badCount is the count of a file being changed: it agrees with no index.
+const badCount = ^uint64(0)
 
 // readMetasHeader reads the header: the format and the count.
 func readMetasHeader(r *bufio.Reader) (format, count int, err error) {
@@ -44,23 +59,37 @@ func readMetasHeader(r *bufio.Reader) (format, count int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	n, err := binary.ReadUvarint(r)
-	if err != nil {
+	if f != metasFormat {
+		return int(f), 0, nil
+	}
+	var n [8]byte
+	if _, err := io.ReadFull(r, n[:]); err != nil {
 		return 0, 0, err
 	}
-	return int(f), int(n), nil
+	c := binary.LittleEndian.Uint64(n[:])
+	if c > 1<<40 {
+		return 0, 0, errors.New("metas being written")
+	}
+	return int(f), int(c), nil
 }
 
-// writeMetas writes the metas file at path (through a temporary file);
-// metas must be in number order.
-func writeMetas(path string, metas []meta) error {
+// metasFile is what readMetas learnt of the file beyond the metas: enough
+// to append a section.
+type metasFile struct {
+	strings  int // strings in all sections
+	sections int
+}
+
+// encodeSection appends a section of metas to b, their strings numbered
+// from base.
+func encodeSection(b []byte, metas []meta, base int) []byte {
 	// the string table, in the order values first come
 	at := map[string]uint64{}
 	var table []string
 	idx := func(s string) uint64 {
 		i, ok := at[s]
 		if !ok {
-			i = uint64(len(table))
+			i = uint64(base + len(table))
 			at[s] = i
 			table = append(table, s)
 		}
@@ -73,9 +102,8 @@ func writeMetas(path string, metas []meta) error {
 	body := make([]byte, 0, size)
 	for i := range metas {
 		m := &metas[i]
-		id := m.id
-		body = binary.AppendUvarint(body, uint64(len(id)))
-		body = append(body, id...)
+		body = binary.AppendUvarint(body, uint64(len(m.id)))
+		body = append(body, m.id...)
 		for _, s := range []string{m.project, m.session, m.title, m.role, m.tool, m.model} {
 			body = binary.AppendUvarint(body, idx(s))
 		}
@@ -89,22 +117,27 @@ func writeMetas(path string, metas []meta) error {
 		body = binary.AppendUvarint(body, uint64(m.text))
 		body = binary.LittleEndian.AppendUint64(body, m.hash)
 	}
+	b = binary.AppendUvarint(b, uint64(len(table)))
+	for _, s := range table {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(metas)))
+	return append(b, body...)
+}
+
+// writeMetas writes the metas file at path (through a temporary file);
+// metas must be in number order.
+func writeMetas(path string, metas []meta) error {
 	head := []byte(metasMagic)
 	head = binary.AppendUvarint(head, metasFormat)
-	head = binary.AppendUvarint(head, uint64(len(metas)))
-	head = binary.AppendUvarint(head, uint64(len(table)))
-	for _, s := range table {
-		head = binary.AppendUvarint(head, uint64(len(s)))
-		head = append(head, s...)
-	}
+	head = binary.LittleEndian.AppendUint64(head, uint64(len(metas)))
+	data := encodeSection(head, metas, 0)
 	f, err := os.Create(path + ".tmp")
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(head)
-	if err == nil {
-		_, err = f.Write(body)
-	}
+	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -115,30 +148,64 @@ func writeMetas(path string, metas []meta) error {
 	return os.Rename(path+".tmp", path)
 }
 
+// setMetasCount rewrites the count of the metas file at path.
+func setMetasCount(path string, count uint64) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], count)
+	_, err = f.WriteAt(n[:], countAt)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// appendMetas appends a section of metas (newer than all the file holds,
+// in number order) to the metas file at path, which the last read found as
+// mf, and sets its count; the file's count must have been set to badCount
+// before the index changed (an interrupted update leaves a file that agrees
+// with no index).
+func appendMetas(path string, mf metasFile, add []meta, count int) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(encodeSection(nil, add, mf.strings))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return setMetasCount(path, uint64(count))
+}
+
 // readMetas reads the metas file at path, which must hold count metas, in
 // number order. The slice has room for a few more (an update's).
-func readMetas(path string, count int) ([]meta, error) {
+func readMetas(path string, count int) ([]meta, metasFile, error) {
+	var mf metasFile
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, mf, err
 	}
 	// One string holds the file: ids and values are parts of it, not a
 	// string each.
 	d := metaDecoder{b: data, s: unsafe.String(unsafe.SliceData(data), len(data))} // data is never written
 	if !strings.HasPrefix(d.s, metasMagic) {
-		return nil, errors.New("not a metas file")
+		return nil, mf, errors.New("not a metas file")
 	}
 	d.i = len(metasMagic)
 	if f := d.uvarint(); f != metasFormat {
-		return nil, fmt.Errorf("metas of format %d", f)
+		return nil, mf, fmt.Errorf("metas of format %d", f)
 	}
-	if n := d.uvarint(); int(n) != count {
-		return nil, fmt.Errorf("%d documents, the header said %d", n, count)
+	if n := d.uint64(); n != uint64(count) {
+		return nil, mf, fmt.Errorf("%d documents, the header said %d", count, n)
 	}
-	table := make([]string, d.uvarint())
-	for i := range table {
-		table[i] = d.str()
-	}
+	var table []string
+	metas := make([]meta, 0, count+count/64+16)
 	str := func() string {
 		i := d.uvarint()
 		if i >= uint64(len(table)) {
@@ -147,26 +214,36 @@ func readMetas(path string, count int) ([]meta, error) {
 		}
 		return table[i]
 	}
-	metas := make([]meta, 0, count+count/64+16)
-	for k := 0; k < count && d.err == nil; k++ {
-		var m meta
-		m.id = d.str()
-		m.project, m.session, m.title, m.role, m.tool, m.model = str(), str(), str(), str(), str(), str()
-		if d.byte() == 1 {
-			sec := d.varint()
-			m.time = time.Unix(sec, int64(d.uvarint())).UTC()
+	for d.err == nil && d.i < len(d.b) {
+		mf.sections++
+		for n := d.uvarint(); n > 0 && d.err == nil; n-- {
+			table = append(table, d.str())
 		}
-		m.text = int64(d.uvarint())
-		m.hash = d.uint64()
-		metas = append(metas, m)
+		n := d.uvarint()
+		if n > uint64(count-len(metas)) {
+			d.err = errors.New("more metas than the header said")
+		}
+		for k := uint64(0); k < n && d.err == nil; k++ {
+			var m meta
+			m.id = d.str()
+			m.project, m.session, m.title, m.role, m.tool, m.model = str(), str(), str(), str(), str(), str()
+			if d.byte() == 1 {
+				sec := d.varint()
+				m.time = time.Unix(sec, int64(d.uvarint())).UTC()
+			}
+			m.text = int64(d.uvarint())
+			m.hash = d.uint64()
+			metas = append(metas, m)
+		}
 	}
-	if d.err == nil && d.i != len(d.b) {
-		d.err = errors.New("trailing bytes")
+	if d.err == nil && len(metas) != count {
+		d.err = fmt.Errorf("%d metas, the header said %d", len(metas), count)
 	}
 	if d.err != nil {
-		return nil, fmt.Errorf("search index metas: %w", d.err)
+		return nil, mf, fmt.Errorf("search index metas: %w", d.err)
 	}
-	return metas, nil
+	mf.strings = len(table)
+	return metas, mf, nil
 }
 
 // metaDecoder reads the metas file's numbers and strings; the first error

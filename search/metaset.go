@@ -22,6 +22,10 @@ type metaSet struct {
 	scanned map[string]bool
 	scans   int // base passes made by baseIndex
 	all     bool
+	// file is what the metas file held beside base (read: base came
+	// from it).
+	file metasFile
+	read bool
 }
 
 func newMetaSet(base []meta) *metaSet {
@@ -77,6 +81,20 @@ func (s *metaSet) del(id string) {
 	if _, ok := s.baseIndex(id); ok {
 		s.gone[id] = true
 	}
+}
+
+// appendOnly returns the documents added, in number order, when the set
+// is the file it was read from plus documents newer than all of it (a
+// message appended) and the file can take one more section.
+func (s *metaSet) appendOnly() ([]meta, bool) {
+	if !s.read || len(s.gone) > 0 || len(s.put) == 0 || len(s.base) == 0 || s.file.sections >= maxMetaSections {
+		return nil, false
+	}
+	add := numbered(s.put)
+	if numberCmp(s.base[len(s.base)-1], add[0]) >= 0 {
+		return nil, false
+	}
+	return add, true
 }
 
 // len is the number of documents.

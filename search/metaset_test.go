@@ -1,8 +1,11 @@
 package search
 
 import (
+	"bufio"
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -95,5 +98,84 @@ func TestMetaSet(t *testing.T) {
 		if s.len() != len(ref) || !reflect.DeepEqual(s.numbered(), want) {
 			t.Fatalf("round %d: numbered twice differs", round)
 		}
+	}
+}
+
+// TestMetasAppend: sections appended to the metas file read back as one
+// list, strings shared across sections or not; a file whose count was set
+// to badCount (an update under way) opens no index; one cut short is an
+// error.
+func TestMetasAppend(t *testing.T) {
+	base := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	var all []meta
+	mk := func(n int) meta {
+		return meta{id: fmt.Sprintf("p/s%d.html#m-%d", n%3, n), project: "p", session: fmt.Sprint(n % 3),
+			title: fmt.Sprintf("title %d", n%5), role: "prompt", time: base.Add(time.Duration(n) * time.Minute), text: int64(n), hash: uint64(n) * 7}
+	}
+	for n := 0; n < 50; n++ {
+		all = append(all, mk(n))
+	}
+	p := filepath.Join(t.TempDir(), "metas")
+	if err := writeMetas(p, all); err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 5; round++ {
+		got, mf, err := readMetas(p, len(all))
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if !reflect.DeepEqual(got, all) || mf.sections != round+1 {
+			t.Fatalf("round %d: read %d metas in %d sections, want %d in %d", round, len(got), mf.sections, len(all), round+1)
+		}
+		s := newMetaSet(got)
+		s.file, s.read = mf, true
+		add := []meta{mk(100 + 2*round), mk(101 + 2*round)}
+		add[1].title = fmt.Sprintf("a new title %d", round)
+		for _, m := range add {
+			s.set(m)
+		}
+		got2, ok := s.appendOnly()
+		if !ok || !reflect.DeepEqual(got2, add) {
+			t.Fatalf("round %d: appendOnly = %v, %v", round, got2, ok)
+		}
+		if err := setMetasCount(p, badCount); err != nil {
+			t.Fatal(err)
+		}
+		f, _ := os.Open(p)
+		if _, _, err := readMetasHeader(bufio.NewReader(f)); err == nil {
+			t.Errorf("round %d: a file being changed has a header", round)
+		}
+		f.Close()
+		all = append(all, add...)
+		if err := appendMetas(p, mf, add, len(all)); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(s.numbered(), all) {
+			t.Fatalf("round %d: numbered differs from the file's order", round)
+		}
+	}
+	// Not appendable: an older document, or one replaced.
+	got, mf, _ := readMetas(p, len(all))
+	s := newMetaSet(got)
+	s.file, s.read = mf, true
+	s.set(mk(1000))
+	old := mk(3)
+	old.id += "-x"
+	s.set(old)
+	if _, ok := s.appendOnly(); ok {
+		t.Error("an older document appended")
+	}
+	s = newMetaSet(got)
+	s.file, s.read = mf, true
+	m := got[len(got)-1]
+	m.hash++
+	s.set(m)
+	if _, ok := s.appendOnly(); ok {
+		t.Error("a replaced document appended")
+	}
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, data[:len(data)-5], 0o644)
+	if _, _, err := readMetas(p, len(all)); err == nil {
+		t.Error("a file cut short read without error")
 	}
 }

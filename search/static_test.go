@@ -398,6 +398,11 @@ func TestStaticAppend(t *testing.T) {
 		}
 		before = after
 	}
+	// Each newest document was appended to the metas file, not written
+	// with all the others again.
+	if _, mf, err := readMetas(metaPath(dir), len(docs)); err != nil || mf.sections != 21 {
+		t.Errorf("metas file: %d sections, %v; want the first and 20 appended", mf.sections, err)
+	}
 	full := writeAll(t, buildIndex(t, filepath.Join(t.TempDir(), "full"), docs), nil)
 	if len(full) != len(before) {
 		t.Errorf("appended: %d files, made anew: %d", len(before), len(full))
@@ -443,7 +448,7 @@ func TestMetasRoundTrip(t *testing.T) {
 	if err != nil || format != metasFormat || count != len(metas) {
 		t.Fatalf("header: %d %d %v", format, count, err)
 	}
-	got, err := readMetas(p, count)
+	got, _, err := readMetas(p, count)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -464,7 +469,7 @@ func TestMetasRoundTrip(t *testing.T) {
 	// a truncated file is an error, not a short list
 	data, _ := os.ReadFile(p)
 	os.WriteFile(p, data[:len(data)-3], 0o644)
-	if _, err := readMetas(p, count); err == nil {
+	if _, _, err := readMetas(p, count); err == nil {
 		t.Error("truncated metas read without error")
 	}
 }
