@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	re2 "github.com/wasilibs/go-re2"
 	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
 )
 
@@ -94,6 +95,46 @@ func TestRE2CacheReused(t *testing.T) {
 	for p, v := range first {
 		if second[p] != v {
 			t.Errorf("%s rewritten by the second process (%s, then %s): the cache was not used", filepath.Base(p), v, second[p])
+		}
+	}
+}
+
+// TestLazyNumSubexp: a rule's group count, which gitleaks checks as it
+// loads its rules, is counted by Go's parser without compiling the rule
+// (third_party/go-re2/CCSITE.md); it must be RE2's count, for every rule
+// and allowlist expression of the configuration ccsite runs.
+func TestLazyNumSubexp(t *testing.T) {
+	cfg, err := defaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exprs []string
+	for _, r := range cfg.Rules {
+		if r.Regex != nil {
+			exprs = append(exprs, r.Regex.String())
+		}
+		for _, a := range r.Allowlists {
+			for _, re := range a.Regexes {
+				exprs = append(exprs, re.String())
+			}
+		}
+	}
+	for _, r := range extraRules {
+		exprs = append(exprs, r.Regex.String())
+	}
+	exprs = append(exprs, `(a)(?:b)(?P<c>d)`, `(?i)((x))|y`, `[(]\(`)
+	if len(exprs) < 200 {
+		t.Fatalf("only %d expressions", len(exprs))
+	}
+	for _, e := range exprs {
+		lazy := glregexp.MustCompile(e).NumSubexp()
+		re, err := re2.Compile(e)
+		if err != nil {
+			t.Errorf("%q: %v", e, err)
+			continue
+		}
+		if n := re.NumSubexp(); n != lazy {
+			t.Errorf("%q: %d groups counted without compiling, RE2 counts %d", e, lazy, n)
 		}
 	}
 }
