@@ -593,7 +593,13 @@ func afterPages(hl *markup.Highlighter) (restore func()) {
 		debug.SetMemoryLimit(min(old, indexMemLimit))
 		undo = append(undo, func() { debug.SetMemoryLimit(old) })
 	}
-	debug.FreeOSMemory()
+	// Only a build that rendered much holds much to give back; the full
+	// collection costs a build that appended a message 0.07 CPU-s.
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.HeapSys-ms.HeapReleased > indexMemLimit/2 {
+		debug.FreeOSMemory()
+	}
 	return func() {
 		for _, u := range undo {
 			u()
