@@ -134,11 +134,13 @@ func TestIncrementalMatchesFull(t *testing.T) {
 		// redone is how many sessions and orphans must be rendered again;
 		// -1: all of them.
 		redone int
+		// lists is how many list pages must be rendered again (-1: any).
+		lists int
 	}{
-		{"nothing changed", nil, nil, 0},
+		{"nothing changed", nil, nil, 0, 0},
 		{"a message appended", func() {
 			appendLine(t, filepath.Join(webapp, "2f17df70-2c36-56b8-95ef-251e65ace575.jsonl"), "appended quokka question")
-		}, nil, 1},
+		}, nil, 1, 2}, // its project's page and the index
 		{"a line edited", func() {
 			p := filepath.Join(in, "-home-demo-infra", "134729e3-3267-5cea-8949-1cb65584dcaf.jsonl")
 			data, _ := os.ReadFile(p)
@@ -150,24 +152,24 @@ func TestIncrementalMatchesFull(t *testing.T) {
 				}
 			}
 			os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644)
-		}, nil, 1},
+		}, nil, 1, -1},
 		{"a sub-agent's file appended", func() {
 			appendLine(t, filepath.Join(webapp, "8f6c56cd-7dc9-5b10-8aee-686bfe5862c2", "subagents", "agent-a7c31de.jsonl"), "agent numbat note")
-		}, nil, 1},
+		}, nil, 1, -1},
 		{"a new session in a new project", func() {
 			dir := filepath.Join(in, "-home-demo-garden")
 			os.MkdirAll(dir, 0o755)
 			line := `{"type":"user","uuid":"abababab-0000-4000-8000-000000000001","sessionId":"abababab-0000-4000-8000-0000000000aa","cwd":"/home/demo/garden","version":"2.1.0","timestamp":"2026-06-02T09:00:00Z","message":{"role":"user","content":"plant the axolotl beds"}}` + "\n"
 			os.WriteFile(filepath.Join(dir, "abababab-0000-4000-8000-0000000000aa.jsonl"), []byte(line), 0o644)
-		}, nil, 1},
+		}, nil, 1, -1},
 		{"a session deleted", func() {
 			os.Remove(filepath.Join(in, "-home-demo-infra", "9343d76c-99a6-5728-8c41-0a4f0c694e77.jsonl"))
-		}, nil, -2}, // its neighbour's previous/next links change
+		}, nil, -2, -1}, // its neighbour's previous/next links change
 		{"an agent file deleted", func() {
 			os.Remove(filepath.Join(webapp, "agent-c0ffee12.jsonl"))
-		}, nil, -2},
-		{"thinking left out", nil, &omit.Options{Thinking: true}, -1},
-		{"thinking back", nil, &omit.Options{}, -1},
+		}, nil, -2, -1},
+		{"thinking left out", nil, &omit.Options{Thinking: true}, -1, -1},
+		{"thinking back", nil, &omit.Options{}, -1, -1},
 	}
 	for _, st := range steps {
 		if st.change != nil {
@@ -199,6 +201,9 @@ func TestIncrementalMatchesFull(t *testing.T) {
 			t.Errorf("%s: %d sessions kept after the options changed", st.name, sum.Kept)
 		case st.redone == -2 && (redone == 0 || sum.Kept == 0):
 			t.Errorf("%s: %d rendered again, %d kept", st.name, redone, sum.Kept)
+		}
+		if st.lists >= 0 && sum.listsRendered != st.lists {
+			t.Errorf("%s: %d list pages rendered, want %d (of %d)", st.name, sum.listsRendered, st.lists, want.listsRendered)
 		}
 		if sum.Pages != want.Pages || sum.Sessions != want.Sessions || sum.Problems != want.Problems || sum.Docs != want.Docs {
 			t.Errorf("%s: summary %d pages %d sessions %d problems %d docs, full build %d %d %d %d", st.name,

@@ -2,6 +2,8 @@ package build
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -19,6 +21,7 @@ import (
 	"ccsite/build/render"
 	"ccsite/build/session"
 	"ccsite/theme"
+	"github.com/go-json-experiment/json"
 )
 
 // marker marks a folder as a ccsite output, so a build never writes over a
@@ -118,7 +121,12 @@ func recentRows(list []recentSession) []render.RecentRow {
 
 // writeLists writes the project pages, the search page and the index; it
 // returns the pages with content of their own (the search page has none).
-func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, units map[string]*unit) (pages []string, err error) {
+//
+// A page whose listHash is the one prev gives it (the last build's, nil
+// for none) and that is still in the site is kept as it is, not rendered:
+// a build that changed one session renders its project's page and the
+// index, not every project's. lists gets each page's hash.
+func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, units map[string]*unit, prev, lists map[string]string) (pages []string, rendered int, err error) {
 	idx := &render.IndexView{}
 	home := &render.HomeView{IndexView: idx}
 	var archiveCost render.CostTally
@@ -140,11 +148,21 @@ func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, u
 		return projects[i].pp.p.Path < projects[j].pp.p.Path
 	})
 	write := func(p *render.Page) error {
+		pages = append(pages, p.Path)
+		h, err := listHash(cfg, p)
+		if err != nil {
+			return err
+		}
+		lists[p.Path] = h
+		if prev[p.Path] == h && w.exists([]string{p.Path}) {
+			w.keep([]string{p.Path})
+			return nil
+		}
+		rendered++
 		data, err := renderPage(ts, cfg, p)
 		if err != nil {
 			return err
 		}
-		pages = append(pages, p.Path)
 		return w.writePage(p.Path, data)
 	}
 	for _, pr := range projects {
@@ -154,7 +172,7 @@ func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, u
 		}
 		page := link.Project(pp.slug)
 		if err := write(&render.Page{Path: page, Title: pp.p.Name, Kind: "project", Crumbs: []render.Crumb{{Label: pp.p.Name}}, Body: pv}); err != nil {
-			return pages, err
+			return pages, rendered, err
 		}
 		n := len(pv.Sessions) + len(pv.Empty)
 		idx.Projects = append(idx.Projects, render.ProjectRow{Name: pp.p.Name, Path: pp.p.Path, URL: page,
@@ -178,10 +196,24 @@ func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, u
 	home.CostDays, home.CostModels = archiveCost.Charts()
 	if !cfg.NoSearch {
 		if err := write(&render.Page{Path: link.Search(), Title: "Search", Kind: "search", Crumbs: []render.Crumb{{Label: "Search"}}}); err != nil {
-			return pages, err
+			return pages, rendered, err
 		}
 	}
-	return pages, write(&render.Page{Path: link.Index(), Title: "All projects", Kind: "index", Body: home})
+	err = write(&render.Page{Path: link.Index(), Title: "All projects", Kind: "index", Body: home})
+	return pages, rendered, err
+}
+
+// listHash hashes what a list page is rendered from: the page, its view
+// (every field of it: a view's fields are all exported) and the options
+// renderPage adds. The templates and the other options are the build
+// state's (a new ccsite or other options start it anew).
+func listHash(cfg Config, p *render.Page) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "search=%v base=%q\n", !cfg.NoSearch, cfg.BaseURL)
+	if err := json.MarshalWrite(h, p, stateJSON); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
 
 // lastOf is the end of a project's last session.

@@ -105,6 +105,9 @@ type SessionRedactions struct {
 
 // Summary counts what a build wrote.
 type Summary struct {
+	// listsRendered counts the list pages rendered (not kept), for tests.
+	listsRendered int
+
 	Projects, Sessions, Agents, Orphans int
 	Pages                               int
 	Problems                            int
@@ -508,7 +511,13 @@ func (r *runner) index(col *collector, out *output) error {
 
 // lists writes the project pages, the index, the assets and the sitemap.
 func (r *runner) lists(src *sources, out *output, plan *planned, col *collector) error {
-	pages, err := writeLists(r.cfg, src.ts, out.w, plan.plan, plan.next.Units)
+	var prev map[string]string
+	if plan.prev != nil && !r.cfg.Force {
+		prev = plan.prev.Lists
+	}
+	plan.next.Lists = map[string]string{}
+	pages, rendered, err := writeLists(r.cfg, src.ts, out.w, plan.plan, plan.next.Units, prev, plan.next.Lists)
+	r.sum.listsRendered = rendered
 	if err != nil {
 		return err
 	}

@@ -50,6 +50,10 @@ type buildState struct {
 	// since it was made: its dictionary then keeps their terms, so
 	// --force makes it anew.
 	IndexUpdated bool `json:"indexUpdated,omitzero"`
+	// Lists are the list pages (projects, index, search) this build
+	// wrote, each with the hash of what it was rendered from (listHash):
+	// the next build keeps a page whose hash is the same.
+	Lists map[string]string `json:"lists,omitzero"`
 }
 
 // source is a source file as the last build read it.
