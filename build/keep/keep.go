@@ -65,6 +65,9 @@ type Entry struct {
 type index struct {
 	Format  int               `json:"format"`
 	Entries map[string]*Entry `json:"entries"` // by Path
+	// Stats are the archive's as the last Save counted them (Written
+	// aside): a build that changed no entry gives them without counting.
+	Stats *Stats `json:"stats,omitempty"`
 }
 
 // Store is the archive in a state folder.
@@ -73,6 +76,13 @@ type Store struct {
 	mu  sync.Mutex
 	idx index
 	enc *zstd.Encoder
+	// dirty says an entry changed since the index was read (Save writes
+	// it then, and only then).
+	dirty bool
+	// blobs are the copies' names (hash.zst) as listed once, on the first
+	// Keep of a file unchanged: its copy is checked there, not by a stat.
+	blobsOnce sync.Once
+	blobs     map[string]bool
 	// written counts the bytes of new copies this build; reused those of
 	// sources whose content was already kept.
 	written, reused int64
@@ -117,16 +127,18 @@ func (s *Store) Keep(e Entry, day string) error {
 	s.mu.Lock()
 	old := s.idx.Entries[e.Path]
 	s.mu.Unlock()
-	if old != nil && old.Size == e.Size && old.MTime == e.MTime && old.Hash != "" {
-		if _, err := os.Stat(s.blob(old.Hash)); err == nil {
-			s.mu.Lock()
-			old.Seen, old.Root, old.Rel, old.Kind = day, e.Root, e.Rel, e.Kind
-			if e.Session != "" {
-				old.Session, old.Project, old.Start = e.Session, e.Project, e.Start
-			}
-			s.mu.Unlock()
-			return nil
+	if old != nil && old.Size == e.Size && old.MTime == e.MTime && old.Hash != "" && s.haveBlob(old.Hash) {
+		s.mu.Lock()
+		was := *old
+		old.Seen, old.Root, old.Rel, old.Kind = day, e.Root, e.Rel, e.Kind
+		if e.Session != "" {
+			old.Session, old.Project, old.Start = e.Session, e.Project, e.Start
 		}
+		if !sameEntry(*old, was) {
+			s.dirty = true
+		}
+		s.mu.Unlock()
+		return nil
 	}
 	data, err := os.ReadFile(e.Path)
 	if err != nil {
@@ -139,8 +151,39 @@ func (s *Store) Keep(e Entry, day string) error {
 	}
 	s.mu.Lock()
 	s.idx.Entries[e.Path] = &e
+	s.dirty = true
 	s.mu.Unlock()
 	return nil
+}
+
+// sameEntry tells whether two entries say the same (times by instant).
+func sameEntry(a, b Entry) bool {
+	st := a.Start.Equal(b.Start)
+	a.Start, b.Start = time.Time{}, time.Time{}
+	return st && a == b
+}
+
+// haveBlob tells whether the copy of content hash is in the archive, as
+// its folder was listed on the first call (names only: a few directory
+// reads, not a stat per kept file).
+func (s *Store) haveBlob(hash string) bool {
+	s.blobsOnce.Do(func() {
+		s.blobs = map[string]bool{}
+		base := filepath.Join(s.dir, "blobs")
+		dirs, _ := os.ReadDir(base)
+		for _, d := range dirs {
+			if !d.IsDir() {
+				continue
+			}
+			files, _ := os.ReadDir(filepath.Join(base, d.Name()))
+			for _, f := range files {
+				if f.Type().IsRegular() {
+					s.blobs[f.Name()] = true
+				}
+			}
+		}
+	})
+	return s.blobs[hash+".zst"]
 }
 
 // write stores content under its hash, once, through a temporary file and
@@ -269,6 +312,9 @@ func (s *Store) Forget(match func(*Entry) bool) int {
 			n++
 		}
 	}
+	if n > 0 {
+		s.dirty = true
+	}
 	return n
 }
 
@@ -324,15 +370,16 @@ type Stats struct {
 
 // Save writes the index (atomically) and removes the copies no entry
 // names any more; it returns the archive's size.
+//
+// An archive whose entries did not change since it was opened is neither
+// written nor walked: its stats are the last Save's.
 func (s *Store) Save() (Stats, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	data, err := json.Marshal(&s.idx)
-	if err != nil {
-		return Stats{}, err
-	}
-	if err := writeAtomic(filepath.Join(s.dir, "index.json"), data); err != nil {
-		return Stats{}, err
+	if !s.dirty && s.idx.Stats != nil {
+		st := *s.idx.Stats
+		st.Written = s.written
+		return st, nil
 	}
 	st := Stats{Files: len(s.idx.Entries), Written: s.written}
 	used := map[string]bool{}
@@ -340,13 +387,14 @@ func (s *Store) Save() (Stats, error) {
 		st.SourceBytes += e.Size
 		used[e.Hash] = true
 	}
+	var unused []string
 	filepath.WalkDir(filepath.Join(s.dir, "blobs"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
 		}
 		name := d.Name()
 		if strings.HasPrefix(name, ".tmp-") || !used[strings.TrimSuffix(name, ".zst")] {
-			os.Remove(p) // a copy no entry names, or half of one a kill left
+			unused = append(unused, p) // a copy no entry names, or half of one a kill left
 			return nil
 		}
 		if info, err := d.Info(); err == nil {
@@ -354,6 +402,22 @@ func (s *Store) Save() (Stats, error) {
 		}
 		return nil
 	})
+	saved := st
+	saved.Written = 0
+	s.idx.Stats = &saved
+	data, err := json.Marshal(&s.idx)
+	if err != nil {
+		return Stats{}, err
+	}
+	// The index first: until it is written, the one on disk may name
+	// the copies about to go.
+	if err := writeAtomic(filepath.Join(s.dir, "index.json"), data); err != nil {
+		return Stats{}, err
+	}
+	for _, p := range unused {
+		os.Remove(p)
+	}
+	s.dirty = false
 	return st, nil
 }
 

@@ -82,3 +82,64 @@ func TestKeep(t *testing.T) {
 		t.Error("a damaged copy was read")
 	}
 }
+
+// TestKeepUnchanged: a build that keeps the same files on the same day
+// writes no index and gives the last stats; a new day, a changed file, or
+// a copy gone from the archive (copied again) makes it write the index.
+func TestKeepUnchanged(t *testing.T) {
+	src := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "archive")
+	a := filepath.Join(src, "a.jsonl")
+	os.WriteFile(a, []byte(strings.Repeat("x", 1000)), 0o644)
+	index := filepath.Join(dir, "index.json")
+	build := func(day string) (Stats, bool) {
+		t.Helper()
+		st, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		before, _ := os.Stat(index)
+		fi, _ := os.Stat(a)
+		if err := st.Keep(Entry{Path: a, Root: src, Rel: "a.jsonl", Kind: KindSession, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, day); err != nil {
+			t.Fatal(err)
+		}
+		stats, err := st.Save()
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := os.Stat(index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stats, before == nil || !os.SameFile(before, after)
+	}
+	first, wrote := build("2026-11-25")
+	if !wrote || first.Files != 1 || first.StoredBytes == 0 || first.Written == 0 {
+		t.Fatalf("first build: wrote %v, %+v", wrote, first)
+	}
+	second, wrote := build("2026-11-25")
+	if wrote {
+		t.Error("nothing changed, yet the index was written")
+	}
+	if second.Files != first.Files || second.SourceBytes != first.SourceBytes || second.StoredBytes != first.StoredBytes || second.Written != 0 {
+		t.Errorf("stats %+v, then %+v", first, second)
+	}
+	if _, wrote := build("2026-11-26"); !wrote {
+		t.Error("a new day's build did not write the index")
+	}
+	var blob string
+	filepath.WalkDir(filepath.Join(dir, "blobs"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			blob = p
+		}
+		return nil
+	})
+	os.Remove(blob)
+	if st, wrote := build("2026-11-26"); !wrote || st.Written == 0 {
+		t.Errorf("a copy gone: wrote %v, %+v", wrote, st)
+	}
+	if _, err := os.Stat(blob); err != nil {
+		t.Error("the copy gone was not made again")
+	}
+}
