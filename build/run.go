@@ -412,6 +412,11 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 	}
 	fp := fingerprint(src.a, prevSources, r.workers())
 	if r.cfg.Force || changedSources(fp, prevSources) {
+		if prev != nil && !r.cfg.Force {
+			// An update scans only the lines it has not found clean
+			// before: a line or two, for a message appended.
+			redact.SmallScan()
+		}
 		// Something will be redacted: the secret rules are made beside
 		// the rest of the plan (a no-op build never makes them).
 		r.cfg.Redact.Prepare()

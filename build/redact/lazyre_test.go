@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"ccsite/build/internal/leakgen"
 	re2 "github.com/wasilibs/go-re2"
 	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
 )
@@ -136,5 +138,82 @@ func TestLazyNumSubexp(t *testing.T) {
 		if n := re.NumSubexp(); n != lazy {
 			t.Errorf("%q: %d groups counted without compiling, RE2 counts %d", e, lazy, n)
 		}
+	}
+}
+
+// TestEnginesAgree: with the gore2regex tag, an update's redaction matches
+// on Go's regexp package for its first bytes (SmallScan), a cold build's on
+// RE2. Both must redact alike: every line of a generated archive full of
+// planted secrets (leakgen) is redacted in a process that runs every rule
+// on Go's engine and in one that runs them on RE2, and the two outputs are
+// compared byte for byte.
+func TestEnginesAgree(t *testing.T) {
+	if engine := os.Getenv("CCSITE_ENGINE_CHILD"); engine != "" {
+		if engine == "go" {
+			re2.UseGo(1 << 40)
+		}
+		r, err := New(Options{Secrets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		var files []string
+		filepath.WalkDir(os.Getenv("CCSITE_ENGINE_IN"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".jsonl") {
+				files = append(files, p)
+			}
+			return nil
+		})
+		sort.Strings(files)
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			for _, line := range strings.Split(string(data), "\n") {
+				out.Write(r.Line(f, []byte(line)))
+				out.WriteByte('\n')
+			}
+		}
+		byRule, _ := r.Counts()
+		fmt.Fprintf(&out, "%v\n", byRule)
+		if err := os.WriteFile(os.Getenv("CCSITE_ENGINE_OUT"), []byte(out.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	in := t.TempDir()
+	plan, err := leakgen.Write(in, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := map[string][]byte{}
+	for _, engine := range []string{"go", "re2"} {
+		out := filepath.Join(t.TempDir(), engine)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestEnginesAgree$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "CCSITE_ENGINE_CHILD="+engine, "CCSITE_ENGINE_IN="+in, "CCSITE_ENGINE_OUT="+out)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", engine, err, b)
+		}
+		outs[engine], _ = os.ReadFile(out)
+	}
+	g, r := strings.Split(string(outs["go"]), "\n"), strings.Split(string(outs["re2"]), "\n")
+	if len(g) < 100 || len(plan.Plants) < 50 {
+		t.Fatalf("%d lines, %d secrets planted: too few to mean anything", len(g), len(plan.Plants))
+	}
+	diffs := 0
+	for i := range max(len(g), len(r)) {
+		var a, b string
+		if i < len(g) {
+			a = g[i]
+		}
+		if i < len(r) {
+			b = r[i]
+		}
+		if a != b {
+			if diffs++; diffs <= 5 {
+				t.Errorf("line %d differs:\nGo:  %.300s\nRE2: %.300s", i, a, b)
+			}
+		}
+	}
+	if diffs > 0 {
+		t.Errorf("%d of %d lines redacted differently", diffs, len(g))
 	}
 }

@@ -95,3 +95,11 @@ func MustCompilePOSIX(str string) *Regexp {
 func QuoteMeta(s string) string {
 	return regexp.QuoteMeta(s)
 }
+
+// UseGo (ccsite) makes the expressions MustCompile returns match on Go's
+// regexp package for their first budget bytes of input (all together),
+// then on RE2, when called before any is used; it reports whether it was
+// taken. See internal.UseGo.
+func UseGo(budget int64) bool {
+	return internal.UseGo(budget)
+}

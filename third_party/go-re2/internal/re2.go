@@ -3,6 +3,7 @@ package internal
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"regexp/syntax"
 	"runtime"
 	"strconv"
@@ -41,6 +42,104 @@ type Regexp struct {
 	// it cannot parse the expression), set once by lazyNumSubexp.
 	lazyGroupsOnce sync.Once
 	lazyGroups     int
+	// goRe is the expression compiled by Go's regexp package, for the Go
+	// engine (UseGo); nil when Go cannot compile it.
+	goOnce sync.Once
+	goRe   *regexp.Regexp
+}
+
+// ccsite: a process that matches little (a build that redacts a line or
+// two) would spend more starting RE2's WebAssembly runtime than matching.
+// UseGo, called before any Regexp is used, makes every lazy Regexp
+// (MustCompile's) run on Go's regexp package, the engine gitleaks uses
+// without the gore2regex tag: the same RE2 syntax and leftmost-first
+// semantics. An expression Go cannot compile still runs on RE2.
+var (
+	goEngine atomic.Bool
+	goBudget atomic.Int64 // bytes Go's engine may still match
+	used     atomic.Bool  // a Regexp was used: UseGo comes too late
+)
+
+// UseGo makes the lazy Regexps of this process match on Go's engine for
+// their first budget bytes of input, all expressions together, then on
+// RE2. It reports whether that was taken: once a Regexp was used, the
+// engine is settled.
+func UseGo(budget int64) bool {
+	if used.Load() {
+		return false
+	}
+	goBudget.Store(budget)
+	goEngine.Store(budget > 0)
+	return true
+}
+
+// goRegexpString returns the Go engine's compiled expression when that
+// engine matches re against s, else nil. Only valid UTF-8 goes to Go's
+// engine (on invalid bytes the two engines may differ), and only while the
+// budget UseGo gave lasts: a process that turns out to match much moves
+// to RE2.
+func (re *Regexp) goRegexpString(s string) *regexp.Regexp {
+	if !used.Load() {
+		used.Store(true)
+	}
+	if !re.lazy || !goEngine.Load() || !utf8.ValidString(s) {
+		return nil
+	}
+	if goBudget.Add(-int64(len(s))) < 0 {
+		goEngine.Store(false)
+		return nil
+	}
+	return re.goCompiled()
+}
+
+// goRegexpBytes is goRegexpString for bytes.
+func (re *Regexp) goRegexpBytes(b []byte) *regexp.Regexp {
+	if !used.Load() {
+		used.Store(true)
+	}
+	if !re.lazy || !goEngine.Load() || !utf8.Valid(b) {
+		return nil
+	}
+	if goBudget.Add(-int64(len(b))) < 0 {
+		goEngine.Store(false)
+		return nil
+	}
+	return re.goCompiled()
+}
+
+// goRegexpNoInput is the Go engine's expression for what matches nothing
+// (group names and counts: the same in both engines).
+func (re *Regexp) goRegexpNoInput() *regexp.Regexp {
+	if !re.lazy || !goEngine.Load() {
+		return nil
+	}
+	return re.goCompiled()
+}
+
+// goCompiled compiles re with Go's regexp package, once; nil when Go
+// cannot compile it (RE2 runs it then).
+func (re *Regexp) goCompiled() *regexp.Regexp {
+	re.goOnce.Do(func() {
+		var g *regexp.Regexp
+		var err error
+		expr := re.expr
+		if re.opts.CaseInsensitive {
+			expr = "(?i)" + expr
+		}
+		if re.opts.Posix {
+			g, err = regexp.CompilePOSIX(expr)
+		} else {
+			g, err = regexp.Compile(expr)
+		}
+		if err != nil {
+			return
+		}
+		if re.opts.Longest {
+			g.Longest()
+		}
+		re.goRe = g
+	})
+	return re.goRe
 }
 
 // CompileLazy (ccsite) returns a Regexp compiled at its first use rather than
@@ -242,6 +341,9 @@ func (re *Regexp) expand(dst []byte, template string, bsrc []byte, src string, m
 // Find returns a slice holding the text of the leftmost match in b of the regular expression.
 // A return value of nil indicates no match.
 func (re *Regexp) Find(b []byte) []byte {
+	if g := re.goRegexpBytes(b); g != nil {
+		return g.Find(b)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8)
 	defer re.abi.endOperation(alloc)
@@ -259,6 +361,9 @@ func (re *Regexp) Find(b []byte) []byte {
 // b[loc[0]:loc[1]].
 // A return value of nil indicates no match.
 func (re *Regexp) FindIndex(b []byte) (loc []int) {
+	if g := re.goRegexpBytes(b); g != nil {
+		return g.FindIndex(b)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8)
 	defer re.abi.endOperation(alloc)
@@ -275,6 +380,9 @@ func (re *Regexp) FindIndex(b []byte) (loc []int) {
 // an empty string. Use FindStringIndex or FindStringSubmatch if it is
 // necessary to distinguish these cases.
 func (re *Regexp) FindString(s string) string {
+	if g := re.goRegexpString(s); g != nil {
+		return g.FindString(s)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8)
 	defer re.abi.endOperation(alloc)
@@ -291,6 +399,9 @@ func (re *Regexp) FindString(s string) string {
 // itself is at s[loc[0]:loc[1]].
 // A return value of nil indicates no match.
 func (re *Regexp) FindStringIndex(s string) (loc []int) {
+	if g := re.goRegexpString(s); g != nil {
+		return g.FindStringIndex(s)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8)
 	defer re.abi.endOperation(alloc)
@@ -323,6 +434,9 @@ func (re *Regexp) find(alloc *allocation, cs cString, dstCap []int) []int {
 // package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAll(b []byte, n int) [][]byte {
+	if g := re.goRegexpBytes(b); g != nil {
+		return g.FindAll(b, n)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(b) + 16)
 	defer re.abi.endOperation(alloc)
@@ -343,6 +457,9 @@ func (re *Regexp) FindAll(b []byte, n int) [][]byte {
 // in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllIndex(b []byte, n int) [][]int {
+	if g := re.goRegexpBytes(b); g != nil {
+		return g.FindAllIndex(b, n)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(b) + 16)
 	defer re.abi.endOperation(alloc)
@@ -365,6 +482,9 @@ func (re *Regexp) FindAllIndex(b []byte, n int) [][]int {
 // in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllString(s string, n int) []string {
+	if g := re.goRegexpString(s); g != nil {
+		return g.FindAllString(s, n)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(s) + 16)
 	defer re.abi.endOperation(alloc)
@@ -385,6 +505,9 @@ func (re *Regexp) FindAllString(s string, n int) []string {
 // description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	if g := re.goRegexpString(s); g != nil {
+		return g.FindAllStringIndex(s, n)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(s) + 16)
 	defer re.abi.endOperation(alloc)
@@ -452,6 +575,9 @@ func (re *Regexp) findAll(alloc *allocation, bsrc []byte, src string, cs cString
 // description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte {
+	if g := re.goRegexpBytes(b); g != nil {
+		return g.FindAllSubmatch(b, n)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
@@ -476,6 +602,9 @@ func (re *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte {
 // 'All' description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllSubmatchIndex(b []byte, n int) [][]int {
+	if g := re.goRegexpBytes(b); g != nil {
+		return g.FindAllSubmatchIndex(b, n)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
@@ -498,6 +627,9 @@ func (re *Regexp) FindAllSubmatchIndex(b []byte, n int) [][]int {
 // the 'All' description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
+	if g := re.goRegexpString(s); g != nil {
+		return g.FindAllStringSubmatch(s, n)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
@@ -523,6 +655,9 @@ func (re *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 // comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if g := re.goRegexpString(s); g != nil {
+		return g.FindAllStringSubmatchIndex(s, n)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
@@ -596,6 +731,9 @@ func (re *Regexp) findAllSubmatch(alloc *allocation, bsrc []byte, src string, cs
 // comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindSubmatch(b []byte) [][]byte {
+	if g := re.goRegexpBytes(b); g != nil {
+		return g.FindSubmatch(b)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8*re.numMatches)
 	defer re.abi.endOperation(alloc)
@@ -618,6 +756,9 @@ func (re *Regexp) FindSubmatch(b []byte) [][]byte {
 // in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindSubmatchIndex(b []byte) []int {
+	if g := re.goRegexpBytes(b); g != nil {
+		return g.FindSubmatchIndex(b)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(b) + 8*re.numMatches)
 	defer re.abi.endOperation(alloc)
@@ -637,6 +778,9 @@ func (re *Regexp) FindSubmatchIndex(b []byte) []int {
 }
 
 func (re *Regexp) FindStringSubmatch(s string) []string {
+	if g := re.goRegexpString(s); g != nil {
+		return g.FindStringSubmatch(s)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8*re.numMatches)
 	defer re.abi.endOperation(alloc)
@@ -659,6 +803,9 @@ func (re *Regexp) FindStringSubmatch(s string) []string {
 // 'Index' descriptions in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindStringSubmatchIndex(s string) []int {
+	if g := re.goRegexpString(s); g != nil {
+		return g.FindStringSubmatchIndex(s)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(s) + 8*re.numMatches)
 	defer re.abi.endOperation(alloc)
@@ -700,6 +847,9 @@ func (re *Regexp) findSubmatch(alloc *allocation, cs cString, deliver func(match
 // This method modifies the Regexp and may not be called concurrently
 // with any other methods.
 func (re *Regexp) Longest() {
+	if g := re.goRegexpNoInput(); g != nil {
+		g.Longest() // and RE2, below: the engine may change
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(re.expr) + 2)
 	defer re.abi.endOperation(alloc)
@@ -719,6 +869,9 @@ func (re *Regexp) Longest() {
 
 // NumSubexp returns the number of parenthesized subexpressions in this Regexp.
 func (re *Regexp) NumSubexp() int {
+	if g := re.goRegexpNoInput(); g != nil {
+		return g.NumSubexp()
+	}
 	// ccsite: a lazy Regexp not compiled yet counts its groups with Go's
 	// parser of the same syntax (gitleaks asks every rule's count when it
 	// loads its configuration: compiling them all then cost every process
@@ -768,6 +921,9 @@ func (re *Regexp) lazyNumSubexp() (int, bool) {
 //	n == 0: the result is nil (zero substrings)
 //	n < 0: all substrings
 func (re *Regexp) Split(s string, n int) []string {
+	if g := re.goRegexpString(s); g != nil {
+		return g.Split(s, n)
+	}
 	re.ready()
 	// Copied as is from
 	// https://github.com/golang/go/blob/78472603c6bac7a52d42d565558b9c0cb12c3f9a/src/regexp/regexp.go#L1253
@@ -812,6 +968,9 @@ func (re *Regexp) Split(s string, n int) []string {
 // Since the Regexp as a whole cannot be named, names[0] is always
 // the empty string. The slice should not be modified.
 func (re *Regexp) SubexpNames() []string {
+	if g := re.goRegexpNoInput(); g != nil {
+		return g.SubexpNames()
+	}
 	re.ready()
 	re.groupNamesOnce.Do(func() {
 		re.groupNames = subexpNames(re.abi, re.ptr, re.numMatches)
@@ -827,6 +986,9 @@ func (re *Regexp) SubexpNames() []string {
 // In this case, SubexpIndex returns the index of the leftmost such subexpression
 // in the regular expression.
 func (re *Regexp) SubexpIndex(name string) int {
+	if g := re.goRegexpNoInput(); g != nil {
+		return g.SubexpIndex(name)
+	}
 	re.ready()
 	if name != "" {
 		for i, s := range re.SubexpNames() {
@@ -841,6 +1003,9 @@ func (re *Regexp) SubexpIndex(name string) int {
 // Match reports whether the byte slice b
 // contains any match of the regular expression re.
 func (re *Regexp) Match(b []byte) bool {
+	if g := re.goRegexpBytes(b); g != nil {
+		return g.Match(b)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(b))
 	defer re.abi.endOperation(alloc)
@@ -857,6 +1022,9 @@ func (re *Regexp) Match(b []byte) bool {
 // MatchString reports whether the string s
 // contains any match of the regular expression re.
 func (re *Regexp) MatchString(s string) bool {
+	if g := re.goRegexpString(s); g != nil {
+		return g.MatchString(s)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(s))
 	defer re.abi.endOperation(alloc)
@@ -888,6 +1056,9 @@ func Release(re *Regexp) {
 // with the replacement text repl. Inside repl, $ signs are interpreted as
 // in Expand, so for instance $1 represents the text of the first submatch.
 func (re *Regexp) ReplaceAll(src, repl []byte) []byte {
+	if g := re.goRegexpBytes(src); g != nil {
+		return g.ReplaceAll(src, repl)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
@@ -914,6 +1085,9 @@ func (re *Regexp) ReplaceAll(src, repl []byte) []byte {
 // to the matched byte slice. The replacement returned by repl is substituted
 // directly, without using [Regexp.Expand].
 func (re *Regexp) ReplaceAllFunc(src []byte, repl func([]byte) []byte) []byte {
+	if g := re.goRegexpBytes(src); g != nil {
+		return g.ReplaceAllFunc(src, repl)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
@@ -929,6 +1103,9 @@ func (re *Regexp) ReplaceAllFunc(src []byte, repl func([]byte) []byte) []byte {
 // with the replacement bytes repl. The replacement repl is substituted directly,
 // without using Expand.
 func (re *Regexp) ReplaceAllLiteral(src, repl []byte) []byte {
+	if g := re.goRegexpBytes(src); g != nil {
+		return g.ReplaceAllLiteral(src, repl)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
@@ -944,6 +1121,9 @@ func (re *Regexp) ReplaceAllLiteral(src, repl []byte) []byte {
 // with the replacement string repl. The replacement repl is substituted directly,
 // without using Expand.
 func (re *Regexp) ReplaceAllLiteralString(src, repl string) string {
+	if g := re.goRegexpString(src); g != nil {
+		return g.ReplaceAllLiteralString(src, repl)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
@@ -961,6 +1141,9 @@ func (re *Regexp) ReplaceAllLiteralString(src, repl string) string {
 // with the replacement string repl. Inside repl, $ signs are interpreted as
 // in Expand, so for instance $1 represents the text of the first submatch.
 func (re *Regexp) ReplaceAllString(src, repl string) string {
+	if g := re.goRegexpString(src); g != nil {
+		return g.ReplaceAllString(src, repl)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
@@ -984,6 +1167,9 @@ func (re *Regexp) ReplaceAllString(src, repl string) string {
 // to the matched substring. The replacement returned by repl is substituted
 // directly, without using [Regexp.Expand].
 func (re *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	if g := re.goRegexpString(src); g != nil {
+		return g.ReplaceAllStringFunc(src, repl)
+	}
 	re.ready()
 	alloc := re.abi.startOperation(len(src) + 8*re.numMatches + 8)
 	defer re.abi.endOperation(alloc)
