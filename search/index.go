@@ -182,11 +182,14 @@ func OpenWriter(dir string, fresh bool) (*Writer, error) {
 }
 
 // The offline builder's segment size (documents) and how many segments
-// one merge takes: a few hundred thousand documents are then merged in
-// one pass or two.
+// one merge takes. The builder merges the first mergeMax segments into
+// one, then that one with the next ones, and so on: with 100, the 175
+// segments of a 1 GB archive were merged in two passes, the first 100
+// written twice (the search phase grew faster than the archive). With
+// 1024 an archive of up to a million documents is merged in one pass.
 const (
 	builderBatch    = 1000
-	builderMergeMax = 100
+	builderMergeMax = 1024
 )
 
 // openExisting opens an index, checking its metas' header agrees with it;
