@@ -500,7 +500,7 @@ func (r *runner) index(col *collector, out *output) error {
 	}
 	defer func() { col.pl.index = nil }()
 	x.dropGone(col.pl.next.Units)
-	n, err := x.close()
+	n, err := closeIndex(x)
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
@@ -590,6 +590,25 @@ func (r *runner) summarise(plan *planned, out *output, col *collector) {
 // MiB the collector ran nearly all the time there: 252 CPU-s for the cold
 // 1 GB build against 184 at 560, peak RSS 846 MB against 926).
 const indexMemLimit = 560 << 20
+
+// mergeMemLimit is the soft memory limit while a new index's segments are
+// merged (the index writer's Close): the merge reads every segment's
+// mapped file at once, and those pages count in the resident set on top of
+// the heap (the 1 GB tree peaked at 980 MB under indexMemLimit).
+const mergeMemLimit = 400 << 20
+
+// closeIndex closes the index writer under mergeMemLimit (when no
+// GOMEMLIMIT is set), then puts the limit back.
+func closeIndex(x *indexer) (int, error) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		old := debug.SetMemoryLimit(-1)
+		if old > mergeMemLimit {
+			debug.SetMemoryLimit(mergeMemLimit)
+			defer debug.SetMemoryLimit(old)
+		}
+	}
+	return x.close()
+}
 
 // afterPages gives back what rendering held before the index is merged
 // and read through: the peak is then the index's, not the sum of both.
