@@ -226,7 +226,7 @@ func (w *Writer) loadMetas() error {
 		return err
 	}
 	w.metas = newMetaSet(metas)
-	w.metas.file, w.metas.read = mf, true
+	w.metas.file = mf
 	return nil
 }
 

@@ -22,10 +22,9 @@ type metaSet struct {
 	scanned map[string]bool
 	scans   int // base passes made by baseIndex
 	all     bool
-	// file is what the metas file held beside base (read: base came
-	// from it).
+	// file is what the metas file held beside base, when base came from
+	// it (a file has at least one section).
 	file metasFile
-	read bool
 }
 
 func newMetaSet(base []meta) *metaSet {
@@ -87,7 +86,7 @@ func (s *metaSet) del(id string) {
 // is the file it was read from plus documents newer than all of it (a
 // message appended) and the file can take one more section.
 func (s *metaSet) appendOnly() ([]meta, bool) {
-	if !s.read || len(s.gone) > 0 || len(s.put) == 0 || len(s.base) == 0 || s.file.sections >= maxMetaSections {
+	if s.file.sections == 0 || len(s.gone) > 0 || len(s.put) == 0 || len(s.base) == 0 || s.file.sections >= maxMetaSections {
 		return nil, false
 	}
 	add := numbered(s.put)

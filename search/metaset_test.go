@@ -128,7 +128,7 @@ func TestMetasAppend(t *testing.T) {
 			t.Fatalf("round %d: read %d metas in %d sections, want %d in %d", round, len(got), mf.sections, len(all), round+1)
 		}
 		s := newMetaSet(got)
-		s.file, s.read = mf, true
+		s.file = mf
 		add := []meta{mk(100 + 2*round), mk(101 + 2*round)}
 		add[1].title = fmt.Sprintf("a new title %d", round)
 		for _, m := range add {
@@ -157,7 +157,7 @@ func TestMetasAppend(t *testing.T) {
 	// Not appendable: an older document, or one replaced.
 	got, mf, _ := readMetas(p, len(all))
 	s := newMetaSet(got)
-	s.file, s.read = mf, true
+	s.file = mf
 	s.set(mk(1000))
 	old := mk(3)
 	old.id += "-x"
@@ -166,7 +166,7 @@ func TestMetasAppend(t *testing.T) {
 		t.Error("an older document appended")
 	}
 	s = newMetaSet(got)
-	s.file, s.read = mf, true
+	s.file = mf
 	m := got[len(got)-1]
 	m.hash++
 	s.set(m)

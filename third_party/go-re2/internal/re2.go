@@ -73,38 +73,33 @@ func UseGo(budget int64) bool {
 	return true
 }
 
-// goRegexpString returns the Go engine's compiled expression when that
-// engine matches re against s, else nil. Only valid UTF-8 goes to Go's
+// goRegexpFor returns the Go engine's compiled expression when that
+// engine matches re against in, else nil. Only valid UTF-8 goes to Go's
 // engine (on invalid bytes the two engines may differ), and only while the
 // budget UseGo gave lasts: a process that turns out to match much moves
 // to RE2.
-func (re *Regexp) goRegexpString(s string) *regexp.Regexp {
+func goRegexpFor[T string | []byte](re *Regexp, in T) *regexp.Regexp {
 	if !used.Load() {
 		used.Store(true)
 	}
-	if !re.lazy || !goEngine.Load() || !utf8.ValidString(s) {
+	if !re.lazy || !goEngine.Load() || !validUTF8(in) {
 		return nil
 	}
-	if goBudget.Add(-int64(len(s))) < 0 {
+	if goBudget.Add(-int64(len(in))) < 0 {
 		goEngine.Store(false)
 		return nil
 	}
 	return re.goCompiled()
 }
 
-// goRegexpBytes is goRegexpString for bytes.
-func (re *Regexp) goRegexpBytes(b []byte) *regexp.Regexp {
-	if !used.Load() {
-		used.Store(true)
+func validUTF8[T string | []byte](in T) bool {
+	switch v := any(in).(type) {
+	case string:
+		return utf8.ValidString(v)
+	case []byte:
+		return utf8.Valid(v)
 	}
-	if !re.lazy || !goEngine.Load() || !utf8.Valid(b) {
-		return nil
-	}
-	if goBudget.Add(-int64(len(b))) < 0 {
-		goEngine.Store(false)
-		return nil
-	}
-	return re.goCompiled()
+	return false
 }
 
 // goRegexpNoInput is the Go engine's expression for what matches nothing
@@ -341,7 +336,7 @@ func (re *Regexp) expand(dst []byte, template string, bsrc []byte, src string, m
 // Find returns a slice holding the text of the leftmost match in b of the regular expression.
 // A return value of nil indicates no match.
 func (re *Regexp) Find(b []byte) []byte {
-	if g := re.goRegexpBytes(b); g != nil {
+	if g := goRegexpFor(re, b); g != nil {
 		return g.Find(b)
 	}
 	re.ready()
@@ -361,7 +356,7 @@ func (re *Regexp) Find(b []byte) []byte {
 // b[loc[0]:loc[1]].
 // A return value of nil indicates no match.
 func (re *Regexp) FindIndex(b []byte) (loc []int) {
-	if g := re.goRegexpBytes(b); g != nil {
+	if g := goRegexpFor(re, b); g != nil {
 		return g.FindIndex(b)
 	}
 	re.ready()
@@ -380,7 +375,7 @@ func (re *Regexp) FindIndex(b []byte) (loc []int) {
 // an empty string. Use FindStringIndex or FindStringSubmatch if it is
 // necessary to distinguish these cases.
 func (re *Regexp) FindString(s string) string {
-	if g := re.goRegexpString(s); g != nil {
+	if g := goRegexpFor(re, s); g != nil {
 		return g.FindString(s)
 	}
 	re.ready()
@@ -399,7 +394,7 @@ func (re *Regexp) FindString(s string) string {
 // itself is at s[loc[0]:loc[1]].
 // A return value of nil indicates no match.
 func (re *Regexp) FindStringIndex(s string) (loc []int) {
-	if g := re.goRegexpString(s); g != nil {
+	if g := goRegexpFor(re, s); g != nil {
 		return g.FindStringIndex(s)
 	}
 	re.ready()
@@ -434,7 +429,7 @@ func (re *Regexp) find(alloc *allocation, cs cString, dstCap []int) []int {
 // package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAll(b []byte, n int) [][]byte {
-	if g := re.goRegexpBytes(b); g != nil {
+	if g := goRegexpFor(re, b); g != nil {
 		return g.FindAll(b, n)
 	}
 	re.ready()
@@ -457,7 +452,7 @@ func (re *Regexp) FindAll(b []byte, n int) [][]byte {
 // in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllIndex(b []byte, n int) [][]int {
-	if g := re.goRegexpBytes(b); g != nil {
+	if g := goRegexpFor(re, b); g != nil {
 		return g.FindAllIndex(b, n)
 	}
 	re.ready()
@@ -482,7 +477,7 @@ func (re *Regexp) FindAllIndex(b []byte, n int) [][]int {
 // in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllString(s string, n int) []string {
-	if g := re.goRegexpString(s); g != nil {
+	if g := goRegexpFor(re, s); g != nil {
 		return g.FindAllString(s, n)
 	}
 	re.ready()
@@ -505,7 +500,7 @@ func (re *Regexp) FindAllString(s string, n int) []string {
 // description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllStringIndex(s string, n int) [][]int {
-	if g := re.goRegexpString(s); g != nil {
+	if g := goRegexpFor(re, s); g != nil {
 		return g.FindAllStringIndex(s, n)
 	}
 	re.ready()
@@ -575,7 +570,7 @@ func (re *Regexp) findAll(alloc *allocation, bsrc []byte, src string, cs cString
 // description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte {
-	if g := re.goRegexpBytes(b); g != nil {
+	if g := goRegexpFor(re, b); g != nil {
 		return g.FindAllSubmatch(b, n)
 	}
 	re.ready()
@@ -602,7 +597,7 @@ func (re *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte {
 // 'All' description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllSubmatchIndex(b []byte, n int) [][]int {
-	if g := re.goRegexpBytes(b); g != nil {
+	if g := goRegexpFor(re, b); g != nil {
 		return g.FindAllSubmatchIndex(b, n)
 	}
 	re.ready()
@@ -627,7 +622,7 @@ func (re *Regexp) FindAllSubmatchIndex(b []byte, n int) [][]int {
 // the 'All' description in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
-	if g := re.goRegexpString(s); g != nil {
+	if g := goRegexpFor(re, s); g != nil {
 		return g.FindAllStringSubmatch(s, n)
 	}
 	re.ready()
@@ -655,7 +650,7 @@ func (re *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 // comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
-	if g := re.goRegexpString(s); g != nil {
+	if g := goRegexpFor(re, s); g != nil {
 		return g.FindAllStringSubmatchIndex(s, n)
 	}
 	re.ready()
@@ -731,7 +726,7 @@ func (re *Regexp) findAllSubmatch(alloc *allocation, bsrc []byte, src string, cs
 // comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindSubmatch(b []byte) [][]byte {
-	if g := re.goRegexpBytes(b); g != nil {
+	if g := goRegexpFor(re, b); g != nil {
 		return g.FindSubmatch(b)
 	}
 	re.ready()
@@ -756,7 +751,7 @@ func (re *Regexp) FindSubmatch(b []byte) [][]byte {
 // in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindSubmatchIndex(b []byte) []int {
-	if g := re.goRegexpBytes(b); g != nil {
+	if g := goRegexpFor(re, b); g != nil {
 		return g.FindSubmatchIndex(b)
 	}
 	re.ready()
@@ -778,7 +773,7 @@ func (re *Regexp) FindSubmatchIndex(b []byte) []int {
 }
 
 func (re *Regexp) FindStringSubmatch(s string) []string {
-	if g := re.goRegexpString(s); g != nil {
+	if g := goRegexpFor(re, s); g != nil {
 		return g.FindStringSubmatch(s)
 	}
 	re.ready()
@@ -803,7 +798,7 @@ func (re *Regexp) FindStringSubmatch(s string) []string {
 // 'Index' descriptions in the package comment.
 // A return value of nil indicates no match.
 func (re *Regexp) FindStringSubmatchIndex(s string) []int {
-	if g := re.goRegexpString(s); g != nil {
+	if g := goRegexpFor(re, s); g != nil {
 		return g.FindStringSubmatchIndex(s)
 	}
 	re.ready()
@@ -921,7 +916,7 @@ func (re *Regexp) lazyNumSubexp() (int, bool) {
 //	n == 0: the result is nil (zero substrings)
 //	n < 0: all substrings
 func (re *Regexp) Split(s string, n int) []string {
-	if g := re.goRegexpString(s); g != nil {
+	if g := goRegexpFor(re, s); g != nil {
 		return g.Split(s, n)
 	}
 	re.ready()
@@ -1003,7 +998,7 @@ func (re *Regexp) SubexpIndex(name string) int {
 // Match reports whether the byte slice b
 // contains any match of the regular expression re.
 func (re *Regexp) Match(b []byte) bool {
-	if g := re.goRegexpBytes(b); g != nil {
+	if g := goRegexpFor(re, b); g != nil {
 		return g.Match(b)
 	}
 	re.ready()
@@ -1022,7 +1017,7 @@ func (re *Regexp) Match(b []byte) bool {
 // MatchString reports whether the string s
 // contains any match of the regular expression re.
 func (re *Regexp) MatchString(s string) bool {
-	if g := re.goRegexpString(s); g != nil {
+	if g := goRegexpFor(re, s); g != nil {
 		return g.MatchString(s)
 	}
 	re.ready()
@@ -1056,7 +1051,7 @@ func Release(re *Regexp) {
 // with the replacement text repl. Inside repl, $ signs are interpreted as
 // in Expand, so for instance $1 represents the text of the first submatch.
 func (re *Regexp) ReplaceAll(src, repl []byte) []byte {
-	if g := re.goRegexpBytes(src); g != nil {
+	if g := goRegexpFor(re, src); g != nil {
 		return g.ReplaceAll(src, repl)
 	}
 	re.ready()
@@ -1085,7 +1080,7 @@ func (re *Regexp) ReplaceAll(src, repl []byte) []byte {
 // to the matched byte slice. The replacement returned by repl is substituted
 // directly, without using [Regexp.Expand].
 func (re *Regexp) ReplaceAllFunc(src []byte, repl func([]byte) []byte) []byte {
-	if g := re.goRegexpBytes(src); g != nil {
+	if g := goRegexpFor(re, src); g != nil {
 		return g.ReplaceAllFunc(src, repl)
 	}
 	re.ready()
@@ -1103,7 +1098,7 @@ func (re *Regexp) ReplaceAllFunc(src []byte, repl func([]byte) []byte) []byte {
 // with the replacement bytes repl. The replacement repl is substituted directly,
 // without using Expand.
 func (re *Regexp) ReplaceAllLiteral(src, repl []byte) []byte {
-	if g := re.goRegexpBytes(src); g != nil {
+	if g := goRegexpFor(re, src); g != nil {
 		return g.ReplaceAllLiteral(src, repl)
 	}
 	re.ready()
@@ -1121,7 +1116,7 @@ func (re *Regexp) ReplaceAllLiteral(src, repl []byte) []byte {
 // with the replacement string repl. The replacement repl is substituted directly,
 // without using Expand.
 func (re *Regexp) ReplaceAllLiteralString(src, repl string) string {
-	if g := re.goRegexpString(src); g != nil {
+	if g := goRegexpFor(re, src); g != nil {
 		return g.ReplaceAllLiteralString(src, repl)
 	}
 	re.ready()
@@ -1141,7 +1136,7 @@ func (re *Regexp) ReplaceAllLiteralString(src, repl string) string {
 // with the replacement string repl. Inside repl, $ signs are interpreted as
 // in Expand, so for instance $1 represents the text of the first submatch.
 func (re *Regexp) ReplaceAllString(src, repl string) string {
-	if g := re.goRegexpString(src); g != nil {
+	if g := goRegexpFor(re, src); g != nil {
 		return g.ReplaceAllString(src, repl)
 	}
 	re.ready()
@@ -1167,7 +1162,7 @@ func (re *Regexp) ReplaceAllString(src, repl string) string {
 // to the matched substring. The replacement returned by repl is substituted
 // directly, without using [Regexp.Expand].
 func (re *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
-	if g := re.goRegexpString(src); g != nil {
+	if g := goRegexpFor(re, src); g != nil {
 		return g.ReplaceAllStringFunc(src, repl)
 	}
 	re.ready()
