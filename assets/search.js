@@ -73,18 +73,30 @@
   };
 
   // postings decodes a term's postings in a layer whose first document is
-  // base: {docs, freqs, pos (arrays of positions)}.
+  // base: {docs, freqs, lens (the documents' field lengths, for scoring),
+  // src and at (where each posting's positions are: see positions)}.
+  // Positions are read only for phrases, so a common term costs no array
+  // per document.
   function decodePostings(s, base) {
-    var r = new Reader(s), docs = [], freqs = [], pos = [], doc = -1;
+    var r = new Reader(s), docs = [], freqs = [], lens = [], src = [], at = [], doc = -1;
     while (r.more()) {
       var v = r.next();
       doc += Math.floor(v / 2) + 1;
       var f = v % 2 ? r.next() + 2 : 1;
-      var ps = new Array(f), last = 0;
-      for (var k = 0; k < f; k++) { last += r.next(); ps[k] = last; }
-      docs.push(base + doc); freqs.push(f); pos.push(ps);
+      lens.push(r.next());
+      src.push(s); at.push(r.i);
+      for (var k = 0; k < f; k++) r.next();
+      docs.push(base + doc); freqs.push(f);
     }
-    return { docs: docs, freqs: freqs, pos: pos };
+    return { docs: docs, freqs: freqs, lens: lens, src: src, at: at };
+  }
+
+  // positions are the k-th posting's positions of postings l.
+  function positions(l, k) {
+    var r = new Reader(l.src[k]), f = l.freqs[k], ps = new Array(f), last = 0;
+    r.i = l.at[k];
+    for (var j = 0; j < f; j++) { last += r.next(); ps[j] = last; }
+    return ps;
   }
 
   // ---- layers --------------------------------------------------------------
@@ -156,17 +168,18 @@
     return p;
   }
 
-  var EMPTY = { docs: [], freqs: [], pos: [] };
+  var FIELDS = ["docs", "freqs", "lens", "src", "at"];
+  var EMPTY = { docs: [], freqs: [], lens: [], src: [], at: [] };
 
   // concat joins a term's postings of successive layers.
   function concat(term, parts) {
     parts = parts.filter(function (p) { return p.docs.length; });
-    if (parts.length === 1) return { term: term, docs: parts[0].docs, freqs: parts[0].freqs, pos: parts[0].pos };
-    var out = { term: term, docs: [], freqs: [], pos: [] };
-    parts.forEach(function (p) {
-      Array.prototype.push.apply(out.docs, p.docs);
-      Array.prototype.push.apply(out.freqs, p.freqs);
-      Array.prototype.push.apply(out.pos, p.pos);
+    var out = { term: term };
+    FIELDS.forEach(function (f) {
+      if (parts.length === 1) out[f] = parts[0][f];
+      else {
+        out[f] = [].concat.apply([], parts.map(function (p) { return p[f]; }));
+      }
     });
     return out;
   }
@@ -202,7 +215,11 @@
           return out;
         });
       }
-      return from(shardFor(layer, prefix));
+      // The shards after the first whose first term starts with prefix
+      // hold expansions too: ask for them all at once.
+      var at = shardFor(layer, prefix);
+      for (var j = at + 1; j < layer.terms.length && layer.terms[j][0].lastIndexOf(prefix, 0) === 0; j++) termShard(layer, j);
+      return from(at);
     })).then(function (perLayer) {
       // every term once, in order, with its postings in every layer
       var byTerm = new Map();
@@ -218,14 +235,17 @@
     });
   }
 
-  // ---- document metadata (lengths, kinds, projects, days, sessions) -----
+  // ---- document metadata (kinds, projects, days, sessions) ---------------
+  // Only filters read the meta shards: scoring takes the lengths from the
+  // postings, and a result's kind, project and session come with its
+  // display text.
 
   function metaShard(name) {
     return load(name).then(function (d) {
-      if (!d.len) {
-        var r = new Reader(d.s), len = [], kind = [], proj = [], day = [], sess = [];
-        while (r.more()) { len.push(r.next()); kind.push(r.next()); proj.push(r.next()); day.push(r.next()); sess.push(r.next()); }
-        d.len = len; d.kind = kind; d.proj = proj; d.day = day; d.sess = sess;
+      if (!d.kind) {
+        var r = new Reader(d.s), kind = [], proj = [], day = [], sess = [];
+        while (r.more()) { kind.push(r.next()); proj.push(r.next()); day.push(r.next()); sess.push(r.next()); }
+        d.kind = kind; d.proj = proj; d.day = day; d.sess = sess;
       }
       return d;
     });
@@ -240,8 +260,8 @@
   }
 
   // metaFor loads the meta shards that cover docs; it resolves to a function
-  // giving a document's meta record: {len, role, tool, model, project,
-  // day, session}.
+  // giving a document's meta record: {role, tool, model, project, day,
+  // session}.
   function metaFor(docs) {
     layers();
     var need = Object.create(null), list = [];
@@ -253,7 +273,7 @@
       return function (doc) {
         var at = metaAt(doc), d = shards[at.file], k = at.row, kind = at.layer.kinds[d.kind[k]];
         return {
-          len: d.len[k], role: kind[0], tool: kind[1], model: kind[2], project: at.layer.projects[d.proj[k]],
+          role: kind[0], tool: kind[1], model: kind[2], project: at.layer.projects[d.proj[k]],
           day: d.day[k] + at.layer.day0, session: d.sessions[d.sess[k]]
         };
       };
@@ -267,9 +287,11 @@
       var firsts = layer.docs, lo = 0, hi = firsts.length - 1, i = 0;
       while (lo <= hi) { var m = (lo + hi) >> 1; if (firsts[m][0] <= local) { i = m; lo = m + 1; } else hi = m - 1; }
       return load(firsts[i][1]).then(function (d) {
-        var row = d[2][local - firsts[i][0]];
-        var page = d[0][row[0]];
-        return { page: page, anchor: row[1], title: d[1][row[2]], time: row[3], text: row[4] };
+        var row = d[2][local - firsts[i][0]], kind = layer.kinds[row[5]];
+        return {
+          page: d[0][row[0]], anchor: row[1], title: d[1][row[2]], time: row[3], text: row[4],
+          role: kind[0], tool: kind[1], model: kind[2], project: layer.projects[row[6]], session: d[3][row[7]]
+        };
       });
     }));
   }
@@ -294,7 +316,12 @@
     if (FOLDED.test(c)) return c.normalize("NFD").replace(/\p{Mn}/gu, "");
     return c;
   }
-  function analyze(text, alone) {
+  // ASCII word characters: letters, digits, underscore.
+  var ASCIIWORD = new Uint8Array(128);
+  for (var c0 = 0; c0 < 128; c0++) ASCIIWORD[c0] = /[A-Za-z0-9_]/.test(String.fromCharCode(c0)) ? 1 : 0;
+  // stop, when given, is called with the tokens so far after each word;
+  // analyze returns them as they are once it says true.
+  function analyze(text, alone, stop) {
     var out = [], run = [], at = 0;
     function flush() {
       for (var i = 0; i < run.length;) {
@@ -318,10 +345,14 @@
       run = [];
     }
     for (var ch of String(text)) {
-      if (WORDCHAR.test(ch)) {
-        var f = fold(ch);
-        run.push({ s: f, at: at, end: at + ch.length, cjk: CJK.test(String.fromCodePoint(f.codePointAt(0))) });
-      } else if (run.length) flush();
+      var code = ch.charCodeAt(0);
+      if (code < 128 ? ASCIIWORD[code] : WORDCHAR.test(ch)) {
+        var f = code < 128 ? ch : fold(ch);
+        run.push({ s: f, at: at, end: at + ch.length, cjk: code >= 128 && CJK.test(String.fromCodePoint(f.codePointAt(0))) });
+      } else if (run.length) {
+        flush();
+        if (stop && stop(out)) return out;
+      }
       at += ch.length;
     }
     if (run.length) flush();
@@ -435,36 +466,47 @@
     }));
   }
 
-  // docsOf is a clause's matching documents (sorted) with, per document,
-  // the leaves that match it (index into leaves, postings slot).
+  // A slot is a leaf and a posting of it, as one number: posting k of
+  // leaf li is k * SLOT + li (no array per document).
+  var SLOT = 67108864;
+
+  // matchClause is a clause's matching documents with, per document, the
+  // slot of the leaf that matches it, or for a prefix matched by several
+  // expansions, their slots in leaf order (an array).
   function matchClause(c) {
-    var m = new Map();
+    var m = new Map(), leaves = c.leaves;
     if (c.kind === "prefix") {
-      c.leaves.forEach(function (l, li) {
-        for (var k = 0; k < l.docs.length; k++) {
-          var e = m.get(l.docs[k]);
-          if (!e) m.set(l.docs[k], e = []);
-          e.push([li, k]);
+      for (var li = 0; li < leaves.length; li++) {
+        var docs = leaves[li].docs;
+        for (var k = 0; k < docs.length; k++) {
+          var e = m.get(docs[k]), code = k * SLOT + li;
+          if (e === undefined) m.set(docs[k], code);
+          else if (typeof e === "number") m.set(docs[k], [e, code]);
+          else e.push(code);
         }
-      });
+      }
       return m;
     }
     // term or phrase: every leaf must hold the document
-    var first = c.leaves[0];
-    var idx = c.leaves.map(function (l) {
+    var first = leaves[0].docs;
+    if (leaves.length === 1) {
+      for (var k1 = 0; k1 < first.length; k1++) m.set(first[k1], k1 * SLOT);
+      return m;
+    }
+    var idx = leaves.map(function (l) {
       var at = new Map();
       for (var k = 0; k < l.docs.length; k++) at.set(l.docs[k], k);
       return at;
     });
-    for (var k = 0; k < first.docs.length; k++) {
-      var doc = first.docs[k], slots = [], ok = true;
-      for (var li = 0; li < c.leaves.length; li++) {
-        var s = idx[li].get(doc);
+    for (var k2 = 0; k2 < first.length; k2++) {
+      var doc = first[k2], slots = [k2 * SLOT], ok = true;
+      for (var lj = 1; lj < leaves.length; lj++) {
+        var s = idx[lj].get(doc);
         if (s === undefined) { ok = false; break; }
-        slots.push([li, s]);
+        slots.push(s * SLOT + lj);
       }
       if (!ok) continue;
-      if (c.kind === "phrase" && !phraseAt(c.leaves, slots)) continue;
+      if (c.kind === "phrase" && !phraseAt(leaves, slots)) continue;
       m.set(doc, slots);
     }
     return m;
@@ -472,12 +514,12 @@
 
   // phraseAt tells whether the leaves occur at consecutive positions.
   function phraseAt(leaves, slots) {
-    var start = leaves[0].pos[slots[0][1]];
+    var ps = leaves.map(function (l, li) { return positions(l, Math.floor(slots[li] / SLOT)); }), start = ps[0];
     outer:
     for (var a = 0; a < start.length; a++) {
       for (var li = 1; li < leaves.length; li++) {
-        var ps = leaves[li].pos[slots[li][1]], want = start[a] + li, found = false;
-        for (var b = 0; b < ps.length; b++) if (ps[b] === want) { found = true; break; }
+        var want = start[a] + li, found = false;
+        for (var b = 0; b < ps[li].length; b++) if (ps[li][b] === want) { found = true; break; }
         if (!found) continue outer;
       }
       return true;
@@ -485,8 +527,9 @@
     return false;
   }
 
-  // run finds and ranks the documents for a parsed query.
-  function run(q, prefix) {
+  // run finds and ranks the documents for a parsed query: {total, hits}
+  // with the best size hits, best first.
+  function run(q, prefix, size) {
     return clauses(q, prefix).then(function (cs) {
       var n = manifest.n;
       // one norm over every leaf of every clause (boost 1; filters add 0)
@@ -513,35 +556,58 @@
         cand = [];
         for (var d = 0; d < n; d++) cand.push(d);
       }
-      return metaFor(cand).then(function (meta) {
-        var filt = filterFn(q);
+      var filt = filterFn(q);
+      return (filt ? metaFor(cand) : Promise.resolve(null)).then(function (meta) {
         var K1 = manifest.k1, B = manifest.b, avgdl = manifest.avgdl;
-        var hits = [];
-        cand.forEach(function (doc) {
-          var md = meta(doc);
-          if (filt && !filt(md)) return;
+        var docs = [], scores = [];
+        // leaf slot's term score for a document of norm
+        function term(c, code, norm) {
+          var l = c.leaves[code % SLOT], tf = Math.sqrt(l.freqs[Math.floor(code / SLOT)]);
+          var v = l.idf * (tf * K1) / (tf + K1 * norm);
+          var qw = l.idf * qn;
+          return qw !== 1 ? v * qw : v;
+        }
+        for (var ci0 = 0; ci0 < cand.length; ci0++) {
+          var doc = cand[ci0];
+          if (filt && !filt(meta(doc))) continue;
           var score = 0;
           if (cs.length) {
-            var nm = Math.fround(1 / Math.sqrt(md.len)), fl = 1 / (nm * nm);
+            var f0 = matches[0].get(doc), code0 = typeof f0 === "number" ? f0 : f0[0];
+            var len = cs[0].leaves[code0 % SLOT].lens[Math.floor(code0 / SLOT)];
+            var nm = Math.fround(1 / Math.sqrt(len)), fl = 1 / (nm * nm);
             var norm = 1 - B + (B * fl / avgdl);
-            cs.forEach(function (c, ci) {
-              var slots = matches[ci].get(doc), sum = 0;
-              for (var s = 0; s < slots.length; s++) {
-                var l = c.leaves[slots[s][0]], tf = Math.sqrt(l.freqs[slots[s][1]]);
-                var v = l.idf * (tf * K1) / (tf + K1 * norm);
-                var qw = l.idf * qn;
-                if (qw !== 1) v = v * qw;
-                sum += v;
+            for (var ci = 0; ci < cs.length; ci++) {
+              var c = cs[ci], slots = matches[ci].get(doc), sum = 0, count = 1;
+              if (typeof slots === "number") sum = term(c, slots, norm);
+              else {
+                for (var s = 0; s < slots.length; s++) sum += term(c, slots[s], norm);
+                count = slots.length;
               }
-              if (c.kind === "prefix") sum = sum * (slots.length / c.leaves.length);
+              if (c.kind === "prefix") sum = sum * (count / c.leaves.length);
               score += sum;
-            });
+            }
           }
-          hits.push({ doc: doc, score: score, key: Number(score.toPrecision(12)) });
-        });
-        // Ties (equal to 12 digits, as in search/query.go) go by id.
+          docs.push(doc);
+          scores.push(score);
+        }
+        // Ties (equal to 12 digits, as in search/query.go) go by id. Only
+        // the documents that may be among the best size are ranked: those
+        // scoring within 1e-11 (less than a 12th digit) of the size-th
+        // best score; any lower one has fewer digits than size others.
+        var keep = docs.length;
+        if (docs.length > size) {
+          var sorted = Float64Array.from(scores).sort();
+          var t = sorted[sorted.length - size], floor = t - Math.abs(t) * 1e-11;
+          keep = 0;
+          for (var i = 0; i < docs.length; i++) if (scores[i] >= floor) keep++;
+        }
+        var hits = [];
+        for (var j = 0; j < docs.length; j++) {
+          if (keep < docs.length && scores[j] < floor) continue;
+          hits.push({ doc: docs[j], score: scores[j], key: Number(scores[j].toPrecision(12)) });
+        }
         hits.sort(function (a, b) { return b.key - a.key || a.doc - b.doc; });
-        return hits;
+        return { total: docs.length, hits: hits.slice(0, size) };
       });
     });
   }
@@ -581,21 +647,20 @@
     if (q.error) return Promise.reject(new Error(q.error));
     if (q.empty) return Promise.reject(new Error("Type words to find, \"a phrase\", or filters such as tool:Bash."));
     return loadManifest().then(function () {
-      return run(q, !!opts.prefix);
+      return run(q, !!opts.prefix, opts.size || 20);
     }).then(function (all) {
-      var top = all.slice(0, opts.size || 20);
-      return Promise.all([displayFor(top.map(function (h) { return h.doc; })), metaFor(top.map(function (h) { return h.doc; }))]).then(function (r) {
-        var shown = r[0], meta = r[1];
+      var top = all.hits;
+      return displayFor(top.map(function (h) { return h.doc; })).then(function (shown) {
         var hits = top.map(function (h, i) {
-          var d = shown[i], md = meta(h.doc);
+          var d = shown[i];
           var anchor = d.anchor.split("?")[0];
           return {
             id: d.page + "#" + d.anchor, doc: h.doc, score: h.score, page: d.page, anchor: anchor,
-            title: d.title, project: md.project, session: md.session, role: md.role, tool: md.tool, model: md.model,
+            title: d.title, project: d.project, session: d.session, role: d.role, tool: d.tool, model: d.model,
             time: d.time ? new Date(d.time * 1000).toISOString() : "", excerpt: around(d.text || "", q, !!opts.prefix)
           };
         });
-        var res = { total: all.length, hits: hits, terms: termsOf(q), ms: performance.now() - t0, source: "static" };
+        var res = { total: all.total, hits: hits, terms: termsOf(q), ms: performance.now() - t0, source: "static" };
         api.last = res;
         return res;
       });
@@ -616,24 +681,42 @@
     });
     q.phrases.forEach(function (p) { seqs.push({ terms: p }); });
     if (!seqs.length) return null;
-    var toks = analyze(text, false);
     // A CJK character asked alone is found inside longer runs.
-    var alone = analyze(text, true).filter(function (t) { return t.alone; });
-    for (var a = 0; a < alone.length; a++) {
-      for (var s0 = 0; s0 < seqs.length; s0++) {
-        if (seqs[s0].terms.length === 1 && alone[a].t === seqs[s0].terms[0]) return { at: alone[a].at, end: alone[a].end };
-      }
-    }
-    for (var i = 0; i < toks.length; i++) {
-      for (var s = 0; s < seqs.length; s++) {
-        var terms = seqs[s].terms, n = terms.length, ok = i + n <= toks.length;
-        for (var k = 0; ok && k < n; k++) {
-          ok = seqs[s].prefix ? toks[i + k].t.lastIndexOf(terms[k], 0) === 0 : toks[i + k].t === terms[k];
+    var lone = seqs.filter(function (sq) {
+      var t = sq.terms;
+      return t.length === 1 && t[0].length <= 2 && Array.from(t[0]).length === 1 && CJK.test(t[0]);
+    });
+    if (lone.length) {
+      var alone = analyze(text, true).filter(function (t) { return t.alone; });
+      for (var a = 0; a < alone.length; a++) {
+        for (var s0 = 0; s0 < lone.length; s0++) {
+          if (alone[a].t === lone[s0].terms[0]) return { at: alone[a].at, end: alone[a].end };
         }
-        if (ok) return { at: toks[i].at, end: toks[i + n - 1].end };
       }
     }
-    return null;
+    // The tokens are checked as they come, and the analysis stops at the
+    // first match: a long text is seldom read to its end.
+    var found = null, next = 0;
+    function check(toks, final) {
+      for (; next < toks.length; next++) {
+        for (var s = 0; s < seqs.length; s++) {
+          var terms = seqs[s].terms, n = terms.length;
+          if (next + n > toks.length) {
+            if (!final) return false; // wait for the tokens after
+            continue;
+          }
+          var ok = true;
+          for (var k = 0; ok && k < n; k++) {
+            ok = seqs[s].prefix ? toks[next + k].t.lastIndexOf(terms[k], 0) === 0 : toks[next + k].t === terms[k];
+          }
+          if (ok) { found = { at: toks[next].at, end: toks[next + n - 1].end }; return true; }
+        }
+      }
+      return false;
+    }
+    var toks = analyze(text, false, function (t) { return check(t, false); });
+    if (!found) check(toks, true);
+    return found;
   }
 
   function lowSurrogate(text, i) { var c = text.charCodeAt(i); return c >= 0xdc00 && c <= 0xdfff; }
@@ -774,11 +857,13 @@
     return parts.length ? parts[parts.length - 1] : p;
   }
 
+  var dateFormat = null; // made once: a formatter per call is slow
   function when(iso) {
     if (!iso || /^0001-/.test(iso)) return "";
     var d = new Date(iso);
     if (isNaN(d)) return "";
-    return d.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+    if (!dateFormat) dateFormat = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+    return dateFormat.format(d);
   }
 
   // sessionPage is the page of the session a sub-agent's page belongs to
@@ -802,7 +887,7 @@
   }
 
   function render(list, status, res, prefix, scopeLabel) {
-    list.textContent = "";
+    var frag = document.createDocumentFragment();
     var n = res.hits.length;
     status.className = "search-status";
     status.textContent = res.total === 0 ? "No results" + (scopeLabel ? " " + scopeLabel : "") + "." :
@@ -838,8 +923,9 @@
         ul.appendChild(item);
       });
       li.appendChild(ul);
-      list.appendChild(li);
+      frag.appendChild(li);
     });
+    list.replaceChildren(frag);
   }
 
   // scopeOf reads the scope from the page's URL: ?scope=session|project

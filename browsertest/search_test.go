@@ -23,8 +23,14 @@ import (
 type staticResult struct {
 	Total int `json:"total"`
 	Hits  []struct {
-		ID    string  `json:"id"`
-		Score float64 `json:"score"`
+		ID      string  `json:"id"`
+		Score   float64 `json:"score"`
+		Project string  `json:"project"`
+		Session string  `json:"session"`
+		Title   string  `json:"title"`
+		Role    string  `json:"role"`
+		Tool    string  `json:"tool"`
+		Model   string  `json:"model"`
 	} `json:"hits"`
 	Error string `json:"error"`
 }
@@ -40,7 +46,8 @@ func staticQuery(tb *tab, p probe, size int) staticResult {
 	tb.t.Helper()
 	q, _ := json.Marshal(p.text)
 	return await[staticResult](tb, fmt.Sprintf(`ccsiteSearch.query(%s, {prefix: %v, size: %d}).then(
-		r => ({total: r.total, hits: r.hits.map(h => ({id: h.id, score: h.score}))}),
+		r => ({total: r.total, hits: r.hits.map(h => ({id: h.id, score: h.score, project: h.project,
+			session: h.session, title: h.title, role: h.role, tool: h.tool, model: h.model}))}),
 		e => ({error: String(e.message || e)}))`, q, p.prefix, size))
 }
 
@@ -154,6 +161,12 @@ func compareStatic(t *testing.T, tb *tab, idx *search.Index, ps []probe) {
 			w, g := want.Hits[i], got.Hits[i]
 			if w.ID != g.ID || math.Abs(w.Score-g.Score) > 1e-9*math.Max(1, math.Abs(w.Score)) {
 				bad = true
+			} else if w.Project != g.Project || w.Session != g.Session || w.Title != g.Title ||
+				w.Role != g.Role || w.Tool != g.Tool || w.Model != g.Model {
+				// what a result shows, from its display shard
+				t.Errorf("%q: hit %s shows %q %q %q %s/%s/%s, bleve %q %q %q %s/%s/%s", p.text, w.ID,
+					g.Project, g.Session, g.Title, g.Role, g.Tool, g.Model,
+					w.Project, w.Session, w.Title, w.Role, w.Tool, w.Model)
 			}
 		}
 		if bad {

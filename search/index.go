@@ -596,7 +596,7 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 
 // staticFormat is the version of the static index's layers, as the
 // shards file keeps them.
-const staticFormat = 2
+const staticFormat = 3
 
 // keptFile is the shards file: the layers of the last static index.
 type keptFile struct {

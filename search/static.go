@@ -474,7 +474,7 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 		*kind += size
 		return name, nil
 	}
-	lens := make([]uint32, len(docs))
+	tabs := w.tables(&kl.Entry, docs)
 	acc := map[string]*termAcc{}
 	// Display shards: a shard ends after the document that brings its
 	// text to displayShardBytes (the documents' text lengths, known
@@ -482,7 +482,6 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 	var rows []displayRow
 	first, size := 0, int64(0)
 	err := w.analyse(docs, func(i int, a *analysed) error {
-		lens[i] = uint32(a.length)
 		kl.Tokens += int64(a.length)
 		for _, tp := range a.terms {
 			t := acc[string(tp.term)]
@@ -499,6 +498,9 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 				t.enc = varint(t.enc, gap<<1|1)
 				t.enc = varint(t.enc, uint64(len(tp.pos)-2))
 			}
+			// The document's field length, so that a query scores its
+			// documents with no meta shard (BM25 needs it for each).
+			t.enc = varint(t.enc, uint64(a.length))
 			last := uint32(0)
 			for _, q := range tp.pos {
 				t.enc = varint(t.enc, uint64(q-last))
@@ -507,7 +509,7 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 			st.Positions += len(tp.pos)
 			st.Postings++
 		}
-		rows = append(rows, displayRow{docs[i], a.display})
+		rows = append(rows, displayRow{docs[i], a.display, tabs.kind[i], tabs.project[i]})
 		size += docs[i].text + int64(len(docs[i].id)) + 20
 		if size >= displayShardBytes || i == len(docs)-1 {
 			name, err := out("d", displayBody(rows), &st.DocBytes)
@@ -559,7 +561,7 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 	if err := flush(); err != nil {
 		return kl, err
 	}
-	if err := w.metaShards(docs, lens, &kl, out); err != nil {
+	if err := w.metaShards(docs, tabs, &kl, out); err != nil {
 		return kl, err
 	}
 	return kl, nil
@@ -609,16 +611,18 @@ func termShardBody(terms []string, posts [][]byte, size int) []byte {
 	return body
 }
 
-// metaShards writes a layer's meta shards, metaShardDocs documents each:
-// per document its field length, kind, project, day and session, the
-// sessions listed per shard and the other tables in the layer's entry.
-func (w *staticWriter) metaShards(docs []meta, lens []uint32, kl *keptLayer,
-	out func(prefix string, body []byte, kind *int64) (string, error)) error {
-	e := &kl.Entry
-	var projectIdx, kindIdx []int
-	e.Projects, projectIdx = table(docs, func(m meta) string { return m.project })
+// layerTables are a layer's tables of projects and kinds (in its entry)
+// and each document's index into them.
+type layerTables struct {
+	project, kind []int
+}
+
+// tables fills e's projects, kinds and first day from docs.
+func (w *staticWriter) tables(e *layerEntry, docs []meta) layerTables {
+	var t layerTables
+	e.Projects, t.project = table(docs, func(m meta) string { return m.project })
 	var kinds []string
-	kinds, kindIdx = table(docs, func(m meta) string {
+	kinds, t.kind = table(docs, func(m meta) string {
 		return m.role + "\x00" + m.tool + "\x00" + m.model
 	})
 	for _, k := range kinds {
@@ -631,6 +635,17 @@ func (w *staticWriter) metaShards(docs []meta, lens []uint32, kl *keptLayer,
 			e.Day0 = d
 		}
 	}
+	return t
+}
+
+// metaShards writes a layer's meta shards, metaShardDocs documents each:
+// per document its kind, project, day and session, the sessions listed
+// per shard and the other tables in the layer's entry. Only filters read
+// them: a query scores with the lengths in the postings and shows its
+// results from the display shards.
+func (w *staticWriter) metaShards(docs []meta, tabs layerTables, kl *keptLayer,
+	out func(prefix string, body []byte, kind *int64) (string, error)) error {
+	e := &kl.Entry
 	for start := 0; start < len(docs); start += metaShardDocs {
 		var enc []byte
 		// The shard's sessions, in the order they first come.
@@ -644,9 +659,8 @@ func (w *staticWriter) metaShards(docs []meta, lens []uint32, kl *keptLayer,
 				sessionIdx[m.session] = si
 				sessions = append(sessions, m.session)
 			}
-			enc = varint(enc, uint64(lens[i]))
-			enc = varint(enc, uint64(kindIdx[i]))
-			enc = varint(enc, uint64(projectIdx[i]))
+			enc = varint(enc, uint64(tabs.kind[i]))
+			enc = varint(enc, uint64(tabs.project[i]))
 			enc = varint(enc, uint64(day(m.time)-e.Day0))
 			enc = varint(enc, uint64(si))
 		}
@@ -664,40 +678,43 @@ func (w *staticWriter) metaShards(docs []meta, lens []uint32, kl *keptLayer,
 	return nil
 }
 
-// displayRow is a document of a display shard and its display text.
+// displayRow is a document of a display shard, its display text and its
+// indexes into its layer's kinds and projects.
 type displayRow struct {
-	m    meta
-	text string
+	m             meta
+	text          string
+	kind, project int
 }
 
-// displayBody is a display shard's data: its pages and titles listed once,
-// then per document its page, anchor, title, time and display text.
+// displayBody is a display shard's data: its pages, titles and sessions
+// listed once, then per document its page, anchor, title, time, display
+// text, kind, project and session, everything a result shows.
 func displayBody(docs []displayRow) []byte {
-	var pages, titles []string
-	pageIdx, titleIdx := map[string]int{}, map[string]int{}
+	var pages, titles, sessions []string
+	pageIdx, titleIdx, sessionIdx := map[string]int{}, map[string]int{}, map[string]int{}
+	index := func(list *[]string, at map[string]int, v string) int {
+		i, ok := at[v]
+		if !ok {
+			i = len(*list)
+			at[v] = i
+			*list = append(*list, v)
+		}
+		return i
+	}
 	rows := make([][]any, 0, len(docs))
 	for _, d := range docs {
 		m := d.m
 		page, anchor, _ := strings.Cut(m.id, "#")
-		pi, ok := pageIdx[page]
-		if !ok {
-			pi = len(pages)
-			pageIdx[page] = pi
-			pages = append(pages, page)
-		}
-		ti, ok := titleIdx[m.title]
-		if !ok {
-			ti = len(titles)
-			titleIdx[m.title] = ti
-			titles = append(titles, m.title)
-		}
+		pi := index(&pages, pageIdx, page)
+		ti := index(&titles, titleIdx, m.title)
+		si := index(&sessions, sessionIdx, m.session)
 		var t int64
 		if !m.time.IsZero() {
 			t = m.time.Unix()
 		}
-		rows = append(rows, []any{pi, anchor, ti, t, d.text})
+		rows = append(rows, []any{pi, anchor, ti, t, d.text, d.kind, d.project, si})
 	}
-	body, _ := json.Marshal([]any{pages, titles, rows})
+	body, _ := json.Marshal([]any{pages, titles, rows, sessions})
 	return body
 }
 
@@ -756,7 +773,7 @@ func (w *staticWriter) manifest(layers []layerEntry) error {
 		B        float64      `json:"b"`
 		MetaDocs int          `json:"metaDocs"`
 		Layers   []layerEntry `json:"layers"`
-	}{2, len(w.metas), AvgDL(w.tokens, len(w.metas)), 1.2, 0.75, metaShardDocs, layers}
+	}{3, len(w.metas), AvgDL(w.tokens, len(w.metas)), 1.2, 0.75, metaShardDocs, layers}
 	body, err := json.Marshal(man)
 	if err != nil {
 		return err

@@ -135,8 +135,8 @@ func shardData(t *testing.T, files map[string][]byte, name string) []json.RawMes
 
 // posting is one document's entry in a term's postings.
 type posting struct {
-	doc, freq uint32
-	pos       []uint32
+	doc, freq, len uint32
+	pos            []uint32
 }
 
 func digitOf(c byte) int { return strings.IndexByte(digits, c) }
@@ -164,7 +164,7 @@ func decodeStatic(s string, base int) []posting {
 		if v%2 == 1 {
 			f = next() + 2
 		}
-		p := posting{doc: uint32(base + doc), freq: uint32(f)}
+		p := posting{doc: uint32(base + doc), freq: uint32(f), len: uint32(next())}
 		last := uint32(0)
 		for k := uint64(0); k < f; k++ {
 			last += uint32(next())
@@ -176,13 +176,13 @@ func decodeStatic(s string, base int) []posting {
 }
 
 // staticPostings reads every term's postings and every document's length
-// out of a static index, as the browser would.
+// (which every posting of it carries, the same) out of a static index, as
+// the browser would.
 func staticPostings(t *testing.T, files map[string][]byte) (map[string][]posting, []uint32) {
 	t.Helper()
 	man := readManifest(t, files)
 	all := map[string][]posting{}
-	var lens []uint32
-	base := 0
+	base, metas := 0, 0
 	for _, l := range man.Layers {
 		for _, ts := range l.Terms {
 			args := shardData(t, files, ts[1])
@@ -197,28 +197,31 @@ func staticPostings(t *testing.T, files map[string][]byte) (map[string][]posting
 			args := shardData(t, files, mf)
 			var enc string
 			json.Unmarshal(args[0], &enc)
-			for i := 0; i < len(enc); {
-				var vals [5]uint64
-				for f := range vals {
-					var n uint64
-					for {
-						d := digitOf(enc[i])
-						i++
-						if d < 32 {
-							n = n*32 + uint64(d)
-							break
-						}
-						n = n*32 + uint64(d-32)
-					}
-					vals[f] = n
+			// kind, project, day and session: four numbers a document
+			ends := 0
+			for i := range len(enc) {
+				if digitOf(enc[i]) < 32 {
+					ends++
 				}
-				lens = append(lens, uint32(vals[0]))
 			}
+			metas += ends / 4
 		}
 		base += l.N
 	}
-	if base != man.N || len(lens) != man.N {
-		t.Fatalf("layers hold %d documents and %d lengths, the manifest says %d", base, len(lens), man.N)
+	lens := make([]uint32, base)
+	for term, ps := range all {
+		for _, p := range ps {
+			if int(p.doc) >= base {
+				t.Fatalf("term %q: document %d of %d", term, p.doc, base)
+			}
+			if lens[p.doc] != 0 && lens[p.doc] != p.len {
+				t.Fatalf("document %d: length %d in one posting, %d in another", p.doc, lens[p.doc], p.len)
+			}
+			lens[p.doc] = p.len
+		}
+	}
+	if base != man.N || metas != man.N {
+		t.Fatalf("layers hold %d documents and %d metas, the manifest says %d", base, metas, man.N)
 	}
 	return all, lens
 }
