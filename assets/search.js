@@ -235,17 +235,17 @@
     });
   }
 
-  // ---- document metadata (kinds, projects, days, sessions) ---------------
-  // Only filters read the meta shards: scoring takes the lengths from the
-  // postings, and a result's kind, project and session come with its
-  // display text.
+  // ---- document metadata (days) -------------------------------------------
+  // Only date filters read the meta shards: scoring takes the lengths from
+  // the postings, the other filters read filter terms, and a result's kind,
+  // project and session come with its display text.
 
   function metaShard(name) {
     return load(name).then(function (d) {
-      if (!d.kind) {
-        var r = new Reader(d.s), kind = [], proj = [], day = [], sess = [];
-        while (r.more()) { kind.push(r.next()); proj.push(r.next()); day.push(r.next()); sess.push(r.next()); }
-        d.kind = kind; d.proj = proj; d.day = day; d.sess = sess;
+      if (!d.day) {
+        var r = new Reader(d.s), day = [];
+        while (r.more()) day.push(r.next());
+        d.day = day;
       }
       return d;
     });
@@ -260,8 +260,7 @@
   }
 
   // metaFor loads the meta shards that cover docs; it resolves to a function
-  // giving a document's meta record: {role, tool, model, project, day,
-  // session}.
+  // giving a document's meta record: {day}.
   function metaFor(docs) {
     layers();
     var need = Object.create(null), list = [];
@@ -271,11 +270,8 @@
     });
     return Promise.all(list.map(metaShard)).then(function () {
       return function (doc) {
-        var at = metaAt(doc), d = shards[at.file], k = at.row, kind = at.layer.kinds[d.kind[k]];
-        return {
-          role: kind[0], tool: kind[1], model: kind[2], project: at.layer.projects[d.proj[k]],
-          day: d.day[k] + at.layer.day0, session: d.sessions[d.sess[k]]
-        };
+        var at = metaAt(doc);
+        return { day: shards[at.file].day[at.row] + at.layer.day0 };
       };
     });
   }
@@ -530,7 +526,8 @@
   // run finds and ranks the documents for a parsed query: {total, hits}
   // with the best size hits, best first.
   function run(q, prefix, size) {
-    return clauses(q, prefix).then(function (cs) {
+    return Promise.all([clauses(q, prefix), filterSets(q)]).then(function (r) {
+      var cs = r[0], sets = r[1];
       var n = manifest.n;
       // one norm over every leaf of every clause (boost 1; filters add 0)
       var sumW = 0;
@@ -543,20 +540,20 @@
       var qn = 1 / Math.sqrt(sumW);
       var matches = cs.map(matchClause);
       // candidates: documents in every clause
-      var cand;
-      if (cs.length) {
+      // candidates: documents in every clause and every filter's set
+      var all = matches.concat(sets), cand = [];
+      if (all.length) {
         var smallest = 0;
-        matches.forEach(function (m, i) { if (m.size < matches[smallest].size) smallest = i; });
-        cand = [];
-        matches[smallest].forEach(function (v, doc) {
-          for (var i = 0; i < matches.length; i++) if (!matches[i].has(doc)) return;
+        all.forEach(function (m, i) { if (m.size < all[smallest].size) smallest = i; });
+        all[smallest].forEach(function (v, doc) {
+          for (var i = 0; i < all.length; i++) if (!all[i].has(doc)) return;
           cand.push(doc);
         });
+        if (!cs.length) cand.sort(function (a, b) { return a - b; });
       } else {
-        cand = [];
         for (var d = 0; d < n; d++) cand.push(d);
       }
-      var filt = filterFn(q);
+      var filt = dayFn(q);
       return (filt ? metaFor(cand) : Promise.resolve(null)).then(function (meta) {
         var K1 = manifest.k1, B = manifest.b, avgdl = manifest.avgdl;
         var docs = [], scores = [];
@@ -612,27 +609,45 @@
     });
   }
 
-  function filterFn(q) {
-    var tests = [];
-    if (q.tool) tests.push(function (m) { return m.tool === q.tool; });
-    if (q.role) tests.push(function (m) { return m.role === q.role; });
-    if (q.model) tests.push(function (m) { return m.model === q.model; });
-    if (q.session) tests.push(function (m) { return m.session === q.session; });
+  // The filters on a document's session, role, tool, model and project
+  // read postings: the static index holds each document under a term per
+  // value (search/static.go, filterTerms). filterSets resolves to one set
+  // of documents per such filter (a project filter matches several
+  // names).
+  function filterSets(q) {
+    var fs = [];
+    if (q.session) fs.push([" s:" + q.session]);
+    if (q.role) fs.push([" r:" + q.role]);
+    if (q.tool) fs.push([" t:" + q.tool]);
+    if (q.model) fs.push([" m:" + q.model]);
     if (q.project) {
-      var p = q.project, wild = /[*?]/.test(p);
-      tests.push(function (m) {
-        var name = m.project;
-        return name === p || (!wild && (name.endsWith("/" + p) || name.endsWith("\\" + p)));
+      var p = q.project, wild = /[*?]/.test(p), names = Object.create(null), list = [];
+      layers().forEach(function (l) {
+        l.projects.forEach(function (name) {
+          if (names[name]) return;
+          names[name] = true;
+          if (name === p || (!wild && (name.endsWith("/" + p) || name.endsWith("\\" + p)))) list.push(" p:" + name);
+        });
       });
+      fs.push(list);
     }
-    if (q.after !== null) tests.push(function (m) { return m.day >= q.after; });
-    if (q.before !== null) tests.push(function (m) { return m.day <= q.before; });
-    if (!tests.length) return null;
+    return Promise.all(fs.map(function (terms) {
+      return Promise.all(terms.map(lookup)).then(function (ls) {
+        var set = new Set();
+        ls.forEach(function (l) { for (var i = 0; i < l.docs.length; i++) set.add(l.docs[i]); });
+        return set;
+      });
+    }));
+  }
+
+  // dayFn tests a document's meta against the date filters, or is null.
+  function dayFn(q) {
+    if (q.after === null && q.before === null) return null;
     return function (m) {
-      for (var i = 0; i < tests.length; i++) if (!tests[i](m)) return false;
-      return true;
+      return (q.after === null || m.day >= q.after) && (q.before === null || m.day <= q.before);
     };
   }
+
 
   // query runs text against the static index: {total, hits: [{id, page,
   // anchor, title, project, session, role, tool, model, time, excerpt,
@@ -759,7 +774,7 @@
       w.forEach(function (x) { x[0](m); });
     },
     put: function (name, a, b) {
-      var data = name.charAt(0) === "t" ? { terms: a, posts: b } : name.charAt(0) === "m" ? { s: a, sessions: b } : a;
+      var data = name.charAt(0) === "t" ? { terms: a, posts: b } : name.charAt(0) === "m" ? { s: a } : a;
       shards[name] = data;
       var p = pending[name];
       if (p) { delete pending[name]; p.resolve(data); }

@@ -133,6 +133,30 @@ func probes(t *testing.T, idx *search.Index, site string) []probe {
 		probe{text: common + " after:notadate"},
 		probe{text: "before:2025-02-30"},
 	)
+	// A session, a model and a whole project path of the common word's
+	// results, as filters (the session scope of a session page's box),
+	// with and without words, and two filters together.
+	res, err := idx.Search(context.Background(), search.Query{Text: common, Size: 50})
+	if err != nil || len(res.Hits) == 0 {
+		t.Fatalf("%q: %v, %d hits", common, err, len(res.Hits))
+	}
+	h, model := res.Hits[len(res.Hits)/2], ""
+	for _, x := range res.Hits {
+		if x.Model != "" {
+			model = x.Model
+			break
+		}
+	}
+	out = append(out,
+		probe{text: common + " session:" + h.Session},
+		probe{text: "session:" + h.Session},
+		probe{text: common + ` project:"` + h.Project + `"`},
+		probe{text: "role:" + h.Role + " session:" + h.Session},
+		probe{text: common + " session:" + h.Session + " after:2025-06-01"},
+	)
+	if model != "" {
+		out = append(out, probe{text: common + " model:" + model}, probe{text: "model:" + model + " tool:Bash"})
+	}
 	return out
 }
 

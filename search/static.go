@@ -31,16 +31,18 @@ import (
 //   - index.js, the manifest (the one stable name): document count, the
 //     BM25 constants, and the layers (see layerCuts), each with the first
 //     term of every term shard, its meta and display shards and the
-//     tables its meta shards index into (projects, kinds = role/tool/model).
+//     tables its display shards index into (projects, kinds =
+//     role/tool/model).
 //   - t-HASH.js, term shards: consecutive terms of a layer's text field,
 //     in bleve's (byte) order, each with its postings (document numbers in
-//     the layer, frequencies and positions, for phrases).
-//   - m-HASH.js, meta shards: per document its field length (for BM25),
-//     kind, project, day and session (for filters), 4096 documents each,
-//     with the table of their sessions.
+//     the layer, frequencies, the document's field length for BM25 and
+//     positions, for phrases); and the filter terms (filterTerms), first.
+//   - m-HASH.js, meta shards: per document its day (for date filters),
+//     4096 documents each.
 //   - d-HASH.js, display shards: per document its page, anchor, title,
-//     time and its display text (DisplayText: what snippets are cut
-//     from), some tens of KB each, loaded for the hits shown.
+//     time, kind, project, session and its display text (DisplayText:
+//     what snippets are cut from), some tens of KB each, loaded for the
+//     hits shown.
 //
 // Documents are numbered by time, then id (numbered), the order
 // bleve's results break ties in, so the reader (by number) breaks them
@@ -259,7 +261,7 @@ type layerEntry struct {
 	N        int         `json:"n"`        // documents
 	Terms    [][2]string `json:"terms"`    // per term shard, its first term and file
 	Meta     []string    `json:"meta"`     // meta shards, metaShardDocs documents each
-	Projects []string    `json:"projects"` // the tables meta shards index into
+	Projects []string    `json:"projects"` // the tables display shards index into
 	Kinds    [][3]string `json:"kinds"`    // role, tool, model
 	Day0     int64       `json:"day0"`     // days in meta shards count from it
 	Docs     []docRef    `json:"docs"`     // per display shard, its first document and file
@@ -509,6 +511,18 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 			st.Positions += len(tp.pos)
 			st.Postings++
 		}
+		for _, ft := range filterTerms(docs[i]) {
+			t := acc[ft]
+			if t == nil {
+				t = &termAcc{last: -1}
+				acc[ft] = t
+			}
+			// one occurrence, no length, position 0: only filters read it
+			t.enc = varint(t.enc, uint64(i-t.last-1)<<1)
+			t.enc = append(t.enc, digits[0], digits[0])
+			t.last = i
+			t.df++
+		}
 		rows = append(rows, displayRow{docs[i], a.display, tabs.kind[i], tabs.project[i]})
 		size += docs[i].text + int64(len(docs[i].id)) + 20
 		if size >= displayShardBytes || i == len(docs)-1 {
@@ -531,7 +545,11 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 		terms = append(terms, t)
 	}
 	sort.Strings(terms)
-	st.Terms = len(terms)
+	for _, t := range terms {
+		if !isFilterTerm(t) {
+			st.Terms++
+		}
+	}
 	var shardTerms []string
 	var posts [][]byte
 	tsize := 0
@@ -561,7 +579,7 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 	if err := flush(); err != nil {
 		return kl, err
 	}
-	if err := w.metaShards(docs, tabs, &kl, out); err != nil {
+	if err := w.metaShards(docs, &kl, out); err != nil {
 		return kl, err
 	}
 	return kl, nil
@@ -611,6 +629,33 @@ func termShardBody(terms []string, posts [][]byte, size int) []byte {
 	return body
 }
 
+// Filter terms: a document's session, role, tool, model and project as
+// terms of the static index, each a space (which no token holds), a
+// letter and a colon before the value, so that a filter reads the
+// postings of its value, not the meta of every candidate. They sort before
+// every word.
+const (
+	filterSession = " s:"
+	filterRole    = " r:"
+	filterTool    = " t:"
+	filterModel   = " m:"
+	filterProject = " p:"
+)
+
+// filterTerms are a document's filter terms (none for an empty value).
+func filterTerms(m meta) []string {
+	out := make([]string, 0, 5)
+	for _, f := range [...][2]string{{filterSession, m.session}, {filterRole, m.role}, {filterTool, m.tool},
+		{filterModel, m.model}, {filterProject, m.project}} {
+		if f[1] != "" {
+			out = append(out, f[0]+f[1])
+		}
+	}
+	return out
+}
+
+func isFilterTerm(t string) bool { return strings.HasPrefix(t, " ") }
+
 // layerTables are a layer's tables of projects and kinds (in its entry)
 // and each document's index into them.
 type layerTables struct {
@@ -639,37 +684,19 @@ func (w *staticWriter) tables(e *layerEntry, docs []meta) layerTables {
 }
 
 // metaShards writes a layer's meta shards, metaShardDocs documents each:
-// per document its kind, project, day and session, the sessions listed
-// per shard and the other tables in the layer's entry. Only filters read
-// them: a query scores with the lengths in the postings and shows its
-// results from the display shards.
-func (w *staticWriter) metaShards(docs []meta, tabs layerTables, kl *keptLayer,
+// per document its day, counted from the layer's first. Only date filters
+// read them: a query scores with the lengths in the postings, filters
+// other fields with the filter terms and shows its results from the
+// display shards.
+func (w *staticWriter) metaShards(docs []meta, kl *keptLayer,
 	out func(prefix string, body []byte, kind *int64) (string, error)) error {
 	e := &kl.Entry
 	for start := 0; start < len(docs); start += metaShardDocs {
 		var enc []byte
-		// The shard's sessions, in the order they first come.
-		var sessions []string
-		sessionIdx := map[string]int{}
 		for i := start; i < min(len(docs), start+metaShardDocs); i++ {
-			m := docs[i]
-			si, ok := sessionIdx[m.session]
-			if !ok {
-				si = len(sessions)
-				sessionIdx[m.session] = si
-				sessions = append(sessions, m.session)
-			}
-			enc = varint(enc, uint64(tabs.kind[i]))
-			enc = varint(enc, uint64(tabs.project[i]))
-			enc = varint(enc, uint64(day(m.time)-e.Day0))
-			enc = varint(enc, uint64(si))
+			enc = varint(enc, uint64(day(docs[i].time)-e.Day0))
 		}
-		list, err := json.Marshal(sessions)
-		if err != nil {
-			return err
-		}
-		body := append([]byte(jsString(string(enc))+","), list...)
-		name, err := out("m", body, &kl.Stats.MetaBytes)
+		name, err := out("m", []byte(jsString(string(enc))), &kl.Stats.MetaBytes)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -197,19 +198,20 @@ func staticPostings(t *testing.T, files map[string][]byte) (map[string][]posting
 			args := shardData(t, files, mf)
 			var enc string
 			json.Unmarshal(args[0], &enc)
-			// kind, project, day and session: four numbers a document
-			ends := 0
+			// the day: one number a document
 			for i := range len(enc) {
 				if digitOf(enc[i]) < 32 {
-					ends++
+					metas++
 				}
 			}
-			metas += ends / 4
 		}
 		base += l.N
 	}
 	lens := make([]uint32, base)
 	for term, ps := range all {
+		if isFilterTerm(term) {
+			continue // they carry no length
+		}
 		for _, p := range ps {
 			if int(p.doc) >= base {
 				t.Fatalf("term %q: document %d of %d", term, p.doc, base)
@@ -335,7 +337,35 @@ func TestStaticMatchesBleve(t *testing.T) {
 	for i := range docs {
 		byID[docs[i].ID] = newMeta(&docs[i])
 	}
-	want, wantLens := blevePostings(t, dir, numbered(byID))
+	metas := numbered(byID)
+	want, wantLens := blevePostings(t, dir, metas)
+	// The filter terms hold each document under its values.
+	filters := map[string][]uint32{}
+	for i, m := range metas {
+		for _, ft := range filterTerms(m) {
+			filters[ft] = append(filters[ft], uint32(i))
+		}
+	}
+	if len(filters) < 10 {
+		t.Fatalf("%d filter terms, want many", len(filters))
+	}
+	for term, ps := range got {
+		if !isFilterTerm(term) {
+			continue
+		}
+		var docs []uint32
+		for _, p := range ps {
+			docs = append(docs, p.doc)
+		}
+		if !slices.Equal(docs, filters[term]) {
+			t.Errorf("filter term %q: documents %v, want %v", term, docs, filters[term])
+		}
+		delete(filters, term)
+		delete(got, term)
+	}
+	if len(filters) > 0 {
+		t.Errorf("%d filter terms missing, e.g. %q", len(filters), slices.Sorted(maps.Keys(filters))[0])
+	}
 	if len(got) != len(want) {
 		t.Errorf("static index holds %d terms, bleve %d", len(got), len(want))
 	}
