@@ -412,9 +412,11 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 	}
 	fp := fingerprint(src.a, prevSources, r.workers())
 	if r.cfg.Force || changedSources(fp, prevSources) {
-		if prev != nil && !r.cfg.Force {
+		if prev != nil {
 			// An update scans only the lines it has not found clean
-			// before: a line or two, for a message appended.
+			// before: a line or two, for a message appended; --force
+			// with the last build's cache, only those that held a
+			// secret. (Past a budget, RE2 takes over.)
 			redact.SmallScan()
 		}
 		// Something will be redacted: the secret rules are made beside
@@ -615,12 +617,6 @@ func closeIndex(x *indexer) (int, error) {
 func afterPages(hl *markup.Highlighter) (restore func()) {
 	hl.Forget()
 	var undo []func()
-	if os.Getenv("GOGC") == "" {
-		// The index's phases allocate little that lives: collect more
-		// often, so the heap leaves room for the index's mapped files.
-		old := debug.SetGCPercent(100)
-		undo = append(undo, func() { debug.SetGCPercent(old) })
-	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		old := debug.SetMemoryLimit(-1)
 		debug.SetMemoryLimit(min(old, indexMemLimit))
