@@ -539,7 +539,6 @@
       });
       var qn = 1 / Math.sqrt(sumW);
       var matches = cs.map(matchClause);
-      // candidates: documents in every clause
       // candidates: documents in every clause and every filter's set
       var all = matches.concat(sets), cand = [];
       if (all.length) {
@@ -589,8 +588,9 @@
         }
         // Ties (equal to 12 digits, as in search/query.go) go by id. Only
         // the documents that may be among the best size are ranked: those
-        // scoring within 1e-11 (less than a 12th digit) of the size-th
-        // best score; any lower one has fewer digits than size others.
+        // scoring at least the size-th best score less 1e-11 of it (less
+        // than a 12th digit); a lower score rounds, to 12 digits, below
+        // size others, so it cannot be among them.
         var keep = docs.length;
         if (docs.length > size) {
           var sorted = Float64Array.from(scores).sort();
