@@ -1,6 +1,8 @@
 package keep
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,5 +143,33 @@ func TestKeepUnchanged(t *testing.T) {
 	}
 	if _, err := os.Stat(blob); err != nil {
 		t.Error("the copy gone was not made again")
+	}
+}
+
+// TestReadInto: files read one after another through one buffer come
+// back whole, a larger one growing it and a smaller one not holding the
+// tail of the one before.
+func TestReadInto(t *testing.T) {
+	dir := t.TempDir()
+	var buf []byte
+	for i, size := range []int{5000, 300 << 10, 17, 0, 1 << 20} {
+		want := make([]byte, size)
+		for k := range want {
+			want[k] = byte('a' + (k+i)%26)
+		}
+		p := filepath.Join(dir, fmt.Sprint(i))
+		if err := os.WriteFile(p, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readInto(p, &buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("file %d (%d bytes): read %d bytes, not the file", i, size, len(got))
+		}
+	}
+	if _, err := readInto(filepath.Join(dir, "missing"), &buf); err == nil {
+		t.Error("a missing file read without error")
 	}
 }
