@@ -80,8 +80,12 @@ func Mapping() (mapping.IndexMapping, error) {
 		return f
 	}
 	doc.AddFieldMappingsAt("text", text)
+	// The title is shown, never searched (words search the text): stored,
+	// not indexed, and the document's id (bleve's own _id) no field of
+	// its own. Each was analysed and indexed for every document.
 	title := bleve.NewTextFieldMapping()
 	title.Analyzer = Analyzer
+	title.Index = false
 	title.Store = true
 	title.IncludeInAll = false
 	title.IncludeTermVectors = false
@@ -90,7 +94,6 @@ func Mapping() (mapping.IndexMapping, error) {
 	for _, f := range []string{"project", "session", "role", "tool", "model"} {
 		doc.AddFieldMappingsAt(f, kw(true))
 	}
-	doc.AddFieldMappingsAt("id", kw(false))
 	t := bleve.NewDateTimeFieldMapping()
 	t.Store = true
 	t.IncludeInAll = false
