@@ -218,7 +218,7 @@
       // The shards after the first whose first term starts with prefix
       // hold expansions too: ask for them all at once.
       var at = shardFor(layer, prefix);
-      for (var j = at + 1; j < layer.terms.length && layer.terms[j][0].lastIndexOf(prefix, 0) === 0; j++) termShard(layer, j);
+      for (var j = at + 1; j < layer.terms.length && layer.terms[j][0].lastIndexOf(prefix, 0) === 0; j++) termShard(layer, j).catch(function () { /* from() reports it */ });
       return from(at);
     })).then(function (perLayer) {
       // every term once, in order, with its postings in every layer

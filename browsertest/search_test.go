@@ -9,7 +9,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -754,4 +756,68 @@ func TestSnippetShare(t *testing.T) {
 		t.Logf("%s: %d of %d shown results (%.1f%%) have a query word in their snippet", s.site, with, shown,
 			100*float64(with)/float64(max(1, shown)))
 	}
+}
+
+// TestSearchMissingShard: a static index with a term shard gone (an upload
+// cut short) makes a query that needs it say so on the search page, from
+// file://, with no uncaught error; once the shard is back, the same page
+// answers the query.
+func TestSearchMissingShard(t *testing.T) {
+	e := sharedEnv(t)
+	site := filepath.Join(t.TempDir(), "site")
+	if err := os.CopyFS(site, os.DirFS(e.site)); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(site, search.ManifestPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var man struct {
+		Layers []struct {
+			Terms [][2]string `json:"terms"`
+		} `json:"layers"`
+	}
+	body := strings.TrimSuffix(strings.TrimPrefix(string(data), "ccsiteSearch.manifest("), ");\n")
+	if err := json.Unmarshal([]byte(body), &man); err != nil {
+		t.Fatal(err)
+	}
+	// The first layer's first term shard, and a word it holds.
+	if len(man.Layers) == 0 || len(man.Layers[0].Terms) == 0 {
+		t.Fatal("the static index has no term shard")
+	}
+	gone := man.Layers[0].Terms[0][1]
+	path := filepath.Join(site, search.StaticDir, gone+".js")
+	shard, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var term string
+	if m := regexp.MustCompile(`"([a-z]{5,})"`).FindSubmatch(shard); m != nil {
+		term = string(m[1])
+	} else {
+		t.Fatalf("no word in %s", gone)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	url := "file://" + filepath.ToSlash(site) + "/"
+	tb := newTab(t)
+	tb.allow(url)
+	tb.open(url + "search.html?q=" + term)
+	tb.waitFor(`document.getElementById("search-status").classList.contains("error")`)
+	if st := eval[searchState](tb, searchStateJS); !strings.Contains(st.Status, "did not load") {
+		t.Errorf("%q with %s gone: the page says %q", term, gone, st.Status)
+	}
+	for _, p := range tb.takeProblems() {
+		if !strings.Contains(p, gone) || strings.Contains(p, "uncaught") {
+			t.Errorf("%q with %s gone: %s", term, gone, p)
+		}
+	}
+	// The shard back (the upload finished): asked again, it loads.
+	if err := os.WriteFile(path, shard, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](tb, `(() => { const box = document.getElementById("search"); box.value = `+strconv.Quote(term+" ")+`; box.form.requestSubmit(); return true })()`)
+	tb.waitFor(`document.querySelectorAll("#search-results .hit").length > 0`)
+	tb.assertClean("shard back")
 }
