@@ -372,8 +372,8 @@ func hashFile(p string) string {
 	}
 	defer f.Close()
 	h := sha256.New()
-	bp := hashBuffers.Get().(*[]byte)
-	defer hashBuffers.Put(bp)
+	bp := chunkBuffers.Get().(*[]byte)
+	defer chunkBuffers.Put(bp)
 	// struct{ io.Reader } hides the file's WriteTo, which would copy
 	// through a buffer of its own.
 	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, *bp); err != nil {
@@ -382,9 +382,10 @@ func hashFile(p string) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// hashBuffers are hashFile's read buffers, reused: a new one per file (a
-// MB, zeroed) was the largest allocation of a cold build.
-var hashBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+// chunkBuffers are the buffers files are read through a chunk at a time
+// (hashFile, sameContent), reused: a new one per file (a MB, zeroed, for
+// hashing) was the largest allocation of a cold build.
+var chunkBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
 // keyer builds unit keys.
 type keyer struct {

@@ -265,8 +265,8 @@ func sameContent(path string, data []byte) bool {
 	// Compared a chunk at a time through a buffer kept for the next file:
 	// reading each page whole made a new buffer of its size every time,
 	// memory to zero and fault in (a twentieth of --force's page faults).
-	bp := compareBuffers.Get().(*[]byte)
-	defer compareBuffers.Put(bp)
+	bp := chunkBuffers.Get().(*[]byte)
+	defer chunkBuffers.Put(bp)
 	buf := *bp
 	for len(data) > 0 {
 		n, err := io.ReadFull(f, buf[:min(len(buf), len(data))])
@@ -278,8 +278,6 @@ func sameContent(path string, data []byte) bool {
 	n, _ := f.Read(buf[:1])
 	return n == 0 // nothing after (the file did not grow since its size was read)
 }
-
-var compareBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
 // writeInside is writeFile for a file of the site out: its folders are
 // made without ever following a link (see safeMkdirAll), and the rename
