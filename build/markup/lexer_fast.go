@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode"
 	"unsafe"
 
@@ -22,6 +23,11 @@ type fastLexer struct {
 	rules    chroma.CompiledRules
 	registry *chroma.LexerRegistry
 	filters  map[string][]ruleFilter
+	// catchAll holds, per state, the rules that match any one character
+	// as a plain token and change no state (markdown's `.|\n`): see
+	// fastIter.run.
+	catchAll map[string][]bool
+	emits    map[string][]*fastEmit // per state and rule
 }
 
 // ruleFilter says where a rule may match. first holds the ASCII
@@ -29,9 +35,11 @@ type fastLexer struct {
 // (the pattern is not RE2 syntax, or can match empty). bol is a rule that
 // matches only at the start of a line (a leading ^ in multi-line mode).
 type ruleFilter struct {
-	first [2]uint64
-	any   bool
-	bol   bool
+	first  [2]uint64
+	any    bool
+	bol    bool
+	second [2]uint64 // the characters the second one can be, when known
+	two    bool      // second is known
 }
 
 // newFastLexer returns a fastLexer for l, or nil when l is not a regexp
@@ -55,7 +63,9 @@ func newFastLexer(l chroma.Lexer) chroma.Lexer {
 	}
 	registry := *(**chroma.LexerRegistry)(unsafe.Pointer(g.UnsafeAddr()))
 	cfg := r.Config()
-	flags := syntax.Perl
+	// chroma compiles every rule in multi-line mode (^ and $ at line
+	// ends) unless the lexer says otherwise.
+	flags := syntax.Perl &^ syntax.OneLine
 	if cfg.CaseInsensitive {
 		flags |= syntax.FoldCase
 	}
@@ -66,15 +76,28 @@ func newFastLexer(l chroma.Lexer) chroma.Lexer {
 		flags |= syntax.OneLine
 	}
 	filters := map[string][]ruleFilter{}
+	catchAll := map[string][]bool{}
+	emits := map[string][]*fastEmit{}
 	for state, rs := range rules {
 		fs := make([]ruleFilter, len(rs))
+		ca := make([]bool, len(rs))
+		es := make([]*fastEmit, len(rs))
 		for i, rule := range rs {
+			es[i] = newFastEmit(rule.Type)
 			fs[i] = filterFor(rule.Pattern, flags)
+			_, plain := rule.Type.(chroma.TokenType)
+			ca[i] = plain && rule.Mutator == nil && anyOneChar[rule.Pattern]
 		}
 		filters[state] = fs
+		catchAll[state] = ca
+		emits[state] = es
 	}
-	return &fastLexer{RegexLexer: r, rules: rules, registry: registry, filters: filters}
+	return &fastLexer{RegexLexer: r, rules: rules, registry: registry, filters: filters, catchAll: catchAll, emits: emits}
 }
+
+// anyOneChar are the patterns that match any one character, whatever the
+// lexer's flags.
+var anyOneChar = map[string]bool{`.|\n`: true, `[\w\W]`: true, `[\s\S]`: true, `(?s).`: true}
 
 // filterFor bounds where pattern can match. Characters whose meaning
 // differs between regexp2 and RE2 (ASCII controls other than \t, \n, \r:
@@ -86,6 +109,7 @@ func filterFor(pattern string, flags syntax.Flags) ruleFilter {
 	if strings.Contains(pattern, "[:") || oddClass(pattern) {
 		return ruleFilter{any: true}
 	}
+	pattern = relax(pattern)
 	re, err := syntax.Parse(pattern, flags)
 	if err != nil {
 		return ruleFilter{any: true}
@@ -95,7 +119,145 @@ func filterFor(pattern string, flags syntax.Flags) ruleFilter {
 		f.any = true
 	}
 	f.bol = startsAtLine(re)
+	f.two = secondChars(re, &f.second)
 	return f
+}
+
+// secondChars adds to set the ASCII characters the second character of a
+// match of re can be, when every match starts with one character matched
+// by a class (or literal) and goes on with at least one more, and
+// reports whether it did.
+func secondChars(re *syntax.Regexp, set *[2]uint64) bool {
+	re = re.Simplify()
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpConcat || len(re.Sub) < 2 {
+		return false
+	}
+	subs := re.Sub
+	for len(subs) > 0 && subs[0].Op == syntax.OpBeginLine {
+		subs = subs[1:]
+	}
+	if len(subs) < 2 || !oneChar(subs[0]) {
+		return false
+	}
+	rest := &syntax.Regexp{Op: syntax.OpConcat, Sub: subs[1:], Flags: re.Flags}
+	return !firstChars(rest, set)
+}
+
+// oneChar reports whether re always matches exactly one character.
+func oneChar(re *syntax.Regexp) bool {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune) == 1
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return true
+	}
+	return false
+}
+
+// relax rewrites what regexp2 has and RE2 does not into RE2 that matches
+// at least what the pattern matches (so its first characters bound the
+// pattern's): lookarounds, zero-width, are left out; a backreference
+// becomes any text; an atomic group a plain one. What it does not know
+// stays, for RE2 to refuse (then the rule is always tried).
+func relax(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			e := p[i+1]
+			switch {
+			case e >= '1' && e <= '9':
+				b.WriteString(`(?s:.*)`)
+				for i+2 < len(p) && p[i+2] >= '0' && p[i+2] <= '9' {
+					i++
+				}
+			case e == 'k' && i+2 < len(p) && (p[i+2] == '<' || p[i+2] == '\''):
+				end := strings.IndexAny(p[i+3:], ">'")
+				if end < 0 {
+					return p
+				}
+				b.WriteString(`(?s:.*)`)
+				i += 3 + end - 1
+			default:
+				b.WriteByte(c)
+				b.WriteByte(e)
+			}
+			i++
+		case c == '[':
+			end := classEnd(p, i)
+			if end < 0 {
+				return p
+			}
+			b.WriteString(p[i : end+1])
+			i = end
+		case c == '(' && (strings.HasPrefix(p[i:], "(?=") || strings.HasPrefix(p[i:], "(?!") ||
+			strings.HasPrefix(p[i:], "(?<=") || strings.HasPrefix(p[i:], "(?<!")):
+			end := groupEnd(p, i)
+			if end < 0 {
+				return p
+			}
+			i = end
+		case c == '(' && strings.HasPrefix(p[i:], "(?>"):
+			b.WriteString("(?:")
+			i += 2
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// classEnd returns the index of the ] closing the class opened at p[i],
+// or -1.
+func classEnd(p string, i int) int {
+	j := i + 1
+	if j < len(p) && p[j] == '^' {
+		j++
+	}
+	if j < len(p) && p[j] == ']' {
+		j++
+	}
+	for ; j < len(p); j++ {
+		switch p[j] {
+		case '\\':
+			j++
+		case '[':
+			return -1 // nested or subtracted: oddClass refuses these first
+		case ']':
+			return j
+		}
+	}
+	return -1
+}
+
+// groupEnd returns the index of the ) closing the group opened at p[i],
+// or -1.
+func groupEnd(p string, i int) int {
+	depth := 0
+	for j := i; j < len(p); j++ {
+		switch p[j] {
+		case '\\':
+			j++
+		case '[':
+			if j = classEnd(p, j); j < 0 {
+				return -1
+			}
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // anyChar rewrites the classes that hold every character (for the filter
@@ -236,33 +398,165 @@ func (f *ruleFilter) skip(text []rune, pos int) bool {
 	if f.any {
 		return false
 	}
-	c := text[pos]
-	if c >= 128 || (c < ' ' && c != '\t' && c != '\n' && c != '\r') || c == 127 {
-		return false
+	if !in(&f.first, text[pos]) {
+		return true
 	}
-	return f.first[c>>6]&(1<<(uint(c)&63)) == 0
+	if f.two {
+		return pos+1 >= len(text) || !in(&f.second, text[pos+1])
+	}
+	return false
 }
 
-// Tokenise is chroma's RegexLexer.Tokenise with the filtered iterator.
+// in reports whether c may be in set: characters whose meaning differs
+// between the engines (see filterFor) always may.
+func in(set *[2]uint64, c rune) bool {
+	if c >= 128 || (c < ' ' && c != '\t' && c != '\n' && c != '\r') || c == 127 {
+		return true
+	}
+	return set[c>>6]&(1<<(uint(c)&63)) != 0
+}
+
+// Tokenise is chroma's RegexLexer.Tokenise with the filtered iterator, in
+// any state: nested (a rule's text handed to this lexer again or to
+// another, by UsingSelf, Using or UsingByGroup) as at the top.
 func (l *fastLexer) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
-	if options != nil && (options.State != "root" || options.Nested || !options.EnsureLF) {
+	if options == nil {
+		options = &chroma.TokeniseOptions{State: "root", EnsureLF: true}
+	}
+	if _, ok := l.rules[options.State]; !ok {
 		return l.RegexLexer.Tokenise(options, text)
 	}
-	text = ensureLF(text)
-	it := &fastIter{l: l, state: &chroma.LexerState{
+	if options.EnsureLF {
+		text = ensureLF(text)
+	}
+	it := &fastIter{l: l, root: options.State, state: &chroma.LexerState{
 		Registry:       l.registry,
 		Lexer:          l.RegexLexer,
-		Stack:          []string{"root"},
+		Stack:          []string{options.State},
 		Rules:          l.rules,
 		MutatorContext: map[any]any{},
 	}}
-	if l.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
+	if !options.Nested && l.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 		it.newlineAdded = true
 	}
 	it.state.Text = []rune(text)
 	return it.next, nil
 }
+
+// fastEmit is a rule's emitter as the fast iterator runs it: the ones that
+// hand text to a lexer (UsingSelf, Using, UsingByGroup, and ByGroups
+// holding them) are run again here so that lexer is a fast one too;
+// chroma's would lex it with its own iterator, every rule at every
+// character. kind "" is any other emitter, run as it is.
+type fastEmit struct {
+	orig                 chroma.Emitter
+	kind                 string
+	state, lexer         string      // usingself, using
+	subs                 []*fastEmit // bygroups, usingbygroup (nil where the emitter is)
+	nameGroup, codeGroup int         // usingbygroup
+}
+
+// newFastEmit reads e's kind and fields (chroma's emitter types are not
+// exported; their fields are).
+func newFastEmit(e chroma.Emitter) *fastEmit {
+	if e == nil {
+		return nil
+	}
+	f := &fastEmit{orig: e}
+	se, ok := e.(chroma.SerialisableEmitter)
+	if !ok {
+		return f
+	}
+	v := reflect.ValueOf(e)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return f
+	}
+	v = v.Elem()
+	str := func(name string) (string, bool) {
+		fv := v.FieldByName(name)
+		if !fv.IsValid() || fv.Kind() != reflect.String {
+			return "", false
+		}
+		return fv.String(), true
+	}
+	subs := func() ([]*fastEmit, bool) {
+		fv := v.FieldByName("Emitters")
+		if !fv.IsValid() || fv.Type() != reflect.TypeFor[chroma.Emitters]() {
+			return nil, false
+		}
+		var out []*fastEmit
+		for _, sub := range fv.Interface().(chroma.Emitters) {
+			out = append(out, newFastEmit(sub))
+		}
+		return out, true
+	}
+	switch kind := se.EmitterKind(); kind {
+	case "usingself":
+		if f.state, ok = str("State"); ok {
+			f.kind = kind
+		}
+	case "using":
+		if f.lexer, ok = str("Lexer"); ok {
+			f.kind = kind
+		}
+	case "bygroups":
+		if f.subs, ok = subs(); ok {
+			f.kind = kind
+		}
+	case "usingbygroup":
+		n, c := v.FieldByName("SublexerNameGroup"), v.FieldByName("CodeGroup")
+		if f.subs, ok = subs(); ok && n.IsValid() && n.Kind() == reflect.Int && c.IsValid() && c.Kind() == reflect.Int {
+			f.kind, f.nameGroup, f.codeGroup = kind, int(n.Int()), int(c.Int())
+		}
+	}
+	return f
+}
+
+// fastOf returns the fast form of a lexer chroma's registry gave, made
+// once per lexer.
+func fastOf(l chroma.Lexer) chroma.Lexer {
+	if l == nil || reflect.ValueOf(l).Kind() != reflect.Pointer {
+		return l
+	}
+	if f, ok := fastLexers.Load(l); ok {
+		return f.(chroma.Lexer)
+	}
+	f := l
+	if fast := newFastMarkdown(l); fast != nil {
+		f = fast
+	} else if fast := newFastLexer(l); fast != nil {
+		f = fast
+	}
+	got, _ := fastLexers.LoadOrStore(l, f)
+	return got.(chroma.Lexer)
+}
+
+var fastLexers sync.Map // chroma.Lexer → its fast form
+
+// registryGet is reg.Get(name), remembered: a name no lexer has (a code
+// block's language) costs chroma a match against every file pattern.
+func registryGet(reg *chroma.LexerRegistry, name string) chroma.Lexer {
+	key := registryKey{reg, name}
+	if l, ok := registryNames.Load(key); ok {
+		l, _ := l.(chroma.Lexer)
+		return l
+	}
+	l := reg.Get(name)
+	var v any = l
+	if l == nil {
+		v = false
+	}
+	registryNames.Store(key, v)
+	return l
+}
+
+type registryKey struct {
+	reg  *chroma.LexerRegistry
+	name string
+}
+
+var registryNames sync.Map // registryKey → chroma.Lexer, or false
 
 // ensureLF is chroma's: \r\n and \r become \n.
 func ensureLF(text string) string {

@@ -3,6 +3,7 @@ package markup
 import (
 	"os"
 	"path/filepath"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,14 +12,23 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 )
 
-// tokens returns the tokens of l over text, coalesced.
+// tokens returns the tokens of l over text, each run of one type joined
+// (what the page shows: chroma's coalescer stops joining at 8 KB, where
+// the fast lexer's runs of text may not).
 func tokens(t testing.TB, l chroma.Lexer, text string) []chroma.Token {
-	it, err := chroma.Coalesce(l).Tokenise(nil, text)
+	it, err := l.Tokenise(nil, text)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []chroma.Token
 	for tok := it(); tok != chroma.EOF && len(out) < 10*len(text)+100; tok = it() {
+		if tok.Value == "" {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Type == tok.Type {
+			out[n-1].Value += tok.Value
+			continue
+		}
 		out = append(out, tok)
 	}
 	return out
@@ -113,6 +123,47 @@ func TestFastLexerUsed(t *testing.T) {
 	for _, name := range []string{"go", "python", "json", "bash"} {
 		if newFastLexer(lexers.Get(name)) == nil {
 			t.Errorf("%s not wrapped", name)
+		}
+	}
+}
+
+func TestRelax(t *testing.T) {
+	for p, want := range map[string]string{
+		`(\s)(\*|_)((?:(?!\2).)*)(\2)((?=\W|\n))`: `(\s)(\*|_)((?:.)*)((?s:.*))()`,
+		`(?<=\.)\w+(?<!x)`:                        `\w+`,
+		`(?>ab|a)c`:                               `(?:ab|a)c`,
+		`[(?=]x\k<n>`:                             `[(?=]x(?s:.*)`,
+		`\\1`:                                     `\\1`,
+		`(?=[)])a`:                                `a`,
+	} {
+		if got := relax(p); got != want {
+			t.Errorf("relax(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestRuleFilter checks what the filter lets through for rules of the
+// shapes chroma's lexers have.
+func TestRuleFilter(t *testing.T) {
+	type at struct {
+		text string
+		pos  int
+		skip bool
+	}
+	for pattern, cases := range map[string][]at{
+		// markdown's emphasis: whitespace, then * or _.
+		`(\s)(\*|_)((?:(?!\2).)*)(\2)((?=\W|\n))`: {{" *a*", 0, false}, {" a", 0, true}, {"a *", 0, true}, {" ", 0, true}},
+		// a list item, only at a line's start.
+		`^(\s*)([*-])(\s)(.+\n)`: {{"- a\n", 0, false}, {"x\n- a\n", 2, false}, {"x - a\n", 2, true}},
+		`.|\n`:                   {{"a", 0, false}, {"\n", 0, false}},
+		// non-ASCII characters are always tried.
+		`(\s)(\*)`: {{"\u00a0*", 0, false}, {" é", 0, false}},
+	} {
+		f := filterFor(pattern, syntax.Perl&^syntax.OneLine)
+		for _, c := range cases {
+			if got := f.skip([]rune(c.text), c.pos); got != c.skip {
+				t.Errorf("%q at %d of %q: skip = %v, want %v", pattern, c.pos, c.text, got, c.skip)
+			}
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package markup
 
 import (
+	"fmt"
+
 	"github.com/alecthomas/chroma/v2"
 )
 
@@ -9,6 +11,7 @@ import (
 // emitter or mutator may read them.
 type fastIter struct {
 	l            *fastLexer
+	root         string // the state it started in
 	state        *chroma.LexerState
 	stack        []chroma.Iterator
 	newlineAdded bool
@@ -38,12 +41,15 @@ func (it *fastIter) next() chroma.Token {
 		// No match.
 		if groups == nil {
 			// As in Pygments: an unplaceable newline empties the stack.
-			if l.Text[l.Pos] == '\n' && l.State != "root" {
-				l.Stack = []string{"root"}
+			if l.Text[l.Pos] == '\n' && l.State != it.root {
+				l.Stack = []string{it.root}
 				continue
 			}
 			l.Pos++
 			return chroma.Token{Type: chroma.Error, Value: string(l.Text[l.Pos-1 : l.Pos])}
+		}
+		if filters != nil && it.l.catchAll[l.State][i] {
+			groups = it.run(i, filters, end, groups)
 		}
 		l.Rule = i
 		l.Groups = groups
@@ -53,7 +59,11 @@ func (it *fastIter) next() chroma.Token {
 			}
 		}
 		if rule.Type != nil {
-			it.stack = append(it.stack, rule.Type.Emit(l.Groups, l))
+			var e *fastEmit
+			if es := it.l.emits[l.State]; len(es) == len(selected) {
+				e = es[i]
+			}
+			it.stack = append(it.stack, it.emit(e, rule.Type, l.Groups))
 		}
 	}
 	if t, ok := it.drain(); ok {
@@ -66,6 +76,90 @@ func (it *fastIter) next() chroma.Token {
 		return chroma.Token{Type: chroma.Error, Value: value}
 	}
 	return chroma.EOF
+}
+
+// run extends the one character a catch-all rule (i) just matched over
+// the characters after it where every rule before i is filtered out: at
+// each of them chroma would match rule i again, one character at a time
+// (markdown's text, one character per try of every rule), and the
+// coalescer would join the tokens into the one returned here.
+func (it *fastIter) run(i int, filters []ruleFilter, end int, groups []string) []string {
+	l := it.state
+	start := l.Pos - 1
+	for l.Pos < end {
+		skipped := true
+		for j := 0; j < i && skipped; j++ {
+			skipped = filters[j].skip(l.Text, l.Pos)
+		}
+		if !skipped {
+			break
+		}
+		l.Pos++
+	}
+	if l.Pos-start == 1 {
+		return groups
+	}
+	return []string{string(l.Text[start:l.Pos])}
+}
+
+// emit is e's Emit (orig's when e is nil), with the text it hands to a
+// lexer lexed by the fast one (chroma v2.27's emitters, copied).
+func (it *fastIter) emit(e *fastEmit, orig chroma.Emitter, groups []string) chroma.Iterator {
+	if e == nil || e.kind == "" {
+		return orig.Emit(groups, it.state)
+	}
+	switch e.kind {
+	case "usingself":
+		iter, err := it.l.Tokenise(&chroma.TokeniseOptions{State: e.state, Nested: true}, groups[0])
+		if err != nil {
+			panic(err)
+		}
+		return iter
+	case "using":
+		if it.state.Registry == nil {
+			panic(fmt.Sprintf("no LexerRegistry available for Using(%q)", e.lexer))
+		}
+		lexer := registryGet(it.state.Registry, e.lexer)
+		if lexer == nil {
+			panic(fmt.Sprintf("no such lexer %q", e.lexer))
+		}
+		iter, err := fastOf(lexer).Tokenise(&chroma.TokeniseOptions{State: "root", Nested: true}, groups[0])
+		if err != nil {
+			panic(err)
+		}
+		return iter
+	case "bygroups":
+		iterators := make([]chroma.Iterator, 0, len(groups)-1)
+		if len(e.subs) != len(groups)-1 {
+			iterators = append(iterators, chroma.Error.Emit(groups, it.state))
+		} else {
+			for i, group := range groups[1:] {
+				if sub := e.subs[i]; sub != nil {
+					iterators = append(iterators, it.emit(sub, sub.orig, []string{group}))
+				}
+			}
+		}
+		return chroma.Concaterator(iterators...)
+	case "usingbygroup":
+		if len(e.subs) != len(groups)-1 {
+			panic("UsingByGroup expects number of emitters to be the same as len(groups)-1")
+		}
+		sublexer := fastOf(registryGet(it.state.Registry, groups[e.nameGroup]))
+		iterators := make([]chroma.Iterator, len(groups)-1)
+		for i, group := range groups[1:] {
+			if i == e.codeGroup-1 && sublexer != nil {
+				var err error
+				iterators[i], err = sublexer.Tokenise(nil, groups[e.codeGroup])
+				if err != nil {
+					panic(err)
+				}
+			} else if sub := e.subs[i]; sub != nil {
+				iterators[i] = it.emit(sub, sub.orig, []string{group})
+			}
+		}
+		return chroma.Concaterator(iterators...)
+	}
+	return orig.Emit(groups, it.state)
 }
 
 // drain returns the next token of the pending emitters, if any.
