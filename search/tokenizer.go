@@ -196,7 +196,20 @@ func (tb *tokBuilder) run(b []byte) {
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c < utf8.RuneSelf {
-			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' {
+			if asciiWord[c] {
+				if len(tb.chars) == 0 {
+					// A word of ASCII characters ended by one that is not
+					// a word's (most words): one token, no folding.
+					j := i + 1
+					for j < len(b) && asciiWord[b[j]] {
+						j++
+					}
+					if j == len(b) || b[j] < utf8.RuneSelf {
+						tb.word(b[i:j], i)
+						i = j
+						continue
+					}
+				}
 				fs := len(tb.fold)
 				tb.fold = append(tb.fold, c)
 				tb.chars = append(tb.chars, fchar{fs: fs, fe: fs + 1, start: i, end: i + 1})
@@ -220,6 +233,33 @@ func (tb *tokBuilder) run(b []byte) {
 	if len(tb.chars) > 0 {
 		tb.flush()
 	}
+}
+
+// asciiWord tells the ASCII characters of words (a byte of a longer
+// UTF-8 sequence is none).
+var asciiWord = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+	}
+	return t
+}()
+
+// word emits w, a whole word of ASCII characters at start, as flush
+// would.
+func (tb *tokBuilder) word(w []byte, start int) {
+	if len(tb.arena)+len(w) > cap(tb.arena) {
+		tb.arena = make([]byte, 0, max(arenaChunk, len(w)))
+	}
+	at := len(tb.arena)
+	tb.arena = append(tb.arena, w...)
+	if len(tb.toks) == cap(tb.toks) {
+		tb.full = append(tb.full, tb.toks)
+		tb.count += len(tb.toks)
+		tb.toks = make([]analysis.Token, 0, tokChunk)
+	}
+	tb.toks = append(tb.toks, analysis.Token{Term: tb.arena[at:len(tb.arena):len(tb.arena)], Start: start,
+		End: start + len(w), Position: tb.pos + 1, Type: analysis.AlphaNumeric})
+	tb.pos++
 }
 
 // appendFold appends fold(r) to dst.
