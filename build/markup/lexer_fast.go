@@ -124,40 +124,103 @@ func filterFor(pattern string, flags syntax.Flags) ruleFilter {
 }
 
 // secondChars adds to set the ASCII characters the second character of a
-// match of re can be, when every match starts with one character matched
-// by a class (or literal) and goes on with at least one more, and
-// reports whether it did.
+// match of re can be, and reports whether every match has at least two
+// (else a second character says nothing).
 func secondChars(re *syntax.Regexp, set *[2]uint64) bool {
-	re = re.Simplify()
-	for re.Op == syntax.OpCapture {
-		re = re.Sub[0]
-	}
-	if re.Op != syntax.OpConcat || len(re.Sub) < 2 {
+	ci := charsOf(re)
+	if ci.nullable || ci.one {
 		return false
 	}
-	subs := re.Sub
-	for len(subs) > 0 && subs[0].Op == syntax.OpBeginLine {
-		subs = subs[1:]
-	}
-	if len(subs) < 2 || !oneChar(subs[0]) {
-		return false
-	}
-	rest := &syntax.Regexp{Op: syntax.OpConcat, Sub: subs[1:], Flags: re.Flags}
-	return !firstChars(rest, set)
+	*set = ci.second
+	return true
 }
 
-// oneChar reports whether re always matches exactly one character.
-func oneChar(re *syntax.Regexp) bool {
-	for re.Op == syntax.OpCapture {
-		re = re.Sub[0]
-	}
+// charInfo bounds the matches of a pattern: the characters the first and
+// second can be (of the matches that have them), whether one can be empty
+// and whether one can be a single character.
+type charInfo struct {
+	first, second [2]uint64
+	nullable, one bool
+}
+
+var allChars = [2]uint64{^uint64(0), ^uint64(0)}
+
+func union(a, b [2]uint64) [2]uint64 { return [2]uint64{a[0] | b[0], a[1] | b[1]} }
+
+// charsOf works out re's charInfo; what it does not know holds every
+// character and can be empty.
+func charsOf(re *syntax.Regexp) charInfo {
+	fold := re.Flags&syntax.FoldCase != 0
 	switch re.Op {
+	case syntax.OpNoMatch:
+		return charInfo{}
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText,
+		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return charInfo{nullable: true}
 	case syntax.OpLiteral:
-		return len(re.Rune) == 1
+		var ci charInfo
+		if len(re.Rune) == 0 {
+			ci.nullable = true
+			return ci
+		}
+		addFolded(&ci.first, re.Rune[0], fold)
+		if len(re.Rune) == 1 {
+			ci.one = true
+		} else {
+			addFolded(&ci.second, re.Rune[1], fold)
+		}
+		return ci
 	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
-		return true
+		var ci charInfo
+		firstChars(re, &ci.first)
+		ci.one = true
+		return ci
+	case syntax.OpCapture:
+		return charsOf(re.Sub[0])
+	case syntax.OpConcat:
+		ci := charInfo{nullable: true}
+		for _, sub := range re.Sub {
+			ci = concatChars(ci, charsOf(sub))
+		}
+		return ci
+	case syntax.OpAlternate:
+		var ci charInfo
+		for _, sub := range re.Sub {
+			s := charsOf(sub)
+			ci.first, ci.second = union(ci.first, s.first), union(ci.second, s.second)
+			ci.nullable = ci.nullable || s.nullable
+			ci.one = ci.one || s.one
+		}
+		return ci
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		x := charsOf(re.Sub[0])
+		if x.nullable {
+			break
+		}
+		many := re.Op == syntax.OpStar || re.Op == syntax.OpPlus || re.Op == syntax.OpRepeat && (re.Max < 0 || re.Max > 1)
+		ci := x
+		if many && x.one {
+			// x then x again: a one-character x is followed by x.
+			ci.second = union(ci.second, x.first)
+		}
+		ci.nullable = re.Op == syntax.OpStar || re.Op == syntax.OpQuest || re.Op == syntax.OpRepeat && re.Min == 0
+		return ci
 	}
-	return false
+	return charInfo{first: allChars, second: allChars, nullable: true, one: true}
+}
+
+// concatChars is the charInfo of a followed by b.
+func concatChars(a, b charInfo) charInfo {
+	ci := charInfo{first: a.first, second: a.second, nullable: a.nullable && b.nullable,
+		one: a.one && b.nullable || a.nullable && b.one}
+	if a.nullable {
+		ci.first = union(ci.first, b.first)
+		ci.second = union(ci.second, b.second)
+	}
+	if a.one {
+		ci.second = union(ci.second, b.first)
+	}
+	return ci
 }
 
 // relax rewrites what regexp2 has and RE2 does not into RE2 that matches

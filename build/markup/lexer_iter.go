@@ -191,12 +191,17 @@ func (it *fastIter) match(rules []*chroma.CompiledRule, filters []ruleFilter) (i
 		if m == nil || err != nil || m.RuneIndex != l.Pos {
 			continue
 		}
+		_, plain := rule.Type.(chroma.TokenType)
+		if plain && rule.Mutator == nil {
+			// A token of the whole match: the groups are not read.
+			l.Pos += m.RuneLength
+			return i, rule, []string{string(l.Text[m.RuneIndex : m.RuneIndex+m.RuneLength])}
+		}
 		gs := m.Groups()
 		groups := make([]string, len(gs))
 		for j := range gs {
 			groups[j] = gs[j].String()
 		}
-		_, plain := rule.Type.(chroma.TokenType)
 		if !plain || rule.Mutator != nil {
 			named := make(map[string]string, len(gs))
 			for j := range gs {
