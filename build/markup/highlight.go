@@ -288,12 +288,7 @@ func (h *Highlighter) cachedLexer(key string, find func() chroma.Lexer) chroma.L
 		h.lexerCache.Store(key, noLexer)
 		return nil
 	}
-	if fast := newFastMarkdown(l); fast != nil {
-		l = fast
-	} else if fast := newFastLexer(l); fast != nil {
-		l = fast
-	}
-	l = chroma.Coalesce(l)
+	l = chroma.Coalesce(fastOf(l))
 	h.lexerCache.Store(key, l)
 	return l
 }

@@ -1,13 +1,12 @@
 package markup
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"ccsite/internal/corpustest"
 
 	"github.com/alecthomas/chroma/v2/lexers"
 )
@@ -20,10 +19,6 @@ var fence = regexp.MustCompile("(?ms)^```([\\w+#-]+)\\n(.*?)^```$")
 // its sessions write (by name) and the code blocks of their messages (by
 // language), each under the highlighting limits.
 func TestFastLexerCorpus(t *testing.T) {
-	dir := os.Getenv("CCSITE_CORPUS")
-	if dir == "" {
-		t.Skip("CCSITE_CORPUS not set")
-	}
 	if testing.Short() {
 		t.Skip("short")
 	}
@@ -53,24 +48,11 @@ func TestFastLexerCorpus(t *testing.T) {
 			}
 		}
 	}
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-			return nil
+	corpustest.EachLine(t, func(_ string, line []byte) {
+		var v any
+		if json.Unmarshal(line, &v) == nil {
+			walk(v)
 		}
-		f, err := os.Open(p)
-		if err != nil {
-			return nil
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			var v any
-			if json.Unmarshal(sc.Bytes(), &v) == nil {
-				walk(v)
-			}
-		}
-		return nil
 	})
 	seen := map[string]bool{}
 	compared, bad := 0, 0

@@ -1,14 +1,12 @@
 package redact
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"ccsite/internal/corpustest"
 )
 
 // BenchmarkCorpus redacts every line of the real corpus ($CCSITE_CORPUS),
@@ -30,43 +28,11 @@ func BenchmarkCorpus(b *testing.B) {
 
 // corpusLines reads every line of the corpus ($CCSITE_CORPUS).
 func corpusLines(b *testing.B) (lines [][]byte, size int64) {
-	eachCorpusLine(b, func(_ string, line []byte) {
+	corpustest.EachLine(b, func(_ string, line []byte) {
 		lines = append(lines, append([]byte(nil), line...))
 		size += int64(len(line))
 	})
 	return lines, size
-}
-
-// eachCorpusLine calls fn with every line of every transcript of the
-// corpus ($CCSITE_CORPUS; the test skips without it) and returns how many
-// files it read.
-func eachCorpusLine(tb testing.TB, fn func(file string, line []byte)) (files int) {
-	tb.Helper()
-	dir := os.Getenv("CCSITE_CORPUS")
-	if dir == "" {
-		tb.Skip("CCSITE_CORPUS not set")
-	}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-			return err
-		}
-		files++
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		for sc.Scan() {
-			fn(p, sc.Bytes())
-		}
-		return sc.Err()
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return files
 }
 
 // BenchmarkCorpusParallel is BenchmarkCorpus on one goroutine per core,

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"ccsite/internal/corpustest"
 )
 
 // TestCorpusFalsePositives runs the redactor over every line of the real
@@ -17,7 +19,7 @@ func TestCorpusFalsePositives(t *testing.T) {
 	r := newRedactor(t)
 	type hit struct{ file, rule, text string }
 	var hits []hit
-	files := eachCorpusLine(t, func(p string, in []byte) {
+	files := corpustest.EachLine(t, func(p string, in []byte) {
 		out := r.Line(p, in)
 		if string(out) == string(in) {
 			return

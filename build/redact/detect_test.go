@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"ccsite/internal/corpustest"
+
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/report"
 )
@@ -90,7 +92,7 @@ func TestScannerCorpus(t *testing.T) {
 	var texts []string
 	scanHook = func(s string) { mu.Lock(); texts = append(texts, s); mu.Unlock() }
 	defer func() { scanHook = nil }()
-	eachCorpusLine(t, func(_ string, l []byte) { r.Line("f", l) })
+	corpustest.EachLine(t, func(_ string, l []byte) { r.Line("f", l) })
 	whole := wholeDetector(t)
 	for _, text := range texts {
 		sameFindings(t, r.det, whole, text)
