@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -207,9 +209,13 @@ func TestKilledRepair(t *testing.T) {
 	in := t.TempDir()
 	copyTree(t, "../demo/projects", in)
 	site := filepath.Join(t.TempDir(), "site")
-	child := func(delay time.Duration) bool {
+	// child builds the site in a child process. One killed after delay, or
+	// one that kills itself at its atWrite-th file of the site (between
+	// writing it and renaming it), reports true.
+	child := func(delay time.Duration, atWrite int) bool {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestChildBuild$")
-		cmd.Env = append(os.Environ(), "CCSITE_TEST_CHILD_BUILD="+in+string(filepath.ListSeparator)+site)
+		cmd.Env = append(os.Environ(), "CCSITE_TEST_CHILD_BUILD="+in+string(filepath.ListSeparator)+site,
+			fmt.Sprintf("CCSITE_TEST_KILL_AT_WRITE=%d", atWrite))
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -217,6 +223,9 @@ func TestKilledRepair(t *testing.T) {
 		go func() { done <- cmd.Wait() }()
 		select {
 		case err := <-done:
+			if atWrite > 0 && cmd.ProcessState.ExitCode() == -1 { // ended by its signal
+				return true
+			}
 			if err != nil {
 				t.Fatalf("child build: %v", err)
 			}
@@ -227,20 +236,41 @@ func TestKilledRepair(t *testing.T) {
 			return true
 		}
 	}
-	// A first child build runs to its end: its time scales the kills.
+	// A first child build runs to its end: its time scales the timed kills.
+	// The builds after it are incremental and take far less, so the timed
+	// kills may all come too late on a fast machine; the kills at a chosen
+	// write come at the same point of the build on any machine.
 	start := time.Now()
-	if child(time.Hour) {
+	if child(time.Hour, 0) {
 		t.Fatal("the first child build was killed")
 	}
 	whole := time.Since(start)
 	at := func(f float64) time.Duration { return time.Duration(f * float64(whole)) }
-	killed := 0
-	for i, delays := range [][]time.Duration{{at(0.5)}, {at(0.7), at(0.3)},
-		{at(0.9), at(0.6), at(0.4)}, {at(0.8), at(0.2)}} {
+	type kill struct {
+		delay   time.Duration
+		atWrite int
+	}
+	timed, counted := 0, 0
+	// Each round's kills at a write come first, while the build has all its
+	// files to write: an incremental build writes a few (its session's
+	// page, the lists, the state), and one killed before a rename leaves
+	// that file and those after it to the next.
+	for i, kills := range [][]kill{
+		{{time.Hour, 1}, {at(0.5), 0}},
+		{{time.Hour, 2}, {time.Hour, 1}, {at(0.7), 0}, {at(0.3), 0}},
+		{{time.Hour, 1}, {time.Hour, 1}, {at(0.9), 0}, {at(0.6), 0}, {at(0.4), 0}},
+		{{time.Hour, 3}, {at(0.8), 0}, {at(0.2), 0}, {at(0.05), 0}},
+	} {
 		appendLine(t, filepath.Join(in, "-home-demo-webapp", "2f17df70-2c36-56b8-95ef-251e65ace575.jsonl"), "kill round "+string(rune('a'+i)))
-		for _, d := range delays {
-			if child(d) {
-				killed++
+		for _, k := range kills {
+			if child(k.delay, k.atWrite) {
+				if k.atWrite > 0 {
+					counted++
+				} else {
+					timed++
+				}
+			} else if k.atWrite > 0 {
+				t.Errorf("round %d: the child build to die at its write %d ended without it", i, k.atWrite)
 			}
 		}
 		// A temporary file as a killed write leaves it, deep in the site.
@@ -260,21 +290,33 @@ func TestKilledRepair(t *testing.T) {
 		if _, err := Run(context.Background(), withArchive(t, Config{Paths: []string{in}, Out: full}, site)); err != nil {
 			t.Fatal(err)
 		}
-		sameSite(t, fmt.Sprintf("round %d after kills at %v", i, delays), site, full)
+		sameSite(t, fmt.Sprintf("round %d after kills %v", i, kills), site, full)
 		// The archive holds whole copies only: each reads back to its hash.
 		checkArchive(t, DefaultStateDir(site, os.Getenv))
 	}
-	if killed == 0 {
-		t.Error("no build was killed: the test tested nothing")
+	if counted == 0 {
+		t.Error("no build was killed at a write: the test tested nothing")
 	}
-	t.Logf("%d builds killed", killed)
+	t.Logf("%d builds killed at a write, %d by time", counted, timed)
 }
 
-// TestChildBuild is the child process of TestKilledRepair.
+// TestChildBuild is the child process of TestKilledRepair. With
+// CCSITE_TEST_KILL_AT_WRITE=N it kills itself at the Nth file of the site
+// it writes, after writing the file and before renaming it.
 func TestChildBuild(t *testing.T) {
 	arg := os.Getenv("CCSITE_TEST_CHILD_BUILD")
 	if arg == "" {
 		t.Skip("only as TestKilledRepair's child")
+	}
+	if n, _ := strconv.Atoi(os.Getenv("CCSITE_TEST_KILL_AT_WRITE")); n > 0 {
+		var writes atomic.Int64
+		beforeRename = func() {
+			if writes.Add(1) == int64(n) {
+				p, _ := os.FindProcess(os.Getpid())
+				p.Kill()
+				select {} // the signal ends the process
+			}
+		}
 	}
 	in, out, _ := strings.Cut(arg, string(filepath.ListSeparator))
 	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: out}); err != nil {

@@ -289,6 +289,11 @@ func writeInside(out, path string, data []byte) error {
 	return WriteFile(path, data)
 }
 
+// beforeRename, when set, runs in WriteFile between writing the temporary
+// file and renaming it. Only TestKilledRepair's child build sets it, to die
+// at a chosen write as a crash there would.
+var beforeRename func()
+
 // WriteFile writes through a temporary file and a rename, so a reader
 // never sees half a file.
 func WriteFile(path string, data []byte) error {
@@ -310,6 +315,9 @@ func WriteFile(path string, data []byte) error {
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return err
+	}
+	if beforeRename != nil {
+		beforeRename()
 	}
 	return os.Rename(tmp.Name(), path)
 }
