@@ -51,6 +51,13 @@ type diskCache struct {
 	salt string
 	puts chan kv
 	done chan struct{}
+	// empty marks the buckets that held nothing when the file was opened:
+	// a cold build looks nothing up there, since nothing it asks for can
+	// be found but what it wrote itself (a block or line seen twice in one
+	// build, which the highlighter's memory already holds or costs a scan
+	// again). On a cold corpus build bbolt went from 0.22-0.29 CPU-s to
+	// 0.14-0.15 (two A/B pairs): small, but every one of those reads missed.
+	empty [len(buckets)]bool
 	// err is the first write error: the cache is only a cache, so it is
 	// reported, not fatal.
 	mu  sync.Mutex
@@ -84,6 +91,9 @@ func (l cleanLines) key(k [32]byte) []byte {
 
 // Clean tells whether the line was found clean before.
 func (l cleanLines) Clean(k [32]byte) bool {
+	if l.c.empty[l.bucket] {
+		return false
+	}
 	found := false
 	l.c.db.View(func(tx *bolt.Tx) error {
 		found = tx.Bucket(buckets[l.bucket]).Get(l.key(k)) != nil
@@ -127,18 +137,21 @@ func openDiskCache(dir, salt string) (*diskCache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("highlight cache %s: %w", p, err)
 	}
+	c := &diskCache{db: db, salt: salt + " redact/" + redact.Version, puts: make(chan kv, 1024), done: make(chan struct{})}
 	if err := db.Update(func(tx *bolt.Tx) error {
-		for _, b := range buckets {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+		for i, b := range buckets {
+			bk, err := tx.CreateBucketIfNotExists(b)
+			if err != nil {
 				return err
 			}
+			k, _ := bk.Cursor().First()
+			c.empty[i] = k == nil
 		}
 		return nil
 	}); err != nil {
 		db.Close()
 		return nil, err
 	}
-	c := &diskCache{db: db, salt: salt + " redact/" + redact.Version, puts: make(chan kv, 1024), done: make(chan struct{})}
 	go c.writer()
 	return c, nil
 }
@@ -152,6 +165,9 @@ func (c *diskCache) key(k [32]byte) []byte {
 
 // Get looks a block up.
 func (c *diskCache) Get(k [32]byte) (string, bool) {
+	if c.empty[hlKind] {
+		return "", false
+	}
 	var out string
 	found := false
 	c.db.View(func(tx *bolt.Tx) error {
