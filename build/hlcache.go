@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -89,17 +91,38 @@ func (l cleanLines) key(k [32]byte) []byte {
 	return h.Sum(nil)[:20]
 }
 
+// A line's value in the clean bucket: markClean alone for a clean line;
+// markRedacted, the rules' counts (uvarint count of rules, then each
+// rule's name, length first, and count) and the line as redacted for one
+// that held secrets (redact.KnownRedacted).
+const (
+	markClean    = 1
+	markRedacted = 2
+)
+
 // Clean tells whether the line was found clean before.
 func (l cleanLines) Clean(k [32]byte) bool {
+	out, _, ok := l.Known(k)
+	return ok && out == nil
+}
+
+// Known tells whether the line was found clean (ok, nil out) or redacted
+// (ok, the line as redacted and the rules' counts) before.
+func (l cleanLines) Known(k [32]byte) (out []byte, rules map[string]int, ok bool) {
 	if l.c.empty[l.bucket] {
-		return false
+		return nil, nil, false
 	}
-	found := false
 	l.c.db.View(func(tx *bolt.Tx) error {
-		found = tx.Bucket(buckets[l.bucket]).Get(l.key(k)) != nil
+		v := tx.Bucket(buckets[l.bucket]).Get(l.key(k))
+		switch {
+		case len(v) == 1 && v[0] == markClean:
+			ok = true
+		case len(v) > 1 && v[0] == markRedacted:
+			out, rules, ok = decodeRedacted(v[1:])
+		}
 		return nil
 	})
-	return found
+	return out, rules, ok
 }
 
 // MarkClean records a clean line.
@@ -107,6 +130,56 @@ func (l cleanLines) MarkClean(k [32]byte) {
 	var key [32]byte
 	copy(key[:], l.key(k))
 	l.c.puts <- kv{k: key, bucket: l.bucket}
+}
+
+// MarkRedacted records a line redaction changed, as redacted.
+func (l cleanLines) MarkRedacted(k [32]byte, out []byte, rules map[string]int) {
+	var key [32]byte
+	copy(key[:], l.key(k))
+	l.c.puts <- kv{k: key, v: encodeRedacted(out, rules), bucket: l.bucket}
+}
+
+func encodeRedacted(out []byte, rules map[string]int) string {
+	names := slices.Sorted(maps.Keys(rules))
+	b := []byte{markRedacted}
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, n := range names {
+		b = binary.AppendUvarint(b, uint64(len(n)))
+		b = append(b, n...)
+		b = binary.AppendUvarint(b, uint64(rules[n]))
+	}
+	return string(append(b, out...))
+}
+
+// decodeRedacted reads encodeRedacted's value (after its mark), copying
+// out of bbolt's page; a value it cannot read is not known.
+func decodeRedacted(v []byte) (out []byte, rules map[string]int, ok bool) {
+	n, w := binary.Uvarint(v)
+	if w <= 0 || n > uint64(len(v)) {
+		return nil, nil, false
+	}
+	v = v[w:]
+	if n > 0 {
+		rules = make(map[string]int, n)
+	}
+	for ; n > 0; n-- {
+		l, w := binary.Uvarint(v)
+		if w <= 0 || l > uint64(len(v)-w) {
+			return nil, nil, false
+		}
+		name := string(v[w : w+int(l)])
+		v = v[w+int(l):]
+		c, w := binary.Uvarint(v)
+		if w <= 0 {
+			return nil, nil, false
+		}
+		v = v[w:]
+		rules[name] = int(c)
+	}
+	if len(v) == 0 {
+		return nil, nil, false
+	}
+	return bytes.Clone(v), rules, true
 }
 
 // openDiskCache opens (or makes) the cache in dir. Another build holding it
@@ -204,8 +277,8 @@ func (c *diskCache) writer() {
 		})
 		err := c.db.Update(func(tx *bolt.Tx) error {
 			for _, e := range batch {
-				v := []byte{1}
-				if e.bucket == hlKind {
+				v := []byte{markClean}
+				if e.bucket == hlKind || e.v != "" {
 					v = []byte(e.v)
 				}
 				if err := tx.Bucket(buckets[e.bucket]).Put(e.k[:20], v); err != nil {

@@ -2,6 +2,7 @@ package build
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"testing"
 )
 
@@ -24,6 +25,8 @@ func TestDiskCacheCold(t *testing.T) {
 	c.Put(block, "<pre>func main() {}</pre>")
 	lines := newCleanLines(c, "fp", cleanKind)
 	lines.MarkClean(line)
+	dirty := sha256.Sum256([]byte(`{"type":"user","secret":"sk_live_x"}`))
+	lines.MarkRedacted(dirty, []byte(`{"type":"user","secret":"[REDACTED:stripe-access-token]"}`), map[string]int{"stripe-access-token": 1, "generic-api-key": 2})
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +47,38 @@ func TestDiskCacheCold(t *testing.T) {
 	if newCleanLines(c, "other redactor", cleanKind).Clean(line) {
 		t.Error("a line marked clean by another redactor is found")
 	}
+	warm := newCleanLines(c, "fp", cleanKind)
+	if warm.Clean(dirty) {
+		t.Error("a redacted line is found clean")
+	}
+	out, rules, ok := warm.Known(dirty)
+	if !ok || string(out) != `{"type":"user","secret":"[REDACTED:stripe-access-token]"}` ||
+		fmt.Sprint(rules) != "map[generic-api-key:2 stripe-access-token:1]" {
+		t.Errorf("warm Known of a redacted line = %q, %v, %v", out, rules, ok)
+	}
+	if out, _, ok := warm.Known(line); !ok || out != nil {
+		t.Errorf("warm Known of a clean line = %q, %v", out, ok)
+	}
 	if _, ok := c.Get(sha256.Sum256([]byte("never stored"))); ok {
 		t.Error("a block never stored is found")
+	}
+}
+
+// TestDecodeRedactedBroken: a value cut anywhere, or garbage, is not known
+// (the line is scanned again), never a panic or a wrong line.
+func TestDecodeRedactedBroken(t *testing.T) {
+	v := encodeRedacted([]byte(`{"a":"[REDACTED:x]"}`), map[string]int{"x": 1, "generic-api-key": 300})
+	if out, rules, ok := decodeRedacted([]byte(v[1:])); !ok || string(out) != `{"a":"[REDACTED:x]"}` || rules["generic-api-key"] != 300 {
+		t.Fatalf("round trip: %q %v %v", out, rules, ok)
+	}
+	for n := 1; n < len(v)-len(`{"a":"[REDACTED:x]"}`); n++ {
+		if out, _, ok := decodeRedacted([]byte(v[1:n])); ok {
+			t.Errorf("cut at %d: read as %q", n, out)
+		}
+	}
+	for _, g := range []string{"", "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", "\x05\x01", "\x01\xff\x01"} {
+		if _, _, ok := decodeRedacted([]byte(g)); ok {
+			t.Errorf("garbage %q read as a line", g)
+		}
 	}
 }

@@ -413,10 +413,10 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 	fp := fingerprint(src.a, prevSources, r.workers())
 	if r.cfg.Force || changedSources(fp, prevSources) {
 		if prev != nil {
-			// An update scans only the lines it has not found clean
-			// before: a line or two, for a message appended; --force
-			// with the last build's cache, only those that held a
-			// secret. (Past a budget, RE2 takes over.)
+			// An update scans only the lines no earlier build scanned
+			// (found clean, or redacted and kept as redacted): a line or
+			// two, for a message appended; none, for --force with the
+			// last build's cache. (Past a budget, RE2 takes over.)
 			redact.SmallScan()
 		}
 		// Something will be redacted: the secret rules are made beside
@@ -439,8 +439,9 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 		if pl.cache, err = openDiskCache(r.cfg.CacheDir, tool); err == nil {
 			pl.hl.Store = pl.cache
 			if r.cfg.Redact.Active() {
-				// Lines (and names, just below) found clean by an earlier
-				// build are not scanned again.
+				// Lines found clean by an earlier build, or redacted by it
+				// (kept as redacted, with their counts), and names found
+				// clean (just below) are not scanned again.
 				rfp := r.cfg.Redact.Fingerprint()
 				r.cfg.Redact.Remember(newCleanLines(pl.cache, rfp, cleanKind), newCleanLines(pl.cache, rfp, namesKind))
 			}

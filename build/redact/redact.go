@@ -105,6 +105,21 @@ type KnownClean interface {
 	MarkClean(key [32]byte)
 }
 
+// KnownRedacted is a KnownClean that also remembers the lines redaction
+// changed: the line as redacted and what each rule found in it. A build
+// after the first then scans no line at all, not only the clean ones:
+// those that held a secret (often the longest, a tool's output) took the
+// secret scanner's start and most of its time in a build with every line
+// known. What it keeps is what the site shows, a secret already replaced.
+type KnownRedacted interface {
+	KnownClean
+	// Known tells what the line was found before, in one look: ok and a
+	// nil out when it was clean; ok, the line as redacted (never nil) and
+	// the rules' counts when it held secrets; not ok when never seen.
+	Known(key [32]byte) (out []byte, rules map[string]int, ok bool)
+	MarkRedacted(key [32]byte, out []byte, rules map[string]int)
+}
+
 // Prepare starts making the secret rules, in the background, if they are
 // not made or being made. Making them costs a few hundred milliseconds
 // (gitleaks' rules compiled, WebAssembly RE2 started): a build calls
@@ -223,9 +238,18 @@ func (r *Redactor) Line(file string, line []byte) []byte {
 		return line
 	}
 	var key [32]byte
+	kr, _ := r.known.(KnownRedacted)
 	if r.known != nil {
 		key = sha256.Sum256(line)
-		if r.known.Clean(key) {
+		if kr != nil {
+			if out, rules, ok := kr.Known(key); ok {
+				if out == nil {
+					return line
+				}
+				r.count(file, rules)
+				return out
+			}
+		} else if r.known.Clean(key) {
 			return line
 		}
 	}
@@ -235,6 +259,9 @@ func (r *Redactor) Line(file string, line []byte) []byte {
 			r.known.MarkClean(key)
 		}
 		return line
+	}
+	if kr != nil {
+		kr.MarkRedacted(key, out, rules)
 	}
 	r.count(file, rules)
 	return out
