@@ -2,6 +2,7 @@
 
 package redact
 
-// SmallScan does nothing without the gore2regex tag: the rules run on Go's
-// regexp package already.
-func SmallScan() {}
+// SmallScan, without the gore2regex tag (the rules run on Go's regexp
+// package already), only makes the rules with lazy stop words
+// (loadDefaultConfig). It must come before any redaction.
+func SmallScan() { smallScan.Store(true) }

@@ -3,7 +3,9 @@ package redact
 import (
 	"encoding/base64"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -359,6 +361,11 @@ func newDetector() (*scanner, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newScannerWithExtras(cfg), nil
+}
+
+// newScannerWithExtras is the scanner of cfg's rules and ours.
+func newScannerWithExtras(cfg config.Config) *scanner {
 	for _, r := range extraRules {
 		cfg.Rules[r.RuleID] = r
 		cfg.OrderedRules = append(cfg.OrderedRules, r.RuleID)
@@ -366,12 +373,32 @@ func newDetector() (*scanner, error) {
 			cfg.Keywords[strings.ToLower(k)] = struct{}{}
 		}
 	}
-	return newScanner(cfg), nil
+	return newScanner(cfg)
 }
 
 // defaultConfig is gitleaks' default configuration, as
-// detect.NewDetectorDefaultConfig reads it, from a viper instance of its own.
+// detect.NewDetectorDefaultConfig reads it, from a viper instance of its own;
+// after SmallScan, with lazy stop words.
 func defaultConfig() (config.Config, error) {
+	return loadDefaultConfig(smallScan.Load())
+}
+
+// smallScan is set by SmallScan: this process will scan a few lines.
+var smallScan atomic.Bool
+
+// loadDefaultConfig reads gitleaks' default configuration. With
+// lazyStops, its allowlists' stop words are not made into the
+// Aho-Corasick tries gitleaks builds for them as it reads them (1,500
+// words for generic-api-key alone): a build that scans a line or two
+// (a message appended) spent ~0.07 CPU-s of its ~0.45 building them, for
+// the one or two findings, if any, they are asked about. Each allowlist
+// holding stop words is read with a stand-in word in their place and then
+// given back, a copy with the words and without the trie: gitleaks'
+// Allowlist then tests them one by one (ContainsStopWord's own path for
+// an allowlist not validated; its regular expressions and paths likewise,
+// one by one, instead of joined). Whether a finding is allowed is the
+// same (TestLazyStopWords).
+func loadDefaultConfig(lazyStops bool) (config.Config, error) {
 	v := viper.New()
 	v.SetConfigType("toml")
 	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
@@ -381,5 +408,71 @@ func defaultConfig() (config.Config, error) {
 	if err := v.Unmarshal(&vc); err != nil {
 		return config.Config{}, err
 	}
-	return vc.Translate()
+	if !lazyStops {
+		return vc.Translate()
+	}
+	var stops [][]string
+	stash := func(words *[]string) {
+		if len(*words) > 0 {
+			*words, stops = []string{stopStandIn + strconv.Itoa(len(stops))}, append(stops, *words)
+		}
+	}
+	for i := range vc.Rules {
+		if a := vc.Rules[i].AllowList; a != nil {
+			stash(&a.StopWords)
+		}
+		for _, a := range vc.Rules[i].Allowlists {
+			stash(&a.StopWords)
+		}
+	}
+	if vc.AllowList != nil {
+		stash(&vc.AllowList.StopWords)
+	}
+	for _, a := range vc.Allowlists {
+		stash(&a.StopWords)
+	}
+	cfg, err := vc.Translate()
+	if err != nil {
+		return cfg, err
+	}
+	done := map[*config.Allowlist]*config.Allowlist{}
+	giveBack := func(a *config.Allowlist) *config.Allowlist {
+		if len(a.StopWords) != 1 || !strings.HasPrefix(a.StopWords[0], stopStandIn) {
+			return a
+		}
+		if b, ok := done[a]; ok {
+			return b
+		}
+		n, err := strconv.Atoi(strings.TrimPrefix(a.StopWords[0], stopStandIn))
+		if err != nil || n < 0 || n >= len(stops) {
+			return a
+		}
+		// As Validate keeps them: lower case, each once (here in order).
+		seen := map[string]bool{}
+		var words []string
+		for _, w := range stops[n] {
+			if w = strings.ToLower(w); !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+		b := &config.Allowlist{Description: a.Description, MatchCondition: a.MatchCondition, Commits: a.Commits,
+			Paths: a.Paths, RegexTarget: a.RegexTarget, Regexes: a.Regexes, StopWords: words}
+		done[a] = b
+		return b
+	}
+	for id, r := range cfg.Rules {
+		for i, a := range r.Allowlists {
+			r.Allowlists[i] = giveBack(a)
+		}
+		cfg.Rules[id] = r
+	}
+	for i, a := range cfg.Allowlists {
+		cfg.Allowlists[i] = giveBack(a)
+	}
+	return cfg, nil
 }
+
+// stopStandIn starts the word that stands in for an allowlist's stop words
+// while gitleaks reads it (then its index): no text holds it.
+const stopStandIn = "\x00ccsite: stop words "
