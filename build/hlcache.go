@@ -132,12 +132,24 @@ func (l cleanLines) MarkClean(k [32]byte) {
 	l.c.puts <- kv{k: key, bucket: l.bucket}
 }
 
-// MarkRedacted records a line redaction changed, as redacted.
+// MarkRedacted records a line redaction changed, as redacted; one longer
+// than redactedMax is not kept, and is redacted again by the next build.
 func (l cleanLines) MarkRedacted(k [32]byte, out []byte, rules map[string]int) {
+	if len(out) > redactedMax {
+		return
+	}
 	var key [32]byte
 	copy(key[:], l.key(k))
 	l.c.puts <- kv{k: key, v: encodeRedacted(out, rules), bucket: l.bucket}
 }
+
+// redactedMax bounds a redacted line the cache keeps. The lines that held
+// secrets in the corpus tree took 4 MB of the cache all together; a line
+// is changed also when the metadata of an image it carries is removed, and
+// an archive of pasted screenshots would fill the cache (reset whole past
+// hlCacheLimit) with them, for little: such a line costs milliseconds to
+// redact again.
+const redactedMax = 1 << 20
 
 func encodeRedacted(out []byte, rules map[string]int) string {
 	names := slices.Sorted(maps.Keys(rules))

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"testing"
@@ -26,6 +27,8 @@ func TestDiskCacheCold(t *testing.T) {
 	lines := newCleanLines(c, "fp", cleanKind)
 	lines.MarkClean(line)
 	dirty := sha256.Sum256([]byte(`{"type":"user","secret":"sk_live_x"}`))
+	big := sha256.Sum256([]byte("a long line"))
+	lines.MarkRedacted(big, bytes.Repeat([]byte("x"), redactedMax+1), map[string]int{"image-metadata": 1})
 	lines.MarkRedacted(dirty, []byte(`{"type":"user","secret":"[REDACTED:stripe-access-token]"}`), map[string]int{"stripe-access-token": 1, "generic-api-key": 2})
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
@@ -58,6 +61,9 @@ func TestDiskCacheCold(t *testing.T) {
 	}
 	if out, _, ok := warm.Known(line); !ok || out != nil {
 		t.Errorf("warm Known of a clean line = %q, %v", out, ok)
+	}
+	if _, _, ok := warm.Known(big); ok {
+		t.Error("a redacted line over redactedMax was kept")
 	}
 	if _, ok := c.Get(sha256.Sum256([]byte("never stored"))); ok {
 		t.Error("a block never stored is found")
