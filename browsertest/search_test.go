@@ -372,9 +372,12 @@ func TestSearchPage(t *testing.T) {
 			if len(st.Marks) == 0 || !strings.EqualFold(st.Marks[0], word) {
 				t.Errorf("first snippet marks %v, want %q", st.Marks, word)
 			}
-			// Enter keeps the query in the URL.
+			// Enter keeps the query in the URL, and searches again: the
+			// results are shown anew (a click before that may land on a
+			// list being replaced).
+			eval[bool](tb, `(() => { window.ccsiteTestResults = 0; document.addEventListener("ccsite:results", () => window.ccsiteTestResults++); return true; })()`)
 			tb.press("\r")
-			tb.waitFor(`location.search === "?q=` + word + `"`)
+			tb.waitFor(`location.search === "?q=` + word + `" && window.ccsiteTestResults > 0`)
 			// Click the first result: the message is the target, and
 			// highlighted, with the word marked inside it.
 			tb.click("#search-results li:first-child a.hit-link")
