@@ -88,14 +88,22 @@ func TestScannerSameAsDetector(t *testing.T) {
 // text the redactor scans in the corpus ($CCSITE_CORPUS).
 func TestScannerCorpus(t *testing.T) {
 	r := newRedactor(t)
-	var mu sync.Mutex
-	var texts []string
-	scanHook = func(s string) { mu.Lock(); texts = append(texts, s); mu.Unlock() }
-	defer func() { scanHook = nil }()
-	corpustest.EachLine(t, func(_ string, l []byte) { r.Line("f", l) })
+	texts := corpusTexts(t, r)
 	whole := wholeDetector(t)
 	for _, text := range texts {
 		sameFindings(t, r.det, whole, text)
 	}
 	t.Logf("%d texts compared", len(texts))
+}
+
+// corpusTexts redacts every line of the corpus ($CCSITE_CORPUS) with r and
+// returns the texts its rules scanned.
+func corpusTexts(t *testing.T, r *Redactor) []string {
+	t.Helper()
+	var mu sync.Mutex
+	var texts []string
+	scanHook = func(s string) { mu.Lock(); texts = append(texts, s); mu.Unlock() }
+	defer func() { scanHook = nil }()
+	corpustest.EachLine(t, func(_ string, l []byte) { r.Line("f", l) })
+	return texts
 }

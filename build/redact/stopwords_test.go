@@ -3,10 +3,7 @@ package redact
 import (
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-
-	"ccsite/internal/corpustest"
 
 	"github.com/zricethezav/gitleaks/v8/config"
 )
@@ -83,13 +80,7 @@ func TestLazyStopWords(t *testing.T) {
 	// configurations), as a build runs them.
 	fsc, lsc = newScannerWithExtras(full), newScannerWithExtras(lazy)
 	if !testing.Short() {
-		r := newRedactor(t)
-		var mu sync.Mutex
-		var corpus []string
-		scanHook = func(s string) { mu.Lock(); corpus = append(corpus, s); mu.Unlock() }
-		defer func() { scanHook = nil }()
-		corpustest.EachLine(t, func(_ string, l []byte) { r.Line("f", l) })
-		scanHook = nil
+		corpus := corpusTexts(t, newRedactor(t))
 		found := 0
 		for _, s := range corpus {
 			a, b := findingKeys(fsc.DetectString(s)), findingKeys(lsc.DetectString(s))
