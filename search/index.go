@@ -49,6 +49,10 @@ type Doc struct {
 	Text    string    `json:"text"`
 }
 
+// termVectors makes indexes keep term vectors, as they did before
+// (phrase.go): tests compare with bleve's own positions and phrases.
+var termVectors = false
+
 // Mapping is the index mapping: text analysed with Analyzer and stored (for
 // snippets), the rest keywords, Time a date; BM25 scoring.
 func Mapping() (mapping.IndexMapping, error) {
@@ -67,8 +71,8 @@ func Mapping() (mapping.IndexMapping, error) {
 	text := bleve.NewTextFieldMapping()
 	text.Analyzer = Analyzer
 	text.Store = true
-	text.IncludeTermVectors = true // positions: phrases and highlighting
-	text.IncludeInAll = false      // no composite _all field: it would index everything twice
+	text.IncludeTermVectors = termVectors // no positions: see phrase.go
+	text.IncludeInAll = false             // no composite _all field: it would index everything twice
 	text.DocValues = false
 	kw := func(store bool) *mapping.FieldMapping {
 		f := bleve.NewKeywordFieldMapping()
@@ -705,6 +709,10 @@ func (x *Index) bm25() (*search.BM25Stats, error) {
 		}
 		// ceil(card/n) is bleve's average length: card = AvgDL·n.
 		bm.FieldCardinality["text"] = int(AvgDL(x.stats.Tokens, int(n))) * int(n)
+		// "*" is the field bleve gives the term searcher it makes of an
+		// unscored conjunction of term searchers (filters alone: no
+		// scores, no positions); it asks for its stats all the same.
+		bm.FieldCardinality["*"] = 0
 		x.bm = bm
 	})
 	return x.bm, x.bmErr
@@ -719,18 +727,40 @@ func (x *Index) Count() (uint64, error) { return x.idx.DocCount() }
 // Terms calls fn with every term of the text field and the number of
 // documents holding it, in the index's (byte) order, until fn returns
 // false.
+//
+// The number is read from the term's postings, not from the dictionary's
+// entry: zapx v16.2.8's dictionary iterator keeps a term stored inline
+// (one document, once, no positions: rare terms of a merged index without
+// term vectors) in its scratch postings list, and then says 1 for every
+// term after it (TestTermsCount).
 func (x *Index) Terms(fn func(term string, docs uint64) bool) error {
-	dict, err := x.idx.FieldDict("text")
+	adv, err := x.idx.Advanced()
+	if err != nil {
+		return err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	dict, err := r.FieldDict("text")
 	if err != nil {
 		return err
 	}
 	defer dict.Close()
+	ctx := context.Background()
 	for {
 		e, err := dict.Next()
 		if err != nil || e == nil {
 			return err
 		}
-		if !fn(e.Term, e.Count) {
+		tfr, err := r.TermFieldReader(ctx, []byte(e.Term), "text", false, false, false)
+		if err != nil {
+			return err
+		}
+		n := tfr.Count()
+		tfr.Close()
+		if !fn(e.Term, n) {
 			return nil
 		}
 	}

@@ -243,10 +243,6 @@ func (p parsed) build() query.Query {
 // is not scored (every match scores 0) and its results go by id.
 func (p parsed) scored() bool { return len(p.words) > 0 || len(p.phrases) > 0 }
 
-func phraseQuery(toks []string) query.Query {
-	return bleve.NewPhraseQuery(toks, "text")
-}
-
 const tieSlack = 10
 
 // tieKey is a score rounded to 12 significant digits.
@@ -272,7 +268,6 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		req.Score = "none"
 	}
 	req.Fields = []string{"project", "session", "title", "role", "tool", "model", "time", "text"}
-	req.IncludeLocations = true
 	// Ties go by time, then id: the static index's numbers (see
 	// numbered), so results are stable and the browser's the same.
 	req.SortByCustom(search.SortOrder{&search.SortScore{Desc: true},
@@ -289,6 +284,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		return Results{}, fmt.Errorf("search: %w", err)
 	}
 	out := Results{Total: res.Total, Took: res.Took}
+	an := x.idx.Mapping().AnalyzerNamed(Analyzer)
 	// order is each hit's place in bleve's order, which ties keep.
 	order := map[string]int{}
 	for i, h := range res.Hits {
@@ -302,7 +298,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		if t, err := time.Parse(time.RFC3339, str("time")); err == nil {
 			hit.Time = t
 		}
-		hit.Snippet = snippet(str("text"), h.Locations["text"], 240)
+		hit.Snippet = snippet(str("text"), p.matchSpans(an, str("text")), 240)
 		out.Hits = append(out.Hits, hit)
 	}
 	// bleve adds a document's term scores in an order that depends on its
@@ -324,16 +320,8 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 
 // snippet cuts about width bytes of text around the first match, escaped,
 // with every match inside it wrapped in <mark>.
-func snippet(text string, locs search.TermLocationMap, width int) string {
-	type span struct{ start, end int }
-	var spans []span
-	for _, ls := range locs {
-		for _, l := range ls {
-			if int(l.End) <= len(text) && l.Start < l.End {
-				spans = append(spans, span{int(l.Start), int(l.End)})
-			}
-		}
-	}
+func snippet(text string, spans []span, width int) string {
+	spans = slices.DeleteFunc(spans, func(s span) bool { return s.end > len(text) || s.start >= s.end })
 	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
 	from := 0
 	if len(spans) > 0 {

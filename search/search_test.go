@@ -113,6 +113,21 @@ func TestSearchDemo(t *testing.T) {
 				t.Errorf("role:thinking: a %s hit", h.Role)
 			}
 		}
+		// Filters alone: bleve runs them unscored, as one term searcher
+		// of field "*" (which the BM25 stats must name).
+		only := run(search.Query{Text: "role:thinking tool:Bash", Size: 50})
+		if only.Total != 0 {
+			t.Errorf("role:thinking tool:Bash: %d hits, want none", only.Total)
+		}
+		only = run(search.Query{Text: "role:tool tool:Bash", Size: 50})
+		if only.Total == 0 {
+			t.Error("role:tool tool:Bash: no hit")
+		}
+		for _, h := range only.Hits {
+			if h.Role != "tool" || h.Tool != "Bash" {
+				t.Errorf("role:tool tool:Bash: a %s %s hit", h.Role, h.Tool)
+			}
+		}
 		after := run(search.Query{Text: "the after:2026-03-05", Size: 100})
 		before := run(search.Query{Text: "the before:2026-03-04", Size: 100})
 		if after.Total == 0 || before.Total == 0 {

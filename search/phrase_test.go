@@ -1,0 +1,167 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// TestPhraseWithoutVectors: phrases found from the stored text (phrase.go)
+// are bleve's phrase query's, document for document and score for score,
+// and the snippets' marks (matchSpans) are the locations bleve gave, on an
+// index that keeps term vectors so that bleve can answer too.
+func TestPhraseWithoutVectors(t *testing.T) {
+	docs := testDocs(t, 2500, 3)
+	// Phrases that repeat, overlap and hold a term twice.
+	for i, txt := range []string{
+		"the the the build fails", "in the build the test runs the build", "foo-bar foo bar foo-bar-baz",
+		"日本語のテキスト 日本語", "Crème brûlée CRÈME BRÛLÉE", "go vet go vet go", "x x x x",
+	} {
+		docs = append(docs, Doc{ID: fmt.Sprintf("px/s.html#k%d", i), Project: "px", Session: "s", Role: "answer", Text: txt})
+	}
+	dir := filepath.Join(t.TempDir(), "idx")
+	termVectors = true
+	buildIndex(t, dir, docs)
+	termVectors = false
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+
+	// Queries: crafted ones, and runs of two to four consecutive words of
+	// the documents (so most match).
+	queries := []string{`"the build"`, `"the the"`, `"the the the"`, `foo-bar`, `"foo bar" foo-bar`, `"日本語"`,
+		`"crème brûlée"`, `"go vet" go`, `"x x x"`, `"build fails" the`, `"test runs" bu`, `"in the" "the build"`,
+		`"no such phrase anywhere"`}
+	r := rand.New(rand.NewPCG(5, 5))
+	for len(queries) < 120 {
+		w := strings.Fields(docs[r.IntN(len(docs))].Text)
+		if len(w) < 4 {
+			continue
+		}
+		k := r.IntN(len(w) - 3)
+		queries = append(queries, `"`+strings.Join(w[k:k+2+r.IntN(3)], " ")+`"`)
+	}
+	an := x.idx.Mapping().AnalyzerNamed(Analyzer)
+	matched := 0
+	for _, text := range queries {
+		p, err := parse(Query{Text: text, Prefix: true})
+		if err != nil {
+			continue
+		}
+		mine := run(t, x, p.build(), false)
+		old := phraseQuery
+		phraseQuery = func(toks []string) query.Query { return bleve.NewPhraseQuery(toks, "text") }
+		ref := run(t, x, p.build(), true)
+		phraseQuery = old
+		if len(ref) != len(mine) {
+			t.Errorf("%s: %d documents, bleve %d", text, len(mine), len(ref))
+			continue
+		}
+		if len(ref) > 0 {
+			matched++
+		}
+		for i, h := range ref {
+			m := mine[i]
+			if m.ID != h.ID || m.Score != h.Score {
+				t.Errorf("%s: hit %d is %s (%v), bleve's %s (%v)", text, i, m.ID, m.Score, h.ID, h.Score)
+				break
+			}
+			stored, _ := h.Fields["text"].(string)
+			got := map[span]bool{}
+			for _, s := range p.matchSpans(an, stored) {
+				got[s] = true
+			}
+			want := map[span]bool{}
+			for _, ls := range h.Locations["text"] {
+				for _, l := range ls {
+					want[span{int(l.Start), int(l.End)}] = true
+				}
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("%s: %s: marks %v, bleve's locations %v", text, h.ID, spanList(got), spanList(want))
+				break
+			}
+		}
+	}
+	if matched < 100 {
+		t.Errorf("%d of %d queries found something: test phrases that occur", matched, len(queries))
+	}
+}
+
+// run returns every hit of q, best first, then by id.
+func run(t *testing.T, x *Index, q query.Query, locations bool) []*search.DocumentMatch {
+	t.Helper()
+	req := bleve.NewSearchRequestOptions(q, 10000, 0, false)
+	req.Fields = []string{"text"}
+	req.IncludeLocations = locations
+	req.SortBy([]string{"-_score", "_id"})
+	res, err := x.idx.SearchInContext(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Hits
+}
+
+func spanList(m map[span]bool) []span {
+	out := slices.Collect(maps.Keys(m))
+	slices.SortFunc(out, func(a, b span) int { return a.start - b.start })
+	return out
+}
+
+// TestTermsCount: Terms gives each term's number of documents, on an
+// index without term vectors too (whose dictionary miscounts, see Terms).
+func TestTermsCount(t *testing.T) {
+	docs := testDocs(t, 2500, 9)
+	// Terms of one document (stored inline in the dictionary) before
+	// terms of several, in byte order.
+	for i := range docs {
+		docs[i].Text += fmt.Sprintf(" rare%03d common%d", i, i%7)
+	}
+	m, err := Mapping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]bool{}
+	for _, d := range docs {
+		for _, tok := range m.AnalyzerNamed(Analyzer).Analyze([]byte(d.Text)) {
+			if want[string(tok.Term)] == nil {
+				want[string(tok.Term)] = map[string]bool{}
+			}
+			want[string(tok.Term)][d.ID] = true
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "idx")
+	buildIndex(t, dir, docs)
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	n, wrong := 0, 0
+	err = x.Terms(func(term string, df uint64) bool {
+		n++
+		if df != uint64(len(want[term])) {
+			if wrong++; wrong <= 5 {
+				t.Errorf("term %q: %d documents, want %d", term, df, len(want[term]))
+			}
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(want) || wrong > 0 {
+		t.Errorf("%d terms (want %d), %d miscounted", n, len(want), wrong)
+	}
+}
