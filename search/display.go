@@ -3,6 +3,8 @@ package search
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // DisplayText is what the static search shows of a document's text, for
@@ -17,8 +19,62 @@ func DisplayText(role, tool, text string) string {
 	if role != "tool" || markdownTools[tool] {
 		text = stripMarkdown(text)
 	}
-	return strings.Join(strings.Fields(text), " ")
+	return collapseSpace(text)
 }
+
+// collapseSpace is strings.Join(strings.Fields(s), " ") in one pass: the
+// words of s (runs of characters that are not unicode.IsSpace) with one
+// space between; s itself when that is s.
+func collapseSpace(s string) string {
+	// While the result is a prefix of s (same), out is its length;
+	// after, b holds it.
+	var b []byte
+	start, out := -1, 0
+	same := true
+	for i := 0; i < len(s); {
+		c := s[i]
+		size, space := 1, asciiSpace[c]
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+		}
+		switch {
+		case !space && start < 0:
+			start = i
+		case space && start >= 0:
+			b, out, same = appendWord(b, s, start, i, out, same)
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		b, out, same = appendWord(b, s, start, len(s), out, same)
+	}
+	if same {
+		return s[:out]
+	}
+	return string(b)
+}
+
+// appendWord adds s[from:to] to the result, after a space unless it is the
+// first word. While the result is a prefix of s (same) nothing is copied:
+// out is its length.
+func appendWord(b []byte, s string, from, to, out int, same bool) ([]byte, int, bool) {
+	if same {
+		if out == 0 && from == 0 || out > 0 && from == out+1 && s[out] == ' ' {
+			return b, to, true
+		}
+		b = append(make([]byte, 0, len(s)), s[:out]...)
+	}
+	if len(b) > 0 {
+		b = append(b, ' ')
+	}
+	return append(b, s[from:to]...), 0, false
+}
+
+// asciiSpace holds the ASCII characters unicode.IsSpace finds.
+var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // markdownTools are the tools whose input or output is mostly Markdown.
 var markdownTools = map[string]bool{

@@ -64,14 +64,18 @@ func (p phrase) Searcher(ctx context.Context, r index.IndexReader, m mapping.Ind
 	// A document whose text cannot be read (a broken index: it is stored
 	// with every document) does not match. The searcher's documents come
 	// one at a time: one scratch analyser serves them all.
-	var sc scratchAnalyzer
+	analyze := func(text string) analysis.TokenStream { return an.Analyze([]byte(text)) }
+	if oursAnalyzer(an) {
+		var sc scratchAnalyzer
+		analyze = sc.analyze
+	}
 	return searcher.NewFilteringSearcher(ctx, conj, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
 		id, err := r.ExternalID(d.IndexInternalID)
 		if err != nil {
 			return false
 		}
 		text, err := storedText(r, id)
-		return err == nil && len(phraseAt(sc.analyze(text), p.terms, nil)) > 0
+		return err == nil && len(phraseAt(analyze(text), p.terms, nil)) > 0
 	}), nil
 }
 
@@ -84,6 +88,18 @@ type scratchAnalyzer struct {
 }
 
 var lower = lowercase.NewLowerCaseFilter()
+
+// oursAnalyzer tells whether an is the analyser scratchAnalyzer repeats:
+// the word tokenizer, then lower case, nothing else.
+func oursAnalyzer(an analysis.Analyzer) bool {
+	d, ok := an.(*analysis.DefaultAnalyzer)
+	if !ok || len(d.CharFilters) != 0 || len(d.TokenFilters) != 1 {
+		return false
+	}
+	_, tok := d.Tokenizer.(wordTokenizer)
+	_, low := d.TokenFilters[0].(*lowercase.LowerCaseFilter)
+	return tok && low
+}
 
 func (s *scratchAnalyzer) analyze(text string) analysis.TokenStream {
 	tb := &s.tb

@@ -165,3 +165,34 @@ func TestTermsCount(t *testing.T) {
 		t.Errorf("%d terms (want %d), %d miscounted", n, len(want), wrong)
 	}
 }
+
+// TestScratchAnalyzer: the scratch analyser gives the index analyser's
+// tokens, text after text with the same memory.
+func TestScratchAnalyzer(t *testing.T) {
+	m, err := Mapping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := m.AnalyzerNamed(Analyzer)
+	if !oursAnalyzer(an) {
+		t.Fatal("the mapping's analyser is not the one scratchAnalyzer repeats")
+	}
+	var sc scratchAnalyzer
+	texts := []string{"", "ÉTÉ Crème", strings.Repeat("Word ", 20000), "日本語のテキスト ＡＢＣ ｶﾀｶﾅ", "x"}
+	for _, d := range testDocs(t, 3000, 11) {
+		texts = append(texts, d.Text)
+	}
+	for i, text := range texts {
+		got := sc.analyze(text)
+		want := an.Analyze([]byte(text))
+		if len(got) != len(want) {
+			t.Fatalf("text %d: %d tokens, want %d", i, len(got), len(want))
+		}
+		for k := range want {
+			g, w := got[k], want[k]
+			if string(g.Term) != string(w.Term) || g.Start != w.Start || g.End != w.End || g.Position != w.Position || g.Type != w.Type {
+				t.Fatalf("text %d token %d: %+v, want %+v", i, k, g, w)
+			}
+		}
+	}
+}

@@ -142,7 +142,7 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 	if an == nil {
 		return st, 0, fmt.Errorf("search index: no analyzer %q", Analyzer)
 	}
-	w := &staticWriter{r: r, an: an, metas: metas, write: write, kept: kept}
+	w := &staticWriter{r: r, an: an, ours: oursAnalyzer(an), metas: metas, write: write, kept: kept}
 	err = w.run()
 	return w.st, w.tokens, err
 }
@@ -153,6 +153,7 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 type staticWriter struct {
 	r      index.IndexReader
 	an     analysis.Analyzer
+	ours   bool // an is Analyzer as Mapping makes it (scratchAnalyzer repeats it)
 	metas  []meta
 	write  func(path string, data []byte) error
 	kept   *keptShards
@@ -392,10 +393,11 @@ func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) e
 	for k := 0; k < workers; k++ {
 		go func() {
 			slot := map[string]int{}
+			var sc scratchAnalyzer
 			for j := range jobs {
 				out := make([]analysed, j.hi-j.lo)
 				for i := range out {
-					out[i] = w.analyseDoc(docs[j.lo+i], slot)
+					out[i] = w.analyseDoc(docs[j.lo+i], slot, &sc)
 				}
 				j.out <- out
 			}
@@ -416,14 +418,21 @@ func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) e
 }
 
 // analyseDoc reads one document's stored text and analyses it: the tokens
-// bleve indexed, grouped by term (slot is scratch, cleared here).
-func (w *staticWriter) analyseDoc(m meta, slot map[string]int) analysed {
+// bleve indexed, grouped by term (slot and sc are scratch). The index's
+// analyser is Analyzer, which sc repeats without allocating per document
+// (TestScratchAnalyzer); an index of another analyser is analysed by it.
+func (w *staticWriter) analyseDoc(m meta, slot map[string]int, sc *scratchAnalyzer) analysed {
 	text, err := storedText(w.r, m.id)
 	if err != nil {
 		return analysed{err: err}
 	}
 	a := analysed{display: DisplayText(m.role, m.tool, text)}
-	toks := w.an.Analyze([]byte(text))
+	var toks analysis.TokenStream
+	if w.ours {
+		toks = sc.analyze(text)
+	} else {
+		toks = w.an.Analyze([]byte(text))
+	}
 	a.length = len(toks)
 	clear(slot)
 	pos := make([]uint32, len(toks))
@@ -451,6 +460,19 @@ func (w *staticWriter) analyseDoc(m meta, slot map[string]int) analysed {
 		a.terms[s].pos = append(a.terms[s].pos, uint32(t.Position))
 	}
 	clear(slot)
+	if w.ours {
+		// The terms outlive sc's memory: copied, in one allocation.
+		n := 0
+		for _, t := range a.terms {
+			n += len(t.term)
+		}
+		buf := make([]byte, 0, n)
+		for i, t := range a.terms {
+			at := len(buf)
+			buf = append(buf, t.term...)
+			a.terms[i].term = buf[at:len(buf):len(buf)]
+		}
+	}
 	return a
 }
 
