@@ -284,6 +284,9 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 	}
 	var stopBar, barDone chan struct{}
 	if !*quiet && isTerminal(stderr) {
+		if !re2Scan && red.Active() {
+			fmt.Fprint(stderr, slowScanNote)
+		}
 		cfg.Progress = &build.Progress{}
 		stopBar, barDone = make(chan struct{}), make(chan struct{})
 		go showProgress(stderr, cfg.Progress, stopBar, barDone)

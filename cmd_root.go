@@ -216,6 +216,9 @@ func versionString() string {
 		parts = append(parts, at)
 	}
 	parts = append(parts, bi.GoVersion)
+	if !re2Scan {
+		parts = append(parts, "without gore2regex: secret scanning on Go's regexp, about twice the CPU")
+	}
 	return version() + " (" + strings.Join(parts, ", ") + ")"
 }
 
