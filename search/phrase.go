@@ -2,12 +2,16 @@ package search
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"sort"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -64,19 +68,71 @@ func (p phrase) Searcher(ctx context.Context, r index.IndexReader, m mapping.Ind
 	// A document whose text cannot be read (a broken index: it is stored
 	// with every document) does not match. The searcher's documents come
 	// one at a time: one scratch analyser serves them all.
-	analyze := func(text string) analysis.TokenStream { return an.Analyze([]byte(text)) }
+	holds := func(text string) bool { return len(phraseAt(an.Analyze([]byte(text)), p.terms, nil)) > 0 }
 	if oursAnalyzer(an) {
 		var sc scratchAnalyzer
-		analyze = sc.analyze
+		holds = func(text string) bool { return sc.phraseIn(text, p.terms) }
 	}
+	text := storedTextOf(r)
 	return searcher.NewFilteringSearcher(ctx, conj, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
-		id, err := r.ExternalID(d.IndexInternalID)
-		if err != nil {
-			return false
-		}
-		text, err := storedText(r, id)
-		return err == nil && len(phraseAt(analyze(text), p.terms, nil)) > 0
+		found := false
+		err := text(d.IndexInternalID, func(t string) { found = holds(t) })
+		return err == nil && found
 	}), nil
+}
+
+// storedTextOf returns a function that calls fn with the stored text of a
+// document given by its internal id, valid during the call. From a scorch
+// snapshot it reads the one field from the document's segment; from
+// another reader, through the document's external id.
+func storedTextOf(r index.IndexReader) func(id index.IndexInternalID, fn func(string)) error {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return func(id index.IndexInternalID, fn func(string)) error {
+			ext, err := r.ExternalID(id)
+			if err != nil {
+				return err
+			}
+			text, err := storedText(r, ext)
+			if err == nil {
+				fn(text)
+			}
+			return err
+		}
+	}
+	// A document's number is its segment's first number (the sizes of
+	// the segments before it, deleted documents included) plus its
+	// number in the segment, as scorch numbers them.
+	segs := snap.Segments()
+	offsets := make([]uint64, len(segs))
+	var running uint64
+	for i, sg := range segs {
+		offsets[i] = running
+		running += uint64(sg.FullSize())
+	}
+	return func(id index.IndexInternalID, fn func(string)) error {
+		if len(id) != 8 {
+			return fmt.Errorf("internal id of %d bytes", len(id))
+		}
+		num := binary.BigEndian.Uint64(id)
+		i := sort.Search(len(offsets), func(i int) bool { return offsets[i] > num }) - 1
+		if i < 0 {
+			return fmt.Errorf("no document %d", num)
+		}
+		found := false
+		err := segs[i].VisitDocument(num-offsets[i], func(field string, _ byte, v []byte, _ []uint64) bool {
+			if field != "text" {
+				return true
+			}
+			found = true
+			fn(unsafe.String(unsafe.SliceData(v), len(v)))
+			return false
+		})
+		if err == nil && !found {
+			err = fmt.Errorf("no stored text")
+		}
+		return err
+	}
 }
 
 // scratchAnalyzer analyses texts as the index's analyser (Analyzer) does,
@@ -102,6 +158,13 @@ func oursAnalyzer(an analysis.Analyzer) bool {
 }
 
 func (s *scratchAnalyzer) analyze(text string) analysis.TokenStream {
+	s.reset()
+	s.tb.run(unsafe.Slice(unsafe.StringData(text), len(text)))
+	return lower.Filter(s.more(0))
+}
+
+// reset makes s ready for a new text.
+func (s *scratchAnalyzer) reset() {
 	tb := &s.tb
 	if tb.arena == nil {
 		tb.arena = make([]byte, 0, arenaChunk)
@@ -110,14 +173,78 @@ func (s *scratchAnalyzer) analyze(text string) analysis.TokenStream {
 	tb.arena, tb.toks = tb.arena[:0], tb.toks[:0]
 	tb.full, tb.count, tb.pos = tb.full[:0], 0, 0
 	tb.fold, tb.chars = tb.fold[:0], tb.chars[:0]
-	tb.run(unsafe.Slice(unsafe.StringData(text), len(text)))
 	s.stream = s.stream[:0]
+}
+
+// more adds to s.stream the tokens made since it held from of them, and
+// returns those (not lower-cased yet).
+func (s *scratchAnalyzer) more(from int) analysis.TokenStream {
+	tb := &s.tb
+	at := 0
 	for _, chunk := range append(tb.full, tb.toks) {
-		for i := range chunk {
-			s.stream = append(s.stream, &chunk[i])
+		if at+len(chunk) > from {
+			for i := max(0, from-at); i < len(chunk); i++ {
+				s.stream = append(s.stream, &chunk[i])
+			}
+		}
+		at += len(chunk)
+	}
+	return s.stream[from:]
+}
+
+// phraseChunk is how much text phraseIn analyses before it looks for the
+// phrase: a phrase of common words is mostly found in the first one.
+const phraseChunk = 2 << 10
+
+// phraseIn tells whether text holds terms at consecutive positions, as
+// phraseAt would find in analyze(text); it analyses the text a chunk at a
+// time and stops at the first occurrence. A chunk ends after an ASCII
+// space: no token crosses one, and the tokenizer numbers positions on
+// from one chunk to the next, so the tokens are those of the whole text.
+//
+// Only tokens that can be one of the terms are lower-cased: an ASCII
+// token keeps its length, so one of another length than every term is
+// none of them as it is.
+func (s *scratchAnalyzer) phraseIn(text string, terms []string) bool {
+	s.reset()
+	var lens [64]bool // lens[n]: a term has n bytes (n < 64)
+	long := false     // a term has 64 bytes or more
+	for _, t := range terms {
+		if len(t) < len(lens) {
+			lens[len(t)] = true
+		} else {
+			long = true
 		}
 	}
-	return lower.Filter(s.stream)
+	b := unsafe.Slice(unsafe.StringData(text), len(text))
+	for start := 0; start < len(b); {
+		end := min(len(b), start+phraseChunk)
+		for end < len(b) && !asciiSpace[b[end-1]] {
+			end++
+		}
+		from := len(s.stream)
+		s.tb.run(b[start:end])
+		start = end
+		toks := s.more(from)
+		if len(toks) == 0 {
+			continue
+		}
+		for i, t := range toks {
+			if n := len(t.Term); n < len(lens) && lens[n] || n >= len(lens) && long || !isASCII(t.Term) {
+				lower.Filter(toks[i : i+1])
+			}
+		}
+		// A phrase may begin in the tokens before: up to len(terms)-1
+		// positions back.
+		first := toks[0].Position - (len(terms) - 1)
+		for from > 0 && s.stream[from-1].Position >= first {
+			from--
+		}
+		if phraseFound(s.stream[from:], terms) {
+			return true
+		}
+	}
+	return false
 }
 
 // phraseAt finds where terms occur at consecutive positions in toks: the
@@ -154,6 +281,39 @@ func phraseAt(toks analysis.TokenStream, terms []string, spans *[]span) []int {
 		}
 	}
 	return out
+}
+
+// phraseFound tells whether toks (in position order) hold terms at
+// consecutive positions: phraseAt's answer without its maps.
+func phraseFound(toks analysis.TokenStream, terms []string) bool {
+	for i, t := range toks {
+		if string(t.Term) == terms[0] && followed(toks, i+1, t.Position, terms[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// followed tells whether toks[j:] hold terms at the positions after pos.
+func followed(toks analysis.TokenStream, j, pos int, terms []string) bool {
+	if len(terms) == 0 {
+		return true
+	}
+	for ; j < len(toks) && toks[j].Position <= pos+1; j++ {
+		if toks[j].Position == pos+1 && string(toks[j].Term) == terms[0] && followed(toks, j+1, pos+1, terms[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // extend matches terms[k:] at the positions after pos, depth first as

@@ -26,12 +26,34 @@ func TestPhraseWithoutVectors(t *testing.T) {
 		"the the the build fails", "in the build the test runs the build", "foo-bar foo bar foo-bar-baz",
 		"日本語のテキスト 日本語", "Crème brûlée CRÈME BRÛLÉE", "go vet go vet go", "x x x x",
 	} {
-		docs = append(docs, Doc{ID: fmt.Sprintf("px/s.html#k%d", i), Project: "px", Session: "s", Role: "answer", Text: txt})
+		docs = slices.Insert(docs, 0, Doc{ID: fmt.Sprintf("px/s.html#k%d", i), Project: "px", Session: "s", Role: "answer", Text: txt})
 	}
 	dir := filepath.Join(t.TempDir(), "idx")
 	termVectors = true
-	buildIndex(t, dir, docs)
-	termVectors = false
+	defer func() { termVectors = false }()
+	buildIndex(t, dir, docs[:2000])
+	t.Run("new", func(t *testing.T) { comparePhrases(t, dir, docs[:2000]) })
+	// Updated: new documents in segments of their own, some deleted (the
+	// document numbers cross segments, with gaps).
+	w, err := OpenWriter(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var del []string
+	for i := 0; i < 2000; i += 7 {
+		del = append(del, docs[i].ID)
+	}
+	if _, err := w.Replace(del, docs[2000:]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("updated", func(t *testing.T) { comparePhrases(t, dir, docs) })
+}
+
+// comparePhrases runs phrase queries made from docs' texts both ways.
+func comparePhrases(t *testing.T, dir string, docs []Doc) {
 	x, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -194,5 +216,64 @@ func TestScratchAnalyzer(t *testing.T) {
 				t.Fatalf("text %d token %d: %+v, want %+v", i, k, g, w)
 			}
 		}
+	}
+}
+
+// TestPhraseIn: phraseIn, which analyses a text a chunk at a time and
+// stops at the phrase, answers as phraseAt does on the whole text's tokens,
+// for phrases across chunk boundaries, in CJK runs and in texts without
+// spaces.
+func TestPhraseIn(t *testing.T) {
+	m, err := Mapping()
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := m.AnalyzerNamed(Analyzer)
+	r := rand.New(rand.NewPCG(2, 8))
+	words := strings.Fields("the The THE build fails Crème brûlée ÉTÉ 日本語のテキスト 中文分词 한국어 ＡＢＣ foo_bar x 42 λ Привет")
+	seps := []string{" ", "  ", "\n", ", ", "-", "\t", "。"}
+	var sc scratchAnalyzer
+	found := 0
+	for i := 0; i < 400; i++ {
+		var b strings.Builder
+		n := r.IntN(4000)
+		if i%10 == 0 {
+			n = 20000 // many chunks
+		}
+		for b.Len() < n {
+			b.WriteString(words[r.IntN(len(words))])
+			if i%17 != 0 { // some texts have no space at all
+				b.WriteString(seps[r.IntN(len(seps))])
+			}
+		}
+		text := b.String()
+		toks := an.Analyze([]byte(text))
+		for k := 0; k < 20 && len(toks) > 0; k++ {
+			var terms []string
+			if k%4 == 3 {
+				// Words of the text, in an order it may not hold.
+				for j := 0; j < 2+r.IntN(2); j++ {
+					terms = append(terms, string(toks[r.IntN(len(toks))].Term))
+				}
+			} else {
+				// Consecutive tokens: mostly found.
+				at := r.IntN(len(toks))
+				for j := at; j < len(toks) && len(terms) < 2+r.IntN(3); j++ {
+					if len(terms) == 0 || toks[j].Position == toks[j-1].Position+1 {
+						terms = append(terms, string(toks[j].Term))
+					}
+				}
+			}
+			want := len(phraseAt(toks, terms, nil)) > 0
+			if got := sc.phraseIn(text, terms); got != want {
+				t.Fatalf("text %d (%d bytes), phrase %q: phraseIn says %v, the whole text %v", i, len(text), terms, got, want)
+			}
+			if want {
+				found++
+			}
+		}
+	}
+	if found < 2000 {
+		t.Errorf("only %d phrases found: test phrases that occur", found)
 	}
 }
