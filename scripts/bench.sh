@@ -10,9 +10,13 @@
 # per 100*2^20 bytes of .jsonl input; 1 GB = 1024 MB.
 #
 # Scenarios, run on each tree in this order:
-#   cold         empty output folder, empty state folder, empty highlight cache
+#   cold         empty output folder, empty state folder, empty highlight cache;
+#                each run after one of
 #   cold-nosearch the same with --no-search, in folders of its own (removed
-#                after); search CPU = CPU(cold) - CPU(cold --no-search)
+#                after): the two alternate, and search CPU is the median of
+#                the pairs' CPU(cold) - CPU(cold --no-search) (the machine's
+#                speed drifts over minutes: runs of one then runs of the
+#                other measured the drift with it)
 #   no-op        a rebuild with nothing changed (after cold)
 #   warm         --force over the previous build (warm cache and state)
 #   incremental  append one user message (one JSONL line continuing the last
@@ -289,8 +293,24 @@ def rewritten(before, after):
 env = dict(os.environ, XDG_CACHE_HOME=cache, CCSITE_STATE_HOME=state)
 shown = (f"CCSITE_STATE_HOME={shlex.quote(state)} XDG_CACHE_HOME={shlex.quote(cache)} "
          f"{shlex.join(cmd)} > /dev/null")
-print(f"== {label}: {NAMES[scen]}")
-print(f"command: {shown}")
+# "pair": cold builds with and without search, alternated (the machine's
+# speed drifts over minutes: search CPU is each pair's difference). The
+# one without search goes to folders of its own, removed after; the cold
+# one runs second, so its site stays for the scenarios after.
+ns = None
+if scen == "pair":
+    ns_cmd = list(cmd)
+    ns_cmd.insert(ns_cmd.index("build") + 1, "--no-search")
+    ns_cmd[ns_cmd.index("-o") + 1] = out + ".nosearch"
+    ns = {"cmd": ns_cmd, "out": out + ".nosearch", "state": state + ".nosearch", "cache": cache + ".nosearch"}
+    ns["env"] = dict(os.environ, XDG_CACHE_HOME=ns["cache"], CCSITE_STATE_HOME=ns["state"])
+    print(f"== {label}: cold and cold --no-search, alternated")
+    print(f"command: {shown}")
+    print(f"command: CCSITE_STATE_HOME={shlex.quote(ns['state'])} XDG_CACHE_HOME={shlex.quote(ns['cache'])} "
+          f"{shlex.join(ns_cmd)} > /dev/null")
+else:
+    print(f"== {label}: {NAMES[scen]}")
+    print(f"command: {shown}")
 session = None
 if scen == "incr":
     session = pick_session()
@@ -299,17 +319,10 @@ if scen == "incr":
 extra_hdr = f" {'shards rewritten':>22}" if scen == "incr" else ""
 print(f"{'run':>4} {'MB':>8} {'cpu s':>8} {'cpu s/100MB':>12} {'MB/cpu s':>9} {'wall s':>8} "
       f"{'peak RSS MB':>12}{extra_hdr}", flush=True)
-rows = []
-snap = None
-for i in range(1, runs + 1):
-    if scen in ("cold", "nosearch"):  # every cold build starts from nothing
-        for d in (out, state, cache):
-            shutil.rmtree(d, ignore_errors=True)
-        os.makedirs(cache)
-        os.makedirs(state)
-    if scen == "incr":
-        snap = snapshot(snap)
-        append(session, i)
+
+
+def build(cmd, env, name, what):
+    """Runs one build; its row (MB, CPU, wall, RSS)."""
     mb = input_bytes() / MB
     start = time.perf_counter()
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env)
@@ -317,10 +330,40 @@ for i in range(1, runs + 1):
     wall = time.perf_counter() - start
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
-        sys.exit(f"bench.sh: {label} {NAMES[scen]} run {i} failed (exit status {code}):\n  {shown}")
+        sys.exit(f"bench.sh: {label} {what} run {name} failed (exit status {code}):\n  {shlex.join(cmd)}")
     cpu = ru.ru_utime + ru.ru_stime
     rss = ru.ru_maxrss / 1024  # KiB on Linux
-    row = {"mb": mb, "cpu": cpu, "user": ru.ru_utime, "sys": ru.ru_stime, "wall": wall, "rss": rss}
+    return {"mb": mb, "cpu": cpu, "user": ru.ru_utime, "sys": ru.ru_stime, "wall": wall, "rss": rss}
+
+
+def show(name, row, extra=""):
+    mb, cpu = row["mb"], row["cpu"]
+    print(f"{name:>4} {mb:8.1f} {cpu:8.2f} {cpu / mb * 100:12.2f} {mb / cpu:9.1f} {row['wall']:8.2f} "
+          f"{row['rss']:12.1f}{extra}", flush=True)
+
+
+def fresh(*dirs):
+    for d in dirs:
+        shutil.rmtree(d, ignore_errors=True)
+    for d in dirs[1:]:
+        os.makedirs(d)
+
+
+rows, ns_rows = [], []
+snap = None
+for i in range(1, runs + 1):
+    if ns:
+        fresh(ns["out"], ns["state"], ns["cache"])
+        row = build(ns["cmd"], ns["env"], f"{i}", NAMES["nosearch"])
+        ns_rows.append(row)
+        show(f"{i}n", row, "  (--no-search)")
+        fresh(ns["out"], ns["state"], ns["cache"])
+    if scen in ("cold", "nosearch", "pair"):  # every cold build starts from nothing
+        fresh(out, state, cache)
+    if scen == "incr":
+        snap = snapshot(snap)
+        append(session, i)
+    row = build(cmd, env, f"{i}", "cold" if ns else NAMES[scen])
     extra = ""
     if scen == "incr":
         after = snapshot(snap)
@@ -329,16 +372,29 @@ for i in range(1, runs + 1):
         row.update(shard_files=n, shard_bytes=nbytes, shard_gone=gone)
         extra = f" {n:>6} files {nbytes / MB:>8.3f} MB"
     rows.append(row)
-    print(f"{i:>4} {mb:8.1f} {cpu:8.2f} {cpu / mb * 100:12.2f} {mb / cpu:9.1f} {wall:8.2f} "
-          f"{rss:12.1f}{extra}", flush=True)
+    show(f"{i}", row, extra)
+if ns:
+    shutil.rmtree(ns["out"], ignore_errors=True)
+    shutil.rmtree(ns["state"], ignore_errors=True)
+    shutil.rmtree(ns["cache"], ignore_errors=True)
 
-res = {"tree": label, "path": src, "mirror": tree, "role": role, "scen": scen, "runs": runs,
-       "mb": statistics.median(r["mb"] for r in rows),
-       "cpu": statistics.median(r["cpu"] for r in rows),
-       "user": statistics.median(r["user"] for r in rows),
-       "sys": statistics.median(r["sys"] for r in rows),
-       "wall": statistics.median(r["wall"] for r in rows),
-       "rss": max(r["rss"] for r in rows)}
+
+def result(scen, rows):
+    return {"tree": label, "path": src, "mirror": tree, "role": role, "scen": scen, "runs": len(rows),
+            "mb": statistics.median(r["mb"] for r in rows),
+            "cpu": statistics.median(r["cpu"] for r in rows),
+            "user": statistics.median(r["user"] for r in rows),
+            "sys": statistics.median(r["sys"] for r in rows),
+            "wall": statistics.median(r["wall"] for r in rows),
+            "rss": max(r["rss"] for r in rows)}
+
+
+res = result("cold" if ns else scen, rows)
+if ns:
+    # Search CPU: the median of the pairs' differences.
+    res["search_cpu"] = statistics.median(c["cpu"] - n["cpu"] for c, n in zip(rows, ns_rows))
+    diffs = ["%.2f" % (c["cpu"] - n["cpu"]) for c, n in zip(rows, ns_rows)]
+    print("search CPU-s, pair by pair: " + ", ".join(diffs))
 if scen == "incr":
     res["shard_bytes"] = max(r["shard_bytes"] for r in rows)
     res["shard_files"] = max(r["shard_files"] for r in rows)
@@ -348,6 +404,8 @@ if runs > 1:
 print(flush=True)
 with open(results, "a") as f:
     f.write(json.dumps(res) + "\n")
+    if ns:
+        f.write(json.dumps(result("nosearch", ns_rows)) + "\n")
 PY
 
 last=
@@ -365,11 +423,10 @@ for entry in "${plan[@]}"; do
 	out=$work/$label.site
 	state=$work/$label.state
 	cache=$work/$label.cache
-	for s in cold nosearch noop warm incr; do
+	for s in pair noop warm incr; do
 		o=$out st=$state c=$cache args=()
 		case $s in
-		cold) n=$COLD_RUNS ;;
-		nosearch) n=$COLD_RUNS args=(--no-search) o=$work/$label.nosearch.site st=$work/$label.nosearch.state c=$work/$label.nosearch.cache ;;
+		pair) n=$COLD_RUNS ;;
 		noop) n=$NOOP_RUNS ;;
 		warm) n=$WARM_RUNS args=(--force) ;;
 		incr) n=$RUNS ;;
@@ -377,8 +434,7 @@ for entry in "${plan[@]}"; do
 		[ "$n" -gt 0 ] || continue
 		python3 "$runner" "$results" "$src" "$tree" "$label" "$role" "$s" "$n" "$o" "$st" "$c" -- \
 			"$bin" build --quiet "${args[@]}" -o "$o" "$tree"
-		if [ "$s" = nosearch ]; then rm -rf "$o" "$st" "$c"; fi
-		if [ "$s" = cold ]; then
+		if [ "$s" = pair ]; then
 			for d in "$out" "$out/search" "$state"; do
 				if [ -e "$d" ]; then du -sh "$d" | sed 's/^/size: /'; fi
 			done
@@ -434,10 +490,12 @@ def target(name, measured, goal, ok):
 
 
 def search_cpu(role):
+    """Search CPU: the median of the alternated pairs' differences (the
+    medians' difference for results of before pairs)."""
     c, n = by.get((role, "cold")), by.get((role, "nosearch"))
     if not c or not n:
         return None
-    return c["cpu"] - n["cpu"], c
+    return c.get("search_cpu", c["cpu"] - n["cpu"]), c
 
 
 r = by.get(("corpus", "cold"))
