@@ -342,10 +342,11 @@ def show(name, row, extra=""):
           f"{row['rss']:12.1f}{extra}", flush=True)
 
 
-def fresh(*dirs):
+def fresh(out, *dirs):
+    """Removes out and dirs, and makes dirs again, empty."""
+    shutil.rmtree(out, ignore_errors=True)
     for d in dirs:
         shutil.rmtree(d, ignore_errors=True)
-    for d in dirs[1:]:
         os.makedirs(d)
 
 

@@ -68,7 +68,7 @@ func (p phrase) Searcher(ctx context.Context, r index.IndexReader, m mapping.Ind
 	// A document whose text cannot be read (a broken index: it is stored
 	// with every document) does not match. The searcher's documents come
 	// one at a time: one scratch analyser serves them all.
-	holds := func(text string) bool { return len(phraseAt(an.Analyze([]byte(text)), p.terms, nil)) > 0 }
+	holds := func(text string) bool { return phraseAt(an.Analyze([]byte(text)), p.terms, nil) }
 	if oursAnalyzer(an) {
 		var sc scratchAnalyzer
 		holds = func(text string) bool { return sc.phraseIn(text, p.terms) }
@@ -181,14 +181,16 @@ func (s *scratchAnalyzer) reset() {
 func (s *scratchAnalyzer) more(from int) analysis.TokenStream {
 	tb := &s.tb
 	at := 0
-	for _, chunk := range append(tb.full, tb.toks) {
-		if at+len(chunk) > from {
-			for i := max(0, from-at); i < len(chunk); i++ {
-				s.stream = append(s.stream, &chunk[i])
-			}
+	add := func(chunk []analysis.Token) {
+		for i := max(0, from-at); i < len(chunk); i++ {
+			s.stream = append(s.stream, &chunk[i])
 		}
 		at += len(chunk)
 	}
+	for _, chunk := range tb.full {
+		add(chunk)
+	}
+	add(tb.toks)
 	return s.stream[from:]
 }
 
@@ -197,7 +199,7 @@ func (s *scratchAnalyzer) more(from int) analysis.TokenStream {
 const phraseChunk = 2 << 10
 
 // phraseIn tells whether text holds terms at consecutive positions, as
-// phraseAt would find in analyze(text); it analyses the text a chunk at a
+// phraseAt would tell of analyze(text); it analyses the text a chunk at a
 // time and stops at the first occurrence. A chunk ends after an ASCII
 // space: no token crosses one, and the tokenizer numbers positions on
 // from one chunk to the next, so the tokens are those of the whole text.
@@ -240,71 +242,69 @@ func (s *scratchAnalyzer) phraseIn(text string, terms []string) bool {
 		for from > 0 && s.stream[from-1].Position >= first {
 			from--
 		}
-		if phraseFound(s.stream[from:], terms) {
+		if phraseAt(s.stream[from:], terms, nil) {
 			return true
 		}
 	}
 	return false
 }
 
-// phraseAt finds where terms occur at consecutive positions in toks: the
-// indexes in toks of the first token of each occurrence. With spans nil
-// it stops at the first; else it finds them all and adds every token of
-// each to spans.
-func phraseAt(toks analysis.TokenStream, terms []string, spans *[]span) []int {
-	if len(terms) == 0 {
-		return nil
-	}
-	// Positions of each term (the phrase's terms only).
-	want := make(map[string][]int, len(terms))
-	for _, t := range terms {
-		want[t] = nil
-	}
-	at := map[int][]int{} // position → indexes in toks
-	for i, t := range toks {
-		if _, ok := want[string(t.Term)]; ok {
-			at[t.Position] = append(at[t.Position], i)
-		}
-	}
-	var out []int
+// phraseAt tells whether toks (in position order, as the analyser makes
+// them) hold terms at consecutive positions. With spans nil it stops at
+// the first occurrence; else it finds every one, depth first as bleve's
+// findPhrasePaths does, and adds the spans of its tokens.
+func phraseAt(toks analysis.TokenStream, terms []string, spans *[]span) bool {
+	found := false
+	var path []int // the tokens of the occurrence being matched (for spans)
 	for i, t := range toks {
 		if string(t.Term) != terms[0] {
 			continue
 		}
-		path := []int{i}
-		if !extend(toks, at, terms, 1, t.Position, &path, spans) {
-			continue
+		if spans != nil {
+			path = append(path[:0], i)
 		}
-		out = append(out, i)
-		if spans == nil {
-			return out
-		}
-	}
-	return out
-}
-
-// phraseFound tells whether toks (in position order) hold terms at
-// consecutive positions: phraseAt's answer without its maps.
-func phraseFound(toks analysis.TokenStream, terms []string) bool {
-	for i, t := range toks {
-		if string(t.Term) == terms[0] && followed(toks, i+1, t.Position, terms[1:]) {
-			return true
+		if followed(toks, i+1, t.Position, terms[1:], &path, spans) {
+			if spans == nil {
+				return true
+			}
+			found = true
 		}
 	}
-	return false
+	return found
 }
 
-// followed tells whether toks[j:] hold terms at the positions after pos.
-func followed(toks analysis.TokenStream, j, pos int, terms []string) bool {
+// followed tells whether toks[j:] hold terms at the positions after pos;
+// with spans set, it follows every way they do and adds the spans of each
+// path's tokens.
+func followed(toks analysis.TokenStream, j, pos int, terms []string, path *[]int, spans *[]span) bool {
 	if len(terms) == 0 {
+		if spans != nil {
+			for _, k := range *path {
+				*spans = append(*spans, span{toks[k].Start, toks[k].End})
+			}
+		}
 		return true
 	}
+	found := false
 	for ; j < len(toks) && toks[j].Position <= pos+1; j++ {
-		if toks[j].Position == pos+1 && string(toks[j].Term) == terms[0] && followed(toks, j+1, pos+1, terms[1:]) {
-			return true
+		if toks[j].Position != pos+1 || string(toks[j].Term) != terms[0] {
+			continue
+		}
+		if spans != nil {
+			*path = append(*path, j)
+		}
+		ok := followed(toks, j+1, pos+1, terms[1:], path, spans)
+		if spans != nil {
+			*path = (*path)[:len(*path)-1]
+		}
+		if ok {
+			if spans == nil {
+				return true
+			}
+			found = true
 		}
 	}
-	return false
+	return found
 }
 
 func isASCII(b []byte) bool {
@@ -314,36 +314,6 @@ func isASCII(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// extend matches terms[k:] at the positions after pos, depth first as
-// bleve's findPhrasePaths does: when spans is not nil, every path found
-// adds its tokens to it.
-func extend(toks analysis.TokenStream, at map[int][]int, terms []string, k, pos int, path *[]int, spans *[]span) bool {
-	if k == len(terms) {
-		if spans != nil {
-			for _, i := range *path {
-				*spans = append(*spans, span{toks[i].Start, toks[i].End})
-			}
-		}
-		return true
-	}
-	found := false
-	for _, i := range at[pos+1] {
-		if string(toks[i].Term) != terms[k] {
-			continue
-		}
-		*path = append(*path, i)
-		ok := extend(toks, at, terms, k+1, pos+1, path, spans)
-		*path = (*path)[:len(*path)-1]
-		if ok {
-			found = true
-			if spans == nil {
-				return true
-			}
-		}
-	}
-	return found
 }
 
 // span is a match's bytes in a text.
