@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/base64"
 	"encoding/json"
+	"regexp/syntax"
 	"strings"
 	"testing"
 )
@@ -363,5 +364,57 @@ func TestTwoKeysInOnePatch(t *testing.T) {
 	}
 	if !json.Valid([]byte(out)) || strings.Count(out, `" x = 1"`) != 2 {
 		t.Errorf("lines lost: %s", out)
+	}
+}
+
+// TestPasswordValues: an assignment's value is taken whole, however long,
+// and ends at its line (a quote left open on one line does not take the
+// next line's assignment into a value of its own); a name may be long.
+func TestPasswordValues(t *testing.T) {
+	r := newRedactor(t)
+	long := strings.Repeat("q7Xk9pL2mQ7vZ3wR", 100) // 1,600 bytes
+	cases := map[string]struct {
+		text    string
+		secrets []string
+	}{
+		"long value":  {"export SERVICE_TOKEN=" + long + "\nexport DEBUG=1\n", []string{long[:40], long[len(long)-40:]}},
+		"open quote":  {"API_KEY = \"abc\npassword = \"wjoNyAcXpmiAdgEik\"\n", []string{"wjoNyAcXpmiAdgEik"}},
+		"long name":   {"prod_db_password_for_the_main_cluster = 'wjoNyAcXpmiAdgEik'\n", []string{"wjoNyAcXpmiAdgEik"}},
+		"long prefix": {"export SERVICEACCOUNTCONFIGURATIONOFTHEPRODUCTIONDBPASSWORD=wjoNyAcXpmiAdgEik\n", []string{"wjoNyAcXpmiAdgEik"}},
+	}
+	for name, c := range cases {
+		out := string(r.Line("f.jsonl", line(t, c.text)))
+		for _, sec := range c.secrets {
+			if strings.Contains(out, sec) {
+				t.Errorf("%s: %q left in %s", name, sec, out)
+			}
+		}
+	}
+}
+
+// TestRulesUncounted: ccsite's rules have no repetition counted past 64
+// ({0,1000}): RE2 makes a state for each count it may be at, which cost
+// a second of CPU in every process that redacted (see password-assignment).
+func TestRulesUncounted(t *testing.T) {
+	var walk func(re *syntax.Regexp) string
+	walk = func(re *syntax.Regexp) string {
+		if re.Op == syntax.OpRepeat && (re.Max > 64 || re.Min > 64) {
+			return re.String()
+		}
+		for _, s := range re.Sub {
+			if bad := walk(s); bad != "" {
+				return bad
+			}
+		}
+		return ""
+	}
+	for _, rule := range extraRules {
+		re, err := syntax.Parse(rule.Regex.String(), syntax.Perl)
+		if err != nil {
+			t.Fatalf("%s: %v", rule.RuleID, err)
+		}
+		if bad := walk(re); bad != "" {
+			t.Errorf("%s: counted repetition %s", rule.RuleID, bad)
+		}
 	}
 }

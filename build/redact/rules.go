@@ -19,10 +19,12 @@ import (
 // must never be served again. Raise it whenever a change lets the
 // redactor find something it did not, or changes what the cache keeps of a
 // line: 3 keeps lines as redacted beside the clean ones, which a reader of
-// version 2 (a value there meant "clean") would serve unredacted. (Each
+// version 2 (a value there meant "clean") would serve unredacted; 4
+// takes a password's value whole, past 1,000 bytes, after a name of any
+// length. (Each
 // binary's keys are its own already; the file's name keeps the versions
 // apart even so.)
-const Version = "3"
+const Version = "4"
 
 // extraRules are ccsite's rules beside gitleaks' defaults, for the shapes
 // people paste and tools print that no default rule catches: HTTP
@@ -49,11 +51,20 @@ var extraRules = []config.Rule{
 	{
 		RuleID:      "password-assignment",
 		Description: "A password, secret, token or key assigned a literal value",
-		Regex: glregexp.MustCompile(`(?i)(?:^|[^a-z0-9])[a-z0-9_.-]{0,40}?` +
+		// No part of it is counted ({0,40}, {6,1000}, as it was): RE2
+		// builds a DFA state for each count it may be at, and those
+		// bounds cost about one CPU-second in every process that
+		// redacted, before its first finding. Without them a name may be
+		// longer (db_password_of_the_production_server=…) and a value is
+		// taken whole (one past 1,000 bytes was cut there, its tail left
+		// in the page). A value ends at a line's end, and the scanned
+		// text writes line ends as form feeds (writeLoosened): \f ends a
+		// quoted value too.
+		Regex: glregexp.MustCompile(`(?i)(?:^|[^a-z0-9])[a-z0-9_.-]*?` +
 			`(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|access[_.-]?key|private[_.-]?key|account[_.-]?key|` +
-			`auth[_.-]?key|sharedaccesskey|credentials?|client[_.-]?secret)[a-z0-9_.-]{0,20}` +
+			`auth[_.-]?key|sharedaccesskey|credentials?|client[_.-]?secret)[a-z0-9_.-]*` +
 			`["'\x60]?(?:[ \t]*(?:=|:=|:|=>|\|\|=)[ \t]*|\t+)` +
-			`(?:"([^"\r\n]{6,1000})"|'([^'\r\n]{6,1000})'|([^\s"'\x60;,&<>]{6,1000}))`),
+			`(?:"([^"\r\n\f]{6,})"|'([^'\r\n\f]{6,})'|([^\s"'\x60;,&<>]{6,}))`),
 		Keywords: []string{"pass", "pwd", "secret", "token", "key", "credential"},
 	},
 	{
