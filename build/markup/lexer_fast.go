@@ -27,7 +27,8 @@ type fastLexer struct {
 	// as a plain token and change no state (markdown's `.|\n`): see
 	// fastIter.run.
 	catchAll map[string][]bool
-	emits    map[string][]*fastEmit // per state and rule
+	emits    map[string][]*fastEmit  // per state and rule
+	quick    map[string][]*quickRule // per state and rule, nil for most
 }
 
 // ruleFilter says where a rule may match. first holds the ASCII
@@ -75,24 +76,39 @@ func newFastLexer(l chroma.Lexer) chroma.Lexer {
 	if cfg.NotMultiline {
 		flags |= syntax.OneLine
 	}
+	// And the flags' letters chroma prefixes each pattern with.
+	letters := ""
+	if !cfg.NotMultiline {
+		letters += "m"
+	}
+	if cfg.CaseInsensitive {
+		letters += "i"
+	}
+	if cfg.DotAll {
+		letters += "s"
+	}
 	filters := map[string][]ruleFilter{}
+	quick := map[string][]*quickRule{}
 	catchAll := map[string][]bool{}
 	emits := map[string][]*fastEmit{}
 	for state, rs := range rules {
 		fs := make([]ruleFilter, len(rs))
 		ca := make([]bool, len(rs))
 		es := make([]*fastEmit, len(rs))
+		qs := make([]*quickRule, len(rs))
 		for i, rule := range rs {
 			es[i] = newFastEmit(rule.Type)
+			qs[i] = newQuickRule(rule.Pattern, letters)
 			fs[i] = filterFor(rule.Pattern, flags)
 			_, plain := rule.Type.(chroma.TokenType)
 			ca[i] = plain && rule.Mutator == nil && anyOneChar[rule.Pattern]
 		}
 		filters[state] = fs
+		quick[state] = qs
 		catchAll[state] = ca
 		emits[state] = es
 	}
-	return &fastLexer{RegexLexer: r, rules: rules, registry: registry, filters: filters, catchAll: catchAll, emits: emits}
+	return &fastLexer{RegexLexer: r, rules: rules, registry: registry, filters: filters, catchAll: catchAll, emits: emits, quick: quick}
 }
 
 // anyOneChar are the patterns that match any one character, whatever the

@@ -37,7 +37,11 @@ func (it *fastIter) next() chroma.Token {
 		if len(filters) != len(selected) {
 			filters = nil
 		}
-		i, rule, groups := it.match(selected, filters)
+		quick := it.l.quick[l.State]
+		if len(quick) != len(selected) {
+			quick = nil
+		}
+		i, rule, groups := it.match(selected, filters, quick)
 		// No match.
 		if groups == nil {
 			// As in Pygments: an unplaceable newline empties the stack.
@@ -181,11 +185,23 @@ func (it *fastIter) drain() (chroma.Token, bool) {
 
 // match is chroma's matchRules with the filter; it also advances Pos and
 // sets NamedGroups as chroma does (for the rules that may read them).
-func (it *fastIter) match(rules []*chroma.CompiledRule, filters []ruleFilter) (int, *chroma.CompiledRule, []string) {
+func (it *fastIter) match(rules []*chroma.CompiledRule, filters []ruleFilter, quick []*quickRule) (int, *chroma.CompiledRule, []string) {
 	l := it.state
 	for i, rule := range rules {
 		if filters != nil && filters[i].skip(l.Text, l.Pos) {
 			continue
+		}
+		if quick != nil && quick[i] != nil {
+			if n, known := quick[i].match(l.Text, l.Pos); known {
+				if n < 0 {
+					continue
+				}
+				if _, plain := rule.Type.(chroma.TokenType); plain && rule.Mutator == nil {
+					l.Pos += n
+					return i, rule, []string{string(l.Text[l.Pos-n : l.Pos])}
+				}
+				// It matches; regexp2 gives the groups.
+			}
 		}
 		m, err := rule.Regexp.FindRunesMatchStartingAt(l.Text, l.Pos)
 		if m == nil || err != nil || m.RuneIndex != l.Pos {
