@@ -30,11 +30,18 @@ import (
 //     whole pattern: the first that matches is the match.
 type quickRule struct {
 	atoms []quickAtom
+	// notAfter: a (?<!x) the pattern starts with, x's characters.
+	notAfter    [2]uint64
+	hasNotAfter bool
 	// words, when not nil, comes before atoms; wordB: a \b before it.
-	words map[string]bool
-	fold  bool // words compare case-folded (the lexer's (?i))
-	wordB bool
-	word  [2]uint64 // regexp2's ASCII word characters, for words
+	// ordered, when set, lists them in the pattern's order: some hold a
+	// character that is not a word's (yield from).
+	words   map[string]bool
+	ordered []string
+	longest int  // the longest word's length
+	fold    bool // words compare case-folded (the lexer's (?i))
+	wordB   bool
+	word    [2]uint64 // regexp2's ASCII word characters, for words
 	// alts, when not nil, is the whole pattern.
 	alts []quickAlt
 }
@@ -61,7 +68,22 @@ func (q *quickRule) match(text []rune, pos int) (n int, known bool) {
 		return q.matchAlts(text, pos)
 	}
 	p := pos
-	if q.words != nil {
+	if q.hasNotAfter && p > 0 {
+		c := text[p-1]
+		if c >= 128 {
+			return 0, false
+		}
+		if has(&q.notAfter, c) {
+			return -1, true
+		}
+	}
+	if q.ordered != nil {
+		n, known := q.matchOrdered(text, p)
+		if n < 0 || !known {
+			return n, known
+		}
+		p += n
+	} else if q.words != nil {
 		if q.wordB && p > 0 {
 			c := text[p-1]
 			if c >= 128 {
@@ -111,6 +133,63 @@ func (q *quickRule) match(text []rune, pos int) (n int, known bool) {
 	return p - pos, true
 }
 
+// matchOrdered is the word list tried in order, each word followed by a
+// word boundary: the first that holds is the match.
+func (q *quickRule) matchOrdered(text []rune, pos int) (int, bool) {
+	isWord := func(i int) (bool, bool) {
+		if i < 0 || i >= len(text) {
+			return false, true
+		}
+		if text[i] >= 128 {
+			return false, false
+		}
+		return has(&q.word, text[i]), true
+	}
+	if q.fold {
+		// Under (?i) a non-ASCII character may match a word's letter
+		// (K, the Kelvin sign, is a k): left to regexp2.
+		for k := pos; k < len(text) && k < pos+q.longest; k++ {
+			if text[k] >= 128 {
+				return 0, false
+			}
+		}
+	}
+	if q.wordB {
+		before, ok := isWord(pos - 1)
+		if !ok {
+			return 0, false
+		}
+		if before {
+			return -1, true
+		}
+	}
+	for _, w := range q.ordered {
+		if pos+len(w) > len(text) {
+			continue
+		}
+		same := true
+		for k := 0; k < len(w) && same; k++ {
+			c := text[pos+k]
+			if q.fold && c < 128 {
+				c = rune(strings.ToLower(string(c))[0])
+			}
+			same = c == rune(w[k])
+		}
+		if !same {
+			continue
+		}
+		last, _ := isWord(pos + len(w) - 1)
+		next, ok := isWord(pos + len(w))
+		if !ok {
+			return 0, false
+		}
+		if last != next {
+			return len(w), true
+		}
+	}
+	return -1, true
+}
+
 func (q *quickRule) matchAlts(text []rune, pos int) (int, bool) {
 	for _, a := range q.alts {
 		if a.isSet {
@@ -148,6 +227,17 @@ func newQuickRule(pattern, flags string) *quickRule {
 	set := func(atom string) ([2]uint64, bool) { return probe(atom, flags) }
 	q := &quickRule{}
 	p := pattern
+	if strings.HasPrefix(p, "(?<!") {
+		atom, end, ok := atomText(p, 4)
+		if !ok || end >= len(p) || p[end] != ')' {
+			return nil
+		}
+		if q.notAfter, ok = set(atom); !ok {
+			return nil
+		}
+		q.hasNotAfter = true
+		p = p[end+1:]
+	}
 	// A list of words ending at a word boundary.
 	if w, rest, lead, ok := wordList(p); ok {
 		word, ok := set(`\w`)
@@ -157,15 +247,25 @@ func newQuickRule(pattern, flags string) *quickRule {
 		q.word, q.wordB, q.fold = word, lead, strings.Contains(flags, "i")
 		q.words = map[string]bool{}
 		for _, x := range w {
-			for _, c := range []byte(x) {
-				if !has(&word, rune(c)) {
-					return nil
-				}
-			}
 			if q.fold {
 				x = strings.ToLower(x)
 			}
+			for _, c := range []byte(x) {
+				if !has(&word, rune(c)) {
+					q.ordered = w
+				}
+			}
 			q.words[x] = true
+			q.longest = max(q.longest, len(x))
+		}
+		if q.ordered != nil {
+			q.ordered = nil
+			for _, x := range w {
+				if q.fold {
+					x = strings.ToLower(x)
+				}
+				q.ordered = append(q.ordered, x)
+			}
 		}
 		p = rest
 	} else if alts, ok := altList(p, set, flags); ok {
@@ -191,7 +291,7 @@ func newQuickRule(pattern, flags string) *quickRule {
 		}
 	}
 	q.atoms = atoms
-	if q.words == nil && len(atoms) == 0 {
+	if q.words == nil && len(atoms) == 0 && !q.hasNotAfter {
 		return nil
 	}
 	return q
@@ -204,7 +304,7 @@ func anchored(p string) bool {
 		case '\\':
 			i++
 		case '[':
-			j := classEnd(p, i)
+			j := quickClassEnd(p, i)
 			if j < 0 {
 				return true // not read: refused
 			}
@@ -214,6 +314,32 @@ func anchored(p string) bool {
 		}
 	}
 	return false
+}
+
+// quickClassEnd is classEnd where a [ inside a class is a character of
+// it (regexp2 reads it so), unless it is a subtraction's (-[) or a POSIX
+// class's ([:).
+func quickClassEnd(p string, i int) int {
+	j := i + 1
+	if j < len(p) && p[j] == '^' {
+		j++
+	}
+	if j < len(p) && p[j] == ']' {
+		j++
+	}
+	for ; j < len(p); j++ {
+		switch p[j] {
+		case '\\':
+			j++
+		case '[':
+			if p[j-1] == '-' || j+1 < len(p) && p[j+1] == ':' {
+				return -1
+			}
+		case ']':
+			return j
+		}
+	}
+	return -1
 }
 
 func ascii(s string) bool {
@@ -266,7 +392,7 @@ func atomText(p string, i int) (atom string, end int, ok bool) {
 		}
 		return p[i : i+2], i + 2, true
 	case c == '[':
-		j := classEnd(p, i)
+		j := quickClassEnd(p, i)
 		if j < 0 {
 			return "", 0, false
 		}
@@ -360,7 +486,7 @@ func wordList(p string) (words []string, rest string, lead, ok bool) {
 		return nil, "", false, false
 	}
 	for _, w := range strings.Split(body[:j], "|") {
-		if w == "" || strings.ContainsAny(w, `\[](){}.*+?|^$`) {
+		if w == "" || strings.ContainsAny(w, `\[](){}.*+?|^$#`) || strings.TrimSpace(w) != w || strings.Contains(w, "  ") {
 			return nil, "", false, false
 		}
 		words = append(words, w)
