@@ -2,6 +2,7 @@ package markup
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/dlclark/regexp2/v2"
 )
@@ -351,9 +352,27 @@ func ascii(s string) bool {
 	return true
 }
 
+// probes remembers probe's answers: lexers share most atoms (\s, \w).
+var probes sync.Map // [2]string{atom, flags} → probed
+
+type probed struct {
+	set [2]uint64
+	ok  bool
+}
+
 // probe returns the ASCII characters regexp2 matches with atom (one
 // character's pattern) under flags.
 func probe(atom, flags string) ([2]uint64, bool) {
+	key := [2]string{atom, flags}
+	if p, ok := probes.Load(key); ok {
+		return p.(probed).set, p.(probed).ok
+	}
+	set, ok := probeNew(atom, flags)
+	probes.Store(key, probed{set, ok})
+	return set, ok
+}
+
+func probeNew(atom, flags string) ([2]uint64, bool) {
 	pat := `\G(?:` + atom + `)`
 	if flags != "" {
 		pat = `\G(?` + flags + `:` + atom + `)`
