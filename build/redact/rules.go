@@ -19,11 +19,10 @@ import (
 // must never be served again. Raise it whenever a change lets the
 // redactor find something it did not, or changes what the cache keeps of a
 // line: 3 keeps lines as redacted beside the clean ones, which a reader of
-// version 2 (a value there meant "clean") would serve unredacted; 4
-// takes a password's value whole, past 1,000 bytes, after a name of any
-// length. (Each
-// binary's keys are its own already; the file's name keeps the versions
-// apart even so.)
+// version 2 (a value there meant "clean") would serve unredacted; 4 takes
+// a password's value whole, past 1,000 bytes, after a name of any length.
+// (Each binary's keys are its own already; the file's name keeps the
+// versions apart even so.)
 const Version = "4"
 
 // extraRules are ccsite's rules beside gitleaks' defaults, for the shapes
