@@ -157,10 +157,11 @@ func (q *quickRule) matchOrdered(text []rune, pos int) (int, bool) {
 	}
 	if q.wordB {
 		before, ok := isWord(pos - 1)
-		if !ok {
+		at, ok2 := isWord(pos)
+		if !ok || !ok2 {
 			return 0, false
 		}
-		if before {
+		if before == at {
 			return -1, true
 		}
 	}
@@ -171,8 +172,8 @@ func (q *quickRule) matchOrdered(text []rune, pos int) (int, bool) {
 		same := true
 		for k := 0; k < len(w) && same; k++ {
 			c := text[pos+k]
-			if q.fold && c < 128 {
-				c = rune(strings.ToLower(string(c))[0])
+			if q.fold && 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
 			}
 			same = c == rune(w[k])
 		}
