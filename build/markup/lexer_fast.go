@@ -295,7 +295,12 @@ func relax(p string) string {
 
 // classEnd returns the index of the ] closing the class opened at p[i],
 // or -1.
-func classEnd(p string, i int) int {
+func classEnd(p string, i int) int { return classClose(p, i, false) }
+
+// classClose is classEnd; with innerOpen a [ inside the class is one of
+// its characters (regexp2 reads it so: Python's []{}:(),;[]), unless it
+// begins a subtraction (-[) or a POSIX class ([:); without, it is refused.
+func classClose(p string, i int, innerOpen bool) int {
 	j := i + 1
 	if j < len(p) && p[j] == '^' {
 		j++
@@ -308,7 +313,9 @@ func classEnd(p string, i int) int {
 		case '\\':
 			j++
 		case '[':
-			return -1 // nested or subtracted: oddClass refuses these first
+			if !innerOpen || p[j-1] == '-' || j+1 < len(p) && p[j+1] == ':' {
+				return -1 // nested or subtracted: oddClass refuses these first
+			}
 		case ']':
 			return j
 		}

@@ -306,7 +306,7 @@ func anchored(p string) bool {
 		case '\\':
 			i++
 		case '[':
-			j := quickClassEnd(p, i)
+			j := classClose(p, i, true)
 			if j < 0 {
 				return true // not read: refused
 			}
@@ -316,32 +316,6 @@ func anchored(p string) bool {
 		}
 	}
 	return false
-}
-
-// quickClassEnd is classEnd where a [ inside a class is a character of
-// it (regexp2 reads it so), unless it is a subtraction's (-[) or a POSIX
-// class's ([:).
-func quickClassEnd(p string, i int) int {
-	j := i + 1
-	if j < len(p) && p[j] == '^' {
-		j++
-	}
-	if j < len(p) && p[j] == ']' {
-		j++
-	}
-	for ; j < len(p); j++ {
-		switch p[j] {
-		case '\\':
-			j++
-		case '[':
-			if p[j-1] == '-' || j+1 < len(p) && p[j+1] == ':' {
-				return -1
-			}
-		case ']':
-			return j
-		}
-	}
-	return -1
 }
 
 func ascii(s string) bool {
@@ -412,7 +386,7 @@ func atomText(p string, i int) (atom string, end int, ok bool) {
 		}
 		return p[i : i+2], i + 2, true
 	case c == '[':
-		j := quickClassEnd(p, i)
+		j := classClose(p, i, true)
 		if j < 0 {
 			return "", 0, false
 		}
