@@ -49,6 +49,33 @@ type Doc struct {
 	Text    string    `json:"text"`
 }
 
+// indexedDoc is a document as the index maps it: its fields and the keys
+// of its time (none for a time the index cannot hold, see hasTime).
+// (bleve indexes an empty string as a term, a nil pointer not at all).
+type indexedDoc struct {
+	Doc
+	Day   *string `json:"day"`
+	Order *string `json:"order"`
+}
+
+func indexed(d *Doc) indexedDoc {
+	x := indexedDoc{Doc: *d}
+	if hasTime(d.Time) {
+		day, order := dayKey(d.Time), orderKey(d.Time)
+		x.Day, x.Order = &day, &order
+	}
+	return x
+}
+
+// dayKey is t's day in UTC, as after: and before: name it.
+func dayKey(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// orderKey is a key of t that sorts as t does, as bytes: its Unix
+// nanoseconds, sign bit flipped, in 16 hex digits.
+func orderKey(t time.Time) string {
+	return fmt.Sprintf("%016x", uint64(t.UnixNano())^1<<63)
+}
+
 // termVectors makes indexes keep term vectors, as they did before
 // (phrase.go): tests compare with bleve's own positions and phrases.
 var termVectors = false
@@ -98,11 +125,22 @@ func Mapping() (mapping.IndexMapping, error) {
 	for _, f := range []string{"project", "session", "role", "tool", "model"} {
 		doc.AddFieldMappingsAt(f, kw(true))
 	}
+	// The time is stored, for the results, and indexed as two keywords,
+	// one term each: its day, for after: and before:, and a key that sorts
+	// as it does, with doc values, for ties (Index.Search). As a date
+	// field bleve indexed it as sixteen terms, one per precision step,
+	// most of them found in no other document: the time cost a sixth of
+	// the index's build.
 	t := bleve.NewDateTimeFieldMapping()
+	t.Index = false
 	t.Store = true
 	t.IncludeInAll = false
-	t.DocValues = true // ties go by time (Index.Search)
+	t.DocValues = false
 	doc.AddFieldMappingsAt("time", t)
+	doc.AddFieldMappingsAt("day", kw(false))
+	order := kw(false)
+	order.DocValues = true
+	doc.AddFieldMappingsAt("order", order)
 	doc.Dynamic = false
 	m.DefaultMapping = doc
 	m.IndexDynamic, m.StoreDynamic, m.DocValuesDynamic = false, false, false
@@ -401,10 +439,11 @@ func (w *Writer) Add(docs []Doc) ([]string, error) {
 		}
 		w.added[docs[i].ID] = true
 		var err error
+		d := indexed(&docs[i])
 		if w.build != nil {
-			err = w.build.Index(docs[i].ID, &docs[i])
+			err = w.build.Index(docs[i].ID, &d)
 		} else {
-			err = w.batch.Index(docs[i].ID, &docs[i])
+			err = w.batch.Index(docs[i].ID, &d)
 		}
 		if err != nil {
 			return ids, err

@@ -37,7 +37,8 @@ const metasMagic = "ccsite metas\n"
 // mapping changes with it, of the index: another format makes both anew).
 // 4: the binary file above, time with doc values (ties by time).
 // 5: the metas in number order, in sections, the count fixed-size.
-const metasFormat = 5
+// 6: the time indexed as a day and an order key (keywords), not a date.
+const metasFormat = 6
 
 // maxMetaSections is how many sections the file may have before an update
 // writes it whole again.

@@ -29,8 +29,11 @@ type Query struct {
 	Tool    string
 	Role    string
 	Model   string
-	After   time.Time
-	Before  time.Time
+	// After and Before filter by day (UTC): documents from After's day
+	// on, and before Before, a midnight as before: gives it (another time
+	// keeps the whole of its day).
+	After  time.Time
+	Before time.Time
 	// Prefix makes the last word match as a prefix (search as you type).
 	Prefix bool
 	Size   int
@@ -231,8 +234,17 @@ func (p parsed) build() query.Query {
 		must = append(must, d)
 	}
 	if !p.q.After.IsZero() || !p.q.Before.IsZero() {
-		dq := bleve.NewDateRangeQuery(p.q.After, p.q.Before)
-		dq.SetField("time")
+		// By day: After's day on, up to Before's (exclusive) end.
+		var from, to string
+		if !p.q.After.IsZero() {
+			from = dayKey(p.q.After)
+		}
+		if !p.q.Before.IsZero() {
+			to = dayKey(p.q.Before.Add(-time.Nanosecond))
+		}
+		yes := true
+		dq := bleve.NewTermRangeInclusiveQuery(from, to, &yes, &yes)
+		dq.SetField("day")
 		dq.SetBoost(0)
 		must = append(must, dq)
 	}
@@ -271,7 +283,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 	// Ties go by time, then id: the static index's numbers (see
 	// numbered), so results are stable and the browser's the same.
 	req.SortByCustom(search.SortOrder{&search.SortScore{Desc: true},
-		&search.SortField{Field: "time", Missing: search.SortFieldMissingFirst}, &search.SortDocID{}})
+		&search.SortField{Field: "order", Type: search.SortFieldAsString, Missing: search.SortFieldMissingFirst}, &search.SortDocID{}})
 	stats, err := x.bm25()
 	if err != nil {
 		return Results{}, fmt.Errorf("search: %w", err)
