@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	"ccsite/build/export"
 	"ccsite/build/keep"
@@ -191,11 +192,11 @@ func (r *renderer) exports(res *rendered, u *unit, s *session.Session, page, pro
 			continue
 		}
 		path := link.Export(page, f.Ext)
-		var buf bytes.Buffer
-		if err := f.Write(&buf, s, project); err != nil {
+		buf := scratchBuf()
+		if err := f.Write(buf, s, project); err != nil {
 			panic(fmt.Errorf("export %s: %w", path, err)) // a bug: reported against the session
 		}
-		res.files = append(res.files, outFile{path: path, data: buf.Bytes()})
+		res.files = append(res.files, outFile{path: path, data: doneBuf(buf)})
 		links.Exports = append(links.Exports, render.ExportLink{Name: f.Name, Type: f.Type, URL: path})
 	}
 }
@@ -220,11 +221,31 @@ func renderPage(ts *render.Templates, cfg Config, p *render.Page) ([]byte, error
 	if cfg.BaseURL != "" {
 		p.Canonical = cfg.BaseURL + p.Path
 	}
-	var buf bytes.Buffer
-	if err := ts.Page(&buf, p); err != nil {
+	buf := scratchBuf()
+	if err := ts.Page(buf, p); err != nil {
+		doneBuf(buf)
 		return nil, fmt.Errorf("render %s: %w", p.Path, err)
 	}
-	return buf.Bytes(), nil
+	return doneBuf(buf), nil
+}
+
+// Pages and exports are written into buffers kept for the next (the
+// result copied out at its size): grown from nothing each time, a page's
+// buffer was allocated, cleared and copied over a dozen times, in fresh
+// memory, and that took a tenth of a --force build.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func scratchBuf() *bytes.Buffer { return bufPool.Get().(*bytes.Buffer) }
+
+// doneBuf returns b's content and gives b back (unless it grew past
+// 16 MB: a rare giant is not kept).
+func doneBuf(b *bytes.Buffer) []byte {
+	out := append([]byte(nil), b.Bytes()...)
+	if b.Cap() <= 16<<20 {
+		b.Reset()
+		bufPool.Put(b)
+	}
+	return out
 }
 
 // docs adds a page's search documents to res.
