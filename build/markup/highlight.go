@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"math"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 )
 
@@ -200,80 +198,22 @@ func (h *Highlighter) pickLexer(lang, filename string) chroma.Lexer {
 		key := "f:" + base
 		if ext := path.Ext(base); ext != "" && ext != base {
 			key = "e:" + strings.ToLower(ext)
-			if l := h.cachedLexer(key, func() chroma.Lexer { return lexers.Match("x" + strings.ToLower(ext)) }); l != nil {
+			if l := h.cachedLexer(key, func() chroma.Lexer { return matchLexer("x" + strings.ToLower(ext)) }); l != nil {
 				return l
 			}
 			// Some lexers match whole names (Makefile, Dockerfile.dev).
 			key = "f:" + base
 		}
-		if l := h.cachedLexer(key, func() chroma.Lexer { return matchWhole(base) }); l != nil {
+		if l := h.cachedLexer(key, func() chroma.Lexer { return matchLexer(base) }); l != nil {
 			return l
 		}
 	}
 	if lang != "" {
 		name := strings.ToLower(strings.Fields(lang + " ")[0])
-		return h.cachedLexer("l:"+name, func() chroma.Lexer { return lexers.Get(name) })
+		return h.cachedLexer("l:"+name, func() chroma.Lexer { return getLexer(name) })
 	}
 	return nil
 }
-
-// matchWhole is lexers.Match(base) for a file name its extension alone
-// found no lexer for. lexers.Match tries every pattern of every lexer (a
-// thousand filepath.Match calls): it is called only when a pattern that is
-// not a plain "*.ext" could match the name (mayMatchWhole), as a name of a
-// thousand distinct names in a transcript rarely can.
-func matchWhole(base string) chroma.Lexer {
-	if !mayMatchWhole(base) {
-		return nil
-	}
-	return lexers.Match(base)
-}
-
-// mayMatchWhole tells whether lexers.Match(base) may find a lexer for a
-// name whose lower-cased extension matched none. A plain pattern "*.x" (x
-// lower case, no dot, no wildcard) then matches neither the name nor, with
-// one of chroma's ignored suffixes (".bak", ".in", …, each one dot and
-// what follows, or "~"), a name with at most one dot that does not end in
-// "~"; any other pattern is tried on the name and, since such a suffix
-// would be the name's extension, on the name without it. Names with more
-// dots, a leading dot or a trailing "~" always go to lexers.Match.
-func mayMatchWhole(base string) bool {
-	dots := strings.Count(base, ".")
-	if dots > 1 || strings.HasPrefix(base, ".") || strings.HasSuffix(base, "~") {
-		return true
-	}
-	stem := base
-	if dots == 1 {
-		stem = base[:strings.IndexByte(base, '.')]
-	}
-	for _, p := range specialGlobs() {
-		if ok, _ := filepath.Match(p, base); ok {
-			return true
-		}
-		if dots == 1 {
-			if ok, _ := filepath.Match(p, stem); ok {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// specialGlobs are the file name patterns of chroma's lexers that are not
-// a plain "*.x" (see mayMatchWhole).
-var specialGlobs = sync.OnceValue(func() []string {
-	var out []string
-	for _, l := range lexers.GlobalLexerRegistry.Lexers {
-		cfg := l.Config()
-		for _, p := range append(append([]string(nil), cfg.Filenames...), cfg.AliasFilenames...) {
-			if x, ok := strings.CutPrefix(p, "*."); ok && x != "" && x == strings.ToLower(x) && !strings.ContainsAny(x, ".*?[]\\") {
-				continue
-			}
-			out = append(out, p)
-		}
-	}
-	return out
-})
 
 // cachedLexer returns the lexer remembered under key, finding it first.
 func (h *Highlighter) cachedLexer(key string, find func() chroma.Lexer) chroma.Lexer {

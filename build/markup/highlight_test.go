@@ -2,12 +2,12 @@ package markup
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"golang.org/x/net/html"
 )
@@ -250,44 +250,60 @@ func TestHighlighterConcurrent(t *testing.T) {
 	}
 }
 
-// TestMatchWholeSame: for every name made from chroma's own file name
-// patterns (as is, upper case, with an ignored suffix, the extension
-// swapped for one) and for common names, the lexer pickLexer finds by the
-// whole name when the extension found none is lexers.Match's:
-// mayMatchWhole never hides a match.
-func TestMatchWholeSame(t *testing.T) {
+// TestLexerMatchSame: matchLexer and getLexer find the lexer chroma's
+// lexers.Match and lexers.Get find, for every name made from chroma's own
+// file name patterns (as is, upper case, with an ignored suffix, the
+// extension swapped), every lexer name and alias, and common and odd names.
+func TestLexerMatchSame(t *testing.T) {
 	fill := strings.NewReplacer("*", "foo", "?", "x", "[", "", "]", "", "\\", "")
-	var names []string
-	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+	var names, langs []string
+	for i, l := range lexers.GlobalLexerRegistry.Lexers {
 		cfg := l.Config()
 		for _, p := range append(append([]string(nil), cfg.Filenames...), cfg.AliasFilenames...) {
 			n := fill.Replace(p)
 			// (lexers.Match takes milliseconds: a few variants each.)
-			names = append(names, n, strings.ToUpper(n), n+".in")
+			names = append(names, n, strings.ToUpper(n), n+ignoredSuffixes[i%len(ignoredSuffixes)])
 			if i := strings.LastIndexByte(n, '.'); i > 0 {
 				names = append(names, n[:i]+".bak")
 			}
 		}
+		for _, a := range append([]string{cfg.Name}, cfg.Aliases...) {
+			langs = append(langs, a, strings.ToUpper(a))
+		}
 	}
 	names = append(names, "Makefile", "Makefile.in", "Dockerfile", "Dockerfile.dev", "CMakeLists.txt", "go.mod", "go.sum",
 		"README", "LICENSE", "notes.txt", "server.log", "data.jsonl", "x.S", "x.R", "x.C", "PKGBUILD", "Gemfile", "Rakefile",
-		"BUILD", "WORKSPACE", "Jenkinsfile", "nginx.conf", "a.b.c", ".bashrc", ".gitignore", "config", "schema.graphql")
-	checked := 0
-	for _, n := range names {
-		if n == "" || strings.Contains(n, "/") {
-			continue
-		}
-		if ext := path.Ext(n); ext != "" && ext != n && lexers.Match("x"+strings.ToLower(ext)) != nil {
-			continue // found by its extension: matchWhole is not asked
-		}
-		checked++
-		want, got := lexers.Match(n), matchWhole(n)
-		if (want == nil) != (got == nil) || want != nil && want.Config().Name != got.Config().Name {
-			t.Errorf("%q: matchWhole %v, lexers.Match %v", n, got, want)
+		"BUILD", "WORKSPACE", "Jenkinsfile", "nginx.conf", "a.b.c", ".bashrc", ".gitignore", "config", "schema.graphql",
+		"", ".", "/", "a/b.go", `dir\x.go`, "x.go~", "x.py.orig", "CMakeLists.txt.orig", "x.", "x..go", "~")
+	langs = append(langs, "go", "golang", "py", "python3", "sh", "console", "text", "plaintext", "output", "diff", "json5",
+		"c++", "objective-c", "foo/bar", "", "x.go", "Makefile", "tsx", "jsx", "shell-session", "zsh", "ps1", "dockerfile",
+		"env", "ini", "toml", "yml", "proto", "mermaid", "log", "csv", "sql", "patch", "txt", "rs")
+	same := func(what, n string, want, got chroma.Lexer) {
+		if want != got {
+			t.Errorf("%s(%q): %v, chroma's %v", what, n, got, want)
 		}
 	}
-	if checked < 500 {
-		t.Errorf("only %d names checked", checked)
+	var wg sync.WaitGroup
+	for k := range 2 {
+		wg.Go(func() {
+			for i := k; i < len(names); i += 2 {
+				same("matchLexer", names[i], lexers.Match(names[i]), matchLexer(names[i]))
+			}
+			for i := k; i < len(langs); i += 2 {
+				same("getLexer", langs[i], lexers.Get(langs[i]), getLexer(langs[i]))
+			}
+		})
 	}
-	t.Logf("%d names checked, %d patterns tried on each", checked, len(specialGlobs()))
+	wg.Wait()
+	if len(names) < 1000 || len(langs) < 500 {
+		t.Errorf("only %d names and %d languages checked", len(names), len(langs))
+	}
+	t.Logf("%d names, %d languages", len(names), len(langs))
+}
+
+// BenchmarkLexerMatch: a name no lexer has, which tries every pattern.
+func BenchmarkLexerMatch(b *testing.B) {
+	for b.Loop() {
+		matchLexer("x.unknownext")
+	}
 }
