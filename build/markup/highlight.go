@@ -121,19 +121,9 @@ func (h *Highlighter) code(lang, filename, code string, start int, lim limits) s
 	if lim.strict {
 		key = cacheKey(lang+"\x00strict", filename, code, start)
 	}
-	h.mu.Lock()
-	out, ok := h.cache[key]
-	h.mu.Unlock()
-	if ok {
+	if out, ok := h.lookup(key); ok {
 		h.hits.Add(1)
 		return out
-	}
-	if h.Store != nil {
-		if out, ok := h.Store.Get(key); ok {
-			h.hits.Add(1)
-			h.remember(key, out)
-			return out
-		}
 	}
 	lexer := h.pickLexer(lang, filename)
 	if lexer == nil || len(code) > lim.maxBytes || strings.Count(code, "\n") >= lim.maxLines {
@@ -149,11 +139,33 @@ func (h *Highlighter) code(lang, filename, code string, start int, lim limits) s
 		}
 		out, clean = highlightTokens(lexer, code, start)
 	}
+	h.keep(key, out)
+	return out
+}
+
+// lookup finds what was kept under key: in memory, then in the Store.
+func (h *Highlighter) lookup(key [32]byte) (string, bool) {
+	h.mu.Lock()
+	out, ok := h.cache[key]
+	h.mu.Unlock()
+	if ok {
+		return out, true
+	}
+	if h.Store != nil {
+		if out, ok := h.Store.Get(key); ok {
+			h.remember(key, out)
+			return out, true
+		}
+	}
+	return "", false
+}
+
+// keep keeps out under key, in memory and in the Store.
+func (h *Highlighter) keep(key [32]byte, out string) {
 	h.remember(key, out)
 	if h.Store != nil {
 		h.Store.Put(key, out)
 	}
-	return out
 }
 
 // Forget empties the memory cache (the Store keeps what it has).

@@ -44,7 +44,28 @@ func (r *Renderer) Highlighter() *Highlighter { return r.hl }
 // links keep their href (javascript:, data:, relative paths do not); images
 // are shown as links so a page never loads a remote resource; headings get
 // no ids (they would collide across messages).
+//
+// Its output is kept with the highlighted blocks (memory, then the
+// lasting Store): a rebuild renders a page's Markdown (goldmark, a tenth of
+// a --force build) only for text it has not seen.
 func (r *Renderer) Markdown(src string) template.HTML {
+	if len(src) < markdownCacheMin {
+		return r.markdown(src)
+	}
+	key := cacheKey("markdown", "", src, -1) // blocks' keys have a start ≥ 0
+	if out, ok := r.hl.lookup(key); ok {
+		return template.HTML(out)
+	}
+	out := r.markdown(src)
+	r.hl.keep(key, string(out))
+	return out
+}
+
+// markdownCacheMin is the shortest Markdown worth caching: shorter text
+// renders about as fast as it is looked up.
+const markdownCacheMin = 256
+
+func (r *Renderer) markdown(src string) template.HTML {
 	var buf bytes.Buffer
 	if err := r.md.Convert([]byte(src), &buf); err != nil {
 		return Text(src)

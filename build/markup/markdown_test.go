@@ -2,6 +2,7 @@ package markup
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -189,5 +190,66 @@ func TestText(t *testing.T) {
 	t.Parallel()
 	if got := string(Text(`<b>"&'`)); got != `<span class="plain">&lt;b&gt;&#34;&amp;&#39;</span>` {
 		t.Errorf("Text = %q", got)
+	}
+}
+
+// mapStore is a Store in memory that counts what it is asked.
+type mapStore struct {
+	mu         sync.Mutex
+	m          map[[32]byte]string
+	gets, puts int
+}
+
+func (s *mapStore) Get(k [32]byte) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gets++
+	v, ok := s.m[k]
+	return v, ok
+}
+
+func (s *mapStore) Put(k [32]byte, v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.puts++
+	s.m[k] = v
+}
+
+// TestMarkdownKept: a rebuild (a new renderer over the same Store) takes
+// long Markdown's HTML from the Store, the same as rendered; short text is
+// rendered each time; a code block with the same text is not mistaken for
+// it.
+func TestMarkdownKept(t *testing.T) {
+	long := "# Plan\n\n" + strings.Repeat("Some **bold** text and `code`, <script>x</script>.\n\n", 8) + "```go\nfunc main() {}\n```\n"
+	short := "just *this*"
+	st := &mapStore{m: map[[32]byte]string{}}
+	newR := func() *Renderer {
+		hl := NewHighlighter()
+		hl.Store = st
+		return New(hl)
+	}
+	a := newR()
+	first, firstShort := a.Markdown(long), a.Markdown(short)
+	if !strings.Contains(string(first), "<strong>bold</strong>") || strings.Contains(string(first), "<script>") {
+		t.Fatalf("rendered %q", first)
+	}
+	puts := st.puts
+	if puts != 2 { // the block, the Markdown
+		t.Errorf("%d blocks kept, want the code block and the Markdown", puts)
+	}
+	b := newR()
+	if got := b.Markdown(long); got != first {
+		t.Errorf("kept %q, rendered %q", got, first)
+	}
+	if got := b.Markdown(short); got != firstShort {
+		t.Errorf("short: %q, then %q", firstShort, got)
+	}
+	if st.puts != puts {
+		t.Errorf("a rebuild kept %d more", st.puts-puts)
+	}
+	// The Markdown's text as a code block is highlighted, not the
+	// Markdown's HTML.
+	if code := b.Highlighter().Code("", "", long, 0); strings.Contains(code, "<strong>") {
+		t.Errorf("the code block was given the Markdown's HTML: %q", code)
 	}
 }
