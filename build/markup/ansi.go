@@ -14,7 +14,7 @@ import (
 // become a marker (a page never loads a remote resource) and hyperlinks
 // keep only http(s) targets.
 func ANSI(s string) template.HTML {
-	if !strings.ContainsAny(s, "\x1b\r\b") {
+	if !needsTerminal(s) {
 		return template.HTML(template.HTMLEscapeString(s))
 	}
 	out := terminal.Render([]byte(s))
@@ -28,6 +28,10 @@ func ANSI(s string) template.HTML {
 	})
 	return template.HTML(out)
 }
+
+// needsTerminal tells whether s holds what a terminal renders (else it is
+// only escaped).
+func needsTerminal(s string) bool { return strings.ContainsAny(s, "\x1b\r\b") }
 
 var (
 	reTermImg  = regexp.MustCompile(`<img [^>]*>`)

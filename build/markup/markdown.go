@@ -61,6 +61,22 @@ func (r *Renderer) Markdown(src string) template.HTML {
 	return out
 }
 
+// ANSI is the package's ANSI, its HTML kept as Markdown's is when the
+// text needs a terminal's rendering (an escape, a carriage return or a
+// backspace) and is long enough. A nil Renderer renders.
+func (r *Renderer) ANSI(s string) template.HTML {
+	if r == nil || len(s) < markdownCacheMin || !needsTerminal(s) {
+		return ANSI(s)
+	}
+	key := cacheKey("terminal", "", s, -1)
+	if out, ok := r.hl.lookup(key); ok {
+		return template.HTML(out)
+	}
+	out := ANSI(s)
+	r.hl.keep(key, string(out))
+	return out
+}
+
 // markdownCacheMin is the shortest Markdown worth caching: shorter text
 // renders about as fast as it is looked up.
 const markdownCacheMin = 256

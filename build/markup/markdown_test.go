@@ -253,3 +253,34 @@ func TestMarkdownKept(t *testing.T) {
 		t.Errorf("the code block was given the Markdown's HTML: %q", code)
 	}
 }
+
+// TestANSIKept: long terminal output with escapes is kept and given back
+// the same; output with none is only escaped, never kept.
+func TestANSIKept(t *testing.T) {
+	st := &mapStore{m: map[[32]byte]string{}}
+	newR := func() *Renderer {
+		hl := NewHighlighter()
+		hl.Store = st
+		return New(hl)
+	}
+	colour := strings.Repeat("\x1b[31mred\x1b[0m <b>plain</b> 50%\r\n", 20)
+	plain := strings.Repeat("no escapes <here>\n", 20)
+	a := newR()
+	first := a.ANSI(colour)
+	if first != ANSI(colour) || !strings.Contains(string(first), "term-fg31") {
+		t.Fatalf("rendered %q", first)
+	}
+	if a.ANSI(plain) != ANSI(plain) {
+		t.Errorf("plain output rendered differently")
+	}
+	if st.puts != 1 {
+		t.Errorf("%d kept, want the coloured output alone", st.puts)
+	}
+	if got := newR().ANSI(colour); got != first || st.puts != 1 {
+		t.Errorf("kept %q (%d puts), rendered %q", got, st.puts, first)
+	}
+	var none *Renderer
+	if none.ANSI(colour) != first {
+		t.Errorf("a nil renderer renders differently")
+	}
+}

@@ -90,7 +90,7 @@ func (c *viewCtx) system(m *session.Message) Event {
 			e.Icon = "clock"
 		}
 		if content := r.ContentString(); strings.Contains(content, "\n") || len(content) >= 200 {
-			e.Detail = markup.ANSI(content)
+			e.Detail = c.b.MD.ANSI(content)
 		}
 		return e
 	}
@@ -167,7 +167,7 @@ func (c *viewCtx) system(m *session.Message) Event {
 		} else if out := tagValue(content, "local-command-stdout"); out != "" && len(out) < 160 && !strings.Contains(out, "\n") {
 			text += " output: " + session.StripANSI(out)
 		}
-		return Event{Icon: "command", Text: text, Detail: markup.ANSI(stripTags(content)), Raw: raw}
+		return Event{Icon: "command", Text: text, Detail: c.b.MD.ANSI(stripTags(content)), Raw: raw}
 	}
 	text := r.ContentString()
 	level := ""
@@ -186,7 +186,7 @@ func (c *viewCtx) system(m *session.Message) Event {
 	if len(text) < 200 && !strings.Contains(text, "\n") {
 		return Event{Icon: "info", Text: label + ": " + strings.TrimSpace(session.StripANSI(text)), Level: level, Raw: raw}
 	}
-	return Event{Icon: "info", Text: label, Detail: markup.ANSI(text), Level: level, Raw: raw}
+	return Event{Icon: "info", Text: label, Detail: c.b.MD.ANSI(text), Level: level, Raw: raw}
 }
 
 // tagValue returns the body of <name>…</name> in s, trimmed.
@@ -237,7 +237,7 @@ func (c *viewCtx) attachment(m *session.Message) Event {
 	if text, ok := session.EventText(r); ok {
 		e.Text = text
 		if body := strings.TrimSpace(session.AttachmentBody(a)); body != "" {
-			e.Detail = markup.ANSI(body)
+			e.Detail = c.b.MD.ANSI(body)
 		}
 		return e
 	}
@@ -254,7 +254,7 @@ func (c *viewCtx) attachment(m *session.Message) Event {
 		}
 	}
 	if s := strings.TrimSpace(session.RawString(a.Content)); s != "" {
-		e.Detail = markup.ANSI(s)
+		e.Detail = c.b.MD.ANSI(s)
 	}
 	return e
 }

@@ -93,7 +93,7 @@ func (c *viewCtx) tool(call *session.ToolCall) ToolView {
 		if strings.Contains(text, "[Request interrupted by user") {
 			t.Status = "interrupted"
 		}
-		t.Error = markup.ANSI(text)
+		t.Error = c.b.MD.ANSI(text)
 	}
 	builder := toolBuilderFor(call.Name)
 	if builder == nil {
@@ -208,11 +208,11 @@ func (c *viewCtx) shell(stdout, stderr string) Shell {
 		sh.Stdout, sh.JSON = html, true
 		n, lines = len(pretty), lineCount(pretty)
 	} else if stdout != "" {
-		sh.Stdout = markup.ANSI(strings.TrimRight(stdout, "\n"))
+		sh.Stdout = c.b.MD.ANSI(strings.TrimRight(stdout, "\n"))
 		n, lines = len(stdout), lineCount(stdout)
 	}
 	if stderr != "" {
-		sh.Stderr = markup.ANSI(strings.TrimRight(stderr, "\n"))
+		sh.Stderr = c.b.MD.ANSI(strings.TrimRight(stderr, "\n"))
 		n, lines = n+len(stderr), lines+lineCount(stderr)
 	}
 	sh.Lines = lines
@@ -245,7 +245,7 @@ func (c *viewCtx) output(call *session.ToolCall) *Output {
 	if text == "" && len(o.Images) == 0 && len(o.Withheld) == 0 {
 		return nil
 	}
-	o.HTML = markup.ANSI(strings.TrimRight(text, "\n"))
+	o.HTML = c.b.MD.ANSI(strings.TrimRight(text, "\n"))
 	o.Lines = lineCount(text)
 	o.Long, o.Size = folded(len(text), o.Lines, collapseLines)
 	return o
@@ -585,7 +585,7 @@ func (c *viewCtx) searchTool(t *ToolView, call *session.ToolCall, in session.Inp
 		}
 		n := 0
 		if res.Content != "" {
-			v.Content = markup.ANSI(strings.TrimRight(res.Content, "\n"))
+			v.Content = c.b.MD.ANSI(strings.TrimRight(res.Content, "\n"))
 			v.Lines, n = lineCount(res.Content), len(res.Content)
 		}
 		for _, f := range v.Files {
@@ -1004,7 +1004,7 @@ func (c *viewCtx) serverOutput(b *transcript.Block) *Output {
 		return o
 	}
 	if text != "" {
-		o.HTML = markup.ANSI(strings.TrimRight(text, "\n"))
+		o.HTML = c.b.MD.ANSI(strings.TrimRight(text, "\n"))
 		o.Lines = lineCount(text)
 		o.Long, o.Size = folded(len(text), o.Lines, collapseLines)
 	}

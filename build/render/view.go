@@ -576,7 +576,7 @@ func (c *viewCtx) message(m *session.Message) (string, any) {
 	case session.KindLocalOutput, session.KindBashOutput:
 		return "terminal", c.shell(m.Command.Stdout, m.Command.Stderr)
 	case session.KindBashInput:
-		return "terminal", Terminal{Input: markup.ANSI(m.Command.Input)}.Shell()
+		return "terminal", Terminal{Input: c.b.MD.ANSI(m.Command.Input)}.Shell()
 	case session.KindNotification:
 		return "notification", c.notification(m)
 	case session.KindAnswer, session.KindSynthetic, session.KindAPIError:
