@@ -49,6 +49,9 @@ func (r *runner) pages(ctx context.Context, src *sources, out *output, pl *plann
 	rn.md.DeferAfter = r.cfg.deferAfter
 	rn.origin = src.kept.origin
 	rn.prices = src.prices
+	if pl.index != nil && pl.index.prev != nil {
+		rn.prevUnits = pl.index.prev.Units
+	}
 	lopts := LoadOptions{Workers: workers, Redact: r.cfg.Redact, Omit: r.cfg.Omit, panicOn: r.cfg.panicOn}
 	if pl.prev != nil && !r.cfg.Force {
 		lopts.Cache = func(l Loaded) *Cached { return cached(pl, out.w, l) }
@@ -184,7 +187,11 @@ func (c *collector) take(res *rendered) error {
 			c.owners[f] = u
 		}
 	}
-	if c.pl.index != nil {
+	switch {
+	case c.pl.index == nil:
+	case res.docsKept != "":
+		u.DocsHash = res.docsKept // in the index as they are
+	default:
 		c.pl.index.send(u, res.page, res.docs)
 	}
 	c.rendered++

@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"ccsite/build/omit"
 	"ccsite/build/redact"
+	"ccsite/search"
 )
 
 // copyTree copies a folder of transcripts, so a test may change it.
@@ -412,5 +414,71 @@ func TestOrphansOfOneID(t *testing.T) {
 	}
 	if again.Kept != 2 {
 		t.Errorf("the next build kept %d of the 2 orphans", again.Kept)
+	}
+}
+
+// TestForceKeepsDocs: --force renders every page again, but a session
+// whose sources are unchanged has the search documents it had: they are
+// not made again, and the site and index are a full build's. A session
+// that changed gets its documents made and indexed.
+func TestForceKeepsDocs(t *testing.T) {
+	in := t.TempDir()
+	copyTree(t, "../demo/projects", in)
+	site := filepath.Join(t.TempDir(), "site")
+	cfg := Config{Paths: []string{in}, Out: site}
+	var mu sync.Mutex
+	var made []string
+	docsHook = func(page string) { mu.Lock(); made = append(made, page); mu.Unlock() }
+	defer func() { docsHook = nil }()
+	first, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(made) < first.Sessions {
+		t.Fatalf("the first build made documents for %d pages, of %d sessions", len(made), first.Sessions)
+	}
+	cfg.Force = true
+	check := func(label string, wantMade func(page string) bool) {
+		t.Helper()
+		made = nil
+		sum, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Kept != 0 {
+			t.Errorf("%s: --force kept %d sessions", label, sum.Kept)
+		}
+		for _, p := range made {
+			if !wantMade(p) {
+				t.Errorf("%s: documents of %s made again", label, p)
+			}
+		}
+		full := filepath.Join(t.TempDir(), "full")
+		fcfg := withArchive(t, cfg, site)
+		fcfg.Out, fcfg.Force = full, false
+		want, err := Run(context.Background(), fcfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Docs != want.Docs {
+			t.Errorf("%s: %d documents, a full build %d", label, sum.Docs, want.Docs)
+		}
+		sameSite(t, label, site, full)
+	}
+	check("nothing changed", func(string) bool { return false })
+	const word = "zorillaquest"
+	appendLine(t, filepath.Join(in, "-home-demo-webapp", "2f17df70-2c36-56b8-95ef-251e65ace575.jsonl"), "a "+word+" appended")
+	check("a message appended", func(p string) bool { return strings.Contains(p, "2f17df70") })
+	if len(made) == 0 {
+		t.Error("the changed session's documents were not made")
+	}
+	idx, err := search.Open(IndexPath(DefaultStateDir(site, os.Getenv)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	res, err := idx.Search(context.Background(), search.Query{Text: word})
+	if err != nil || len(res.Hits) != 1 || !strings.Contains(res.Hits[0].Page, "2f17df70") {
+		t.Errorf("%q: %v, %+v", word, err, res.Hits)
 	}
 }

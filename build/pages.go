@@ -32,6 +32,10 @@ type renderer struct {
 	origin map[string]*keep.Entry
 	// prices are the embedded prices, or those of --pricing over them.
 	prices *pricing.Table
+	// prevUnits are the last build's units, when its search index is
+	// updated: a unit whose key is the one it had there has the documents
+	// it had (a --force build, or pages rewritten because they were gone).
+	prevUnits map[string]*unit
 }
 
 // rendered is what rendering one session (its sub-agents included) or one
@@ -44,6 +48,9 @@ type rendered struct {
 	unit  *unit
 	files []outFile
 	docs  []search.Doc
+	// docsKept holds the documents' hash when they are the last build's
+	// (see prevUnits): they were not made again.
+	docsKept string
 	// failed says why the session gave no page (it could not be read, or
 	// rendering it panicked).
 	failed string
@@ -90,6 +97,18 @@ func (r *renderer) render(l Loaded, seq int) (res *rendered) {
 	return res
 }
 
+// docsHook, when set (by tests), sees each page whose documents are made.
+var docsHook func(page string)
+
+// keptDocs notes in res that unit u at page has the last build's search
+// documents: its key and claims are the ones the last build's unit there
+// had, and the key covers all a page and its documents are made from.
+func (r *renderer) keptDocs(res *rendered, page string, u *unit) {
+	if old := r.prevUnits[page]; old != nil && u.Key != "" && old.DocsHash != "" && old.Key == u.Key && old.ClaimK == u.ClaimK {
+		res.docsKept = old.DocsHash
+	}
+}
+
 func sourceOf(l Loaded) string {
 	switch {
 	case l.File != nil:
@@ -126,6 +145,7 @@ func (r *renderer) orphan(res *rendered) {
 	setPrices(s, r.prices)
 	body := r.mediaOf(res).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }, Deleted: u.Deleted})
 	r.page(res, u, page, "agent", s.Title, nil, body)
+	r.keptDocs(res, page, u)
 	r.docs(res, s, page, project)
 	u.Orphan = &render.Nav{Title: s.Title, URL: link.Rel(link.Project(pp.slug), page), Time: render.MkTime(s.Start)}
 	u.Problems = append(u.Problems, s.Problems...)
@@ -142,6 +162,7 @@ func (r *renderer) session(res *rendered) {
 	for _, ag := range l.Claimed {
 		u.Claimed = append(u.Claimed, pathKey(ag.Path))
 	}
+	r.keptDocs(res, page, u)
 	deleted := restoreOrigins(s, r.origin)
 	u.Deleted = deleted[s]
 	anonymizeSources(s, r.cfg.Redact, r.cfg.SourceLabels)
@@ -250,7 +271,10 @@ func doneBuf(b *bytes.Buffer) []byte {
 
 // docs adds a page's search documents to res.
 func (r *renderer) docs(res *rendered, s *session.Session, page, project string) {
-	if !r.cfg.NoSearch {
+	if !r.cfg.NoSearch && res.docsKept == "" {
+		if docsHook != nil {
+			docsHook(page)
+		}
 		res.docs = append(res.docs, search.Docs(s, page, project)...)
 	}
 }
