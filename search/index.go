@@ -50,8 +50,9 @@ type Doc struct {
 }
 
 // indexedDoc is a document as the index maps it: its fields and the keys
-// of its time (none for a time the index cannot hold, see hasTime).
-// (bleve indexes an empty string as a term, a nil pointer not at all).
+// of its time, none for a time the index cannot hold (see hasTime). The
+// keys are pointers: bleve indexes an empty string as a term, a nil
+// pointer not at all.
 type indexedDoc struct {
 	Doc
 	Day   *string `json:"day"`
