@@ -49,37 +49,38 @@ func (r *Renderer) Highlighter() *Highlighter { return r.hl }
 // lasting Store): a rebuild renders a page's Markdown (goldmark, a tenth of
 // a --force build) only for text it has not seen.
 func (r *Renderer) Markdown(src string) template.HTML {
-	if len(src) < markdownCacheMin {
+	if len(src) < fragmentCacheMin {
 		return r.markdown(src)
 	}
-	key := cacheKey("markdown", "", src, -1) // blocks' keys have a start ≥ 0
-	if out, ok := r.hl.lookup(key); ok {
-		return template.HTML(out)
-	}
-	out := r.markdown(src)
-	r.hl.keep(key, string(out))
-	return out
+	return r.kept("markdown", src, r.markdown)
 }
 
 // ANSI is the package's ANSI, its HTML kept as Markdown's is when the
 // text needs a terminal's rendering (an escape, a carriage return or a
 // backspace) and is long enough. A nil Renderer renders.
 func (r *Renderer) ANSI(s string) template.HTML {
-	if r == nil || len(s) < markdownCacheMin || !needsTerminal(s) {
+	if r == nil || len(s) < fragmentCacheMin || !needsTerminal(s) {
 		return ANSI(s)
 	}
-	key := cacheKey("terminal", "", s, -1)
+	return r.kept("terminal", s, ANSI)
+}
+
+// fragmentCacheMin is the shortest text whose HTML is worth caching:
+// shorter text renders about as fast as it is looked up.
+const fragmentCacheMin = 256
+
+// kept is render(src), taken from the highlighter's caches when there,
+// kept there when not. kind names the renderer in the key; the start of
+// -1 is one no code block's key has (its start is at least 0).
+func (r *Renderer) kept(kind, src string, render func(string) template.HTML) template.HTML {
+	key := cacheKey(kind, "", src, -1)
 	if out, ok := r.hl.lookup(key); ok {
 		return template.HTML(out)
 	}
-	out := ANSI(s)
+	out := render(src)
 	r.hl.keep(key, string(out))
 	return out
 }
-
-// markdownCacheMin is the shortest Markdown worth caching: shorter text
-// renders about as fast as it is looked up.
-const markdownCacheMin = 256
 
 func (r *Renderer) markdown(src string) template.HTML {
 	var buf bytes.Buffer
