@@ -49,25 +49,6 @@ type Doc struct {
 	Text    string    `json:"text"`
 }
 
-// indexedDoc is a document as the index maps it: its fields and the keys
-// of its time, none for a time the index cannot hold (see hasTime). The
-// keys are pointers: bleve indexes an empty string as a term, a nil
-// pointer not at all.
-type indexedDoc struct {
-	Doc
-	Day   *string `json:"day"`
-	Order *string `json:"order"`
-}
-
-func indexed(d *Doc) indexedDoc {
-	x := indexedDoc{Doc: *d}
-	if hasTime(d.Time) {
-		day, order := dayKey(d.Time), orderKey(d.Time)
-		x.Day, x.Order = &day, &order
-	}
-	return x
-}
-
 // dayKey is t's day in UTC, as after: and before: name it.
 func dayKey(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
@@ -154,7 +135,7 @@ type Writer struct {
 	dir   string
 	idx   bleve.Index   // an index being updated
 	batch *bleve.Batch  // its next batch
-	build bleve.Builder // or a new index, built in one pass
+	build *scorch.Builder // or a new index, built in one pass
 	// metas are every document's metas (text length included): kept
 	// beside the index, so an update knows the documents it did not add.
 	metas *metaSet
@@ -216,11 +197,20 @@ func OpenWriter(dir string, fresh bool) (*Writer, error) {
 	// builderBatch documents written to disk as they come, merged once at
 	// the end into the one segment the index holds, where the online path
 	// would merge and re-merge them as it goes.
-	b, err := bleve.NewBuilder(dir, m, map[string]any{
+	cfg := map[string]any{
 		"batchSize":       builderBatch,
 		"mergeMax":        builderMergeMax,
 		"buildPathPrefix": tmp,
-	})
+	}
+	// bleve's builder writes the index's meta file and puts the mapping
+	// and the store's path in cfg; it maps each document it is given, so
+	// the documents, made (newDocument), go to a scorch builder of the
+	// same config. bleve's own builder is never used: its empty folder in
+	// tmp goes with tmp.
+	if _, err := bleve.NewBuilder(dir, m, cfg); err != nil {
+		return nil, fmt.Errorf("create search index: %w", err)
+	}
+	b, err := scorch.NewBuilder(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("create search index: %w", err)
 	}
@@ -440,11 +430,14 @@ func (w *Writer) Add(docs []Doc) ([]string, error) {
 		}
 		w.added[docs[i].ID] = true
 		var err error
-		d := indexed(&docs[i])
+		if docs[i].ID == "" {
+			return ids, bleve.ErrorEmptyID
+		}
+		d := newDocument(&docs[i])
 		if w.build != nil {
-			err = w.build.Index(docs[i].ID, &d)
+			err = w.build.Index(d)
 		} else {
-			err = w.batch.Index(docs[i].ID, &d)
+			err = w.batch.IndexAdvanced(d)
 		}
 		if err != nil {
 			return ids, err
