@@ -133,8 +133,8 @@ func Mapping() (mapping.IndexMapping, error) {
 // Writer adds documents to an index, in batches, and deletes them.
 type Writer struct {
 	dir   string
-	idx   bleve.Index   // an index being updated
-	batch *bleve.Batch  // its next batch
+	idx   bleve.Index     // an index being updated
+	batch *bleve.Batch    // its next batch
 	build *scorch.Builder // or a new index, built in one pass
 	// metas are every document's metas (text length included): kept
 	// beside the index, so an update knows the documents it did not add.
