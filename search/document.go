@@ -53,7 +53,7 @@ func fields() *fieldMaker {
 
 // newDocument is the bleve document of d: what MapDocument makes of
 // indexed(d), less the empty _all field.
-func newDocument(d *Doc) *document.Document {
+func newDocument(d *Doc, sp *spill, hash uint64) *document.Document {
 	fm := fields()
 	doc := document.NewDocument(d.ID)
 	doc.Fields = make([]document.Field, 0, 12)
@@ -75,7 +75,7 @@ func newDocument(d *Doc) *document.Document {
 	if termVectors {
 		doc.AddField(text) // positions: bleve's own analysis
 	} else {
-		doc.AddField(&textField{TextField: text})
+		doc.AddField(&textField{TextField: text, spill: sp, ID: d.ID, role: d.Role, tool: d.Tool, hash: hash})
 	}
 	if hasTime(d.Time) {
 		kw("day", dayKey(d.Time), index.IndexField)
@@ -105,14 +105,21 @@ type textField struct {
 	*document.TextField
 	length int
 	freqs  index.TokenFrequencies
+	// With a spill, the document's record is written to it (spill.go).
+	spill          *spill
+	ID, role, tool string
+	hash           uint64
 }
 
 // scratch is a textField's reusable analysis state.
 type scratch struct {
 	an   scratchAnalyzer
 	slot map[string]int32
+	ts   []int32 // each token's slot
 	uniq []int32 // a term's first token, by slot
 	n    []int   // a term's count, by slot
+	rec  []byte  // a spill record
+	pos  []uint32
 }
 
 var scratchPool = sync.Pool{New: func() any { return &scratch{slot: map[string]int32{}} }}
@@ -120,19 +127,22 @@ var scratchPool = sync.Pool{New: func() any { return &scratch{slot: map[string]i
 func (f *textField) Analyze() {
 	s := scratchPool.Get().(*scratch)
 	v := f.Value()
-	toks := s.an.analyze(unsafe.String(unsafe.SliceData(v), len(v)))
-	s.uniq, s.n = s.uniq[:0], s.n[:0]
+	text := unsafe.String(unsafe.SliceData(v), len(v))
+	toks := s.an.analyze(text)
+	s.ts, s.uniq, s.n = s.ts[:0], s.uniq[:0], s.n[:0]
 	size := 0
 	for i, t := range toks {
 		k := unsafe.String(unsafe.SliceData(t.Term), len(t.Term))
-		if at, ok := s.slot[k]; ok {
-			s.n[at]++
-			continue
+		at, ok := s.slot[k]
+		if !ok {
+			at = int32(len(s.uniq))
+			s.slot[k] = at
+			s.uniq = append(s.uniq, int32(i))
+			s.n = append(s.n, 0)
+			size += len(t.Term)
 		}
-		s.slot[k] = int32(len(s.uniq))
-		s.uniq = append(s.uniq, int32(i))
-		s.n = append(s.n, 1)
-		size += len(t.Term)
+		s.n[at]++
+		s.ts = append(s.ts, at)
 	}
 	clear(s.slot)
 	buf := make([]byte, 0, size)
@@ -147,8 +157,13 @@ func (f *textField) Analyze() {
 		freqs[unsafe.String(unsafe.SliceData(term), len(term))] = &tfs[j]
 	}
 	f.length, f.freqs = len(toks), freqs
-	if cap(s.uniq) > 1<<16 {
-		s.uniq, s.n = nil, nil // a huge document's tables are not kept
+	if f.spill != nil {
+		s.rec, s.pos = appendRecord(s.rec[:0], DisplayText(f.role, f.tool, text), toks, s.ts, s.uniq, s.n, s.pos)
+		f.spill.put(f.ID, f.hash, s.rec)
+	}
+	if cap(s.ts) > 1<<16 {
+		// A huge document's tables are not kept.
+		s.ts, s.uniq, s.n, s.rec, s.pos = nil, nil, nil, nil, nil
 	}
 	scratchPool.Put(s)
 }

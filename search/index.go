@@ -143,10 +143,11 @@ type Writer struct {
 	// byPage lists the documents' ids by page (the id's part before
 	// '#'), made when first needed (DeletePages) and kept up to date.
 	byPage map[string]map[string]bool
-	scans  int  // docsOf's calls without byPage
-	count  int  // documents in an opened index, until its metas are read
-	fresh  bool // made anew
-	dirty  bool // changed since opened
+	scans  int    // docsOf's calls without byPage
+	count  int    // documents in an opened index, until its metas are read
+	spill  *spill // what the static index needs of the documents added (spill.go)
+	fresh  bool   // made anew
+	dirty  bool   // changed since opened
 }
 
 // Fresh tells whether the index was made anew (not updated).
@@ -166,6 +167,7 @@ func Remove(dir string) error {
 	os.Remove(filepath.Clean(dir) + "-metas.gob") // before format 4
 	os.Remove(shardsPath(dir))
 	os.Remove(statsPath(dir))
+	os.Remove(spillPath(dir))
 	os.RemoveAll(buildPath(dir))
 	return os.RemoveAll(dir)
 }
@@ -433,7 +435,11 @@ func (w *Writer) Add(docs []Doc) ([]string, error) {
 		if docs[i].ID == "" {
 			return ids, bleve.ErrorEmptyID
 		}
-		d := newDocument(&docs[i])
+		if w.spill == nil && spillDocs {
+			w.spill = newSpill(w.dir)
+		}
+		m := newMeta(&docs[i])
+		d := newDocument(&docs[i], w.spill, m.hash)
 		if w.build != nil {
 			err = w.build.Index(d)
 		} else {
@@ -442,7 +448,7 @@ func (w *Writer) Add(docs []Doc) ([]string, error) {
 		if err != nil {
 			return ids, err
 		}
-		w.metas.set(newMeta(&docs[i]))
+		w.metas.set(m)
 		if w.byPage != nil {
 			w.pageAdd(docs[i].ID)
 		}
@@ -620,7 +626,11 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 	}
 	os.Remove(shardsPath(w.dir))
 	os.Remove(statsPath(w.dir))
-	st, tokens, err := writeStatic(w.dir, metas, write, kept)
+	if w.spill != nil {
+		w.spill.done() // on an error, the documents are read from the index
+		defer func() { w.spill.close(); w.spill = nil }()
+	}
+	st, tokens, err := writeStatic(w.dir, metas, write, kept, w.spill)
 	for _, m := range metas {
 		st.TextBytes += m.text
 	}

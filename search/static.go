@@ -122,7 +122,7 @@ func varint(b []byte, n uint64) []byte {
 // documents' stored text) and the documents' metas, in their numbers
 // (numbered), calling write for each file (a path relative to the site
 // root).
-func writeStatic(dir string, metas []meta, write func(path string, data []byte) error, kept *keptShards) (StaticStats, int64, error) {
+func writeStatic(dir string, metas []meta, write func(path string, data []byte) error, kept *keptShards, sp *spill) (StaticStats, int64, error) {
 	var st StaticStats
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
 	if err != nil {
@@ -142,7 +142,7 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 	if an == nil {
 		return st, 0, fmt.Errorf("search index: no analyzer %q", Analyzer)
 	}
-	w := &staticWriter{r: r, an: an, ours: oursAnalyzer(an), metas: metas, write: write, kept: kept}
+	w := &staticWriter{r: r, an: an, ours: oursAnalyzer(an), metas: metas, write: write, kept: kept, spill: sp}
 	err = w.run()
 	return w.st, w.tokens, err
 }
@@ -157,6 +157,7 @@ type staticWriter struct {
 	metas  []meta
 	write  func(path string, data []byte) error
 	kept   *keptShards
+	spill  *spill // records of the documents added (spill.go), or nil
 	st     StaticStats
 	tokens int64 // the documents' field lengths, summed (BM25)
 }
@@ -422,6 +423,9 @@ func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) e
 // analyser is Analyzer, which sc repeats without allocating per document
 // (TestScratchAnalyzer); an index of another analyser is analysed by it.
 func (w *staticWriter) analyseDoc(m meta, slot map[string]int, sc *scratchAnalyzer) analysed {
+	if a, ok := w.spill.get(&m); ok {
+		return a
+	}
 	text, err := storedText(w.r, m.id)
 	if err != nil {
 		return analysed{err: err}

@@ -1,0 +1,135 @@
+package search
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestSpillSameStatic: the static index written from the spill file is
+// the one written from the index alone, file for file: for a new index
+// (every document spilled) and for an updated one (the update's documents
+// spilled, one of them a new text of an indexed one, the others read from
+// the index). The spill file is gone after, and its records were used (a
+// spill that reads nothing would pass the rest).
+func TestSpillSameStatic(t *testing.T) {
+	docs := testDocs(t, 3000, 9)
+	docs = append(docs, Doc{ID: "z.html#cjk", Project: "p", Session: "z", Role: "answer",
+		Text: "日本語のテキスト 中文分词 Word WORD word ÉTÉ été " + strings.Repeat("x ", 3000), Time: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)})
+	build := func(spilled bool, docs []Doc, update []Doc, drop []string) map[string][]byte {
+		spillDocs = spilled
+		defer func() { spillDocs = true }()
+		dir := filepath.Join(t.TempDir(), "idx")
+		w := buildIndex(t, dir, docs)
+		files := writeAll(t, w, nil)
+		if _, err := os.Stat(spillPath(dir)); !os.IsNotExist(err) {
+			t.Errorf("spill file left after WriteStatic: %v", err)
+		}
+		if update == nil {
+			return files
+		}
+		w, err := OpenWriter(dir, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Delete(drop); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Add(update); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return writeAll(t, w, nil)
+	}
+	same := func(what string, got, want map[string][]byte) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d files, want %d", what, len(got), len(want))
+		}
+		for p, data := range want {
+			if string(got[p]) != string(data) {
+				t.Fatalf("%s: %s differs", what, p)
+			}
+		}
+	}
+	ids := map[string]bool{}
+	for _, d := range docs {
+		ids[d.ID] = true
+	}
+	var reads int // counted by the static writer's workers
+	var mu sync.Mutex
+	spillHook = func() { mu.Lock(); reads++; mu.Unlock() }
+	defer func() { spillHook = nil }()
+	same("new index", build(true, docs, nil, nil), build(false, docs, nil, nil))
+	if reads != len(ids) {
+		t.Errorf("new index: %d documents read from the spill, want %d", reads, len(ids))
+	}
+	// The update: 200 documents new, one replaced by another text.
+	base, added := docs[:2800], slices.Clone(docs[2800:])
+	changed := base[5]
+	changed.Text = "an edited text, not the one first indexed"
+	added = append(added, changed)
+	reads = 0
+	same("updated index", build(true, base, added, []string{changed.ID}), build(false, base, added, []string{changed.ID}))
+	if want := len(base) + len(added); reads != want {
+		t.Errorf("updated index: %d documents read from the spill, want %d (the first build's and the update's)", reads, want)
+	}
+}
+
+// TestSpillRecord: a record reads back as written; a cut or lengthened
+// record is refused (its document is then read from the index).
+func TestSpillRecord(t *testing.T) {
+	var sc scratchAnalyzer
+	text := "Alpha beta ALPHA 日本語 gamma alpha"
+	toks := sc.analyze(text)
+	slot := map[string]int32{}
+	var ts, uniq []int32
+	var n []int
+	for i, tk := range toks {
+		at, ok := slot[string(tk.Term)]
+		if !ok {
+			at = int32(len(uniq))
+			slot[string(tk.Term)] = at
+			uniq = append(uniq, int32(i))
+			n = append(n, 0)
+		}
+		n[at]++
+		ts = append(ts, at)
+	}
+	rec, _ := appendRecord(nil, "display", toks, ts, uniq, n, nil)
+	a, err := decodeAnalysed(slices.Clone(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.display != "display" || a.length != len(toks) || len(a.terms) != len(uniq) {
+		t.Fatalf("read %q %d %d terms", a.display, a.length, len(a.terms))
+	}
+	for j, tp := range a.terms {
+		if string(tp.term) != string(toks[uniq[j]].Term) {
+			t.Fatalf("term %d: %q, want %q", j, tp.term, toks[uniq[j]].Term)
+		}
+		var want []uint32
+		for i, tk := range toks {
+			if ts[i] == int32(j) {
+				want = append(want, uint32(tk.Position))
+			}
+		}
+		if !slices.Equal(tp.pos, want) {
+			t.Fatalf("term %q: positions %v, want %v", tp.term, tp.pos, want)
+		}
+	}
+	for k := 0; k < len(rec); k++ {
+		if _, err := decodeAnalysed(slices.Clone(rec[:k])); err == nil {
+			t.Fatalf("a record cut to %d bytes of %d was read", k, len(rec))
+		}
+	}
+	if _, err := decodeAnalysed(append(slices.Clone(rec), 0)); err == nil {
+		t.Fatal("a record with a byte more was read")
+	}
+}
