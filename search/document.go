@@ -75,7 +75,7 @@ func newDocument(d *Doc, sp *spill, hash uint64) *document.Document {
 	if termVectors {
 		doc.AddField(text) // positions: bleve's own analysis
 	} else {
-		doc.AddField(&textField{TextField: text, spill: sp, ID: d.ID, role: d.Role, tool: d.Tool, hash: hash})
+		doc.AddField(&textField{TextField: text, spill: sp, id: d.ID, role: d.Role, tool: d.Tool, hash: hash})
 	}
 	if hasTime(d.Time) {
 		kw("day", dayKey(d.Time), index.IndexField)
@@ -107,7 +107,7 @@ type textField struct {
 	freqs  index.TokenFrequencies
 	// With a spill, the document's record is written to it (spill.go).
 	spill          *spill
-	ID, role, tool string
+	id, role, tool string
 	hash           uint64
 }
 
@@ -159,7 +159,7 @@ func (f *textField) Analyze() {
 	f.length, f.freqs = len(toks), freqs
 	if f.spill != nil {
 		s.rec, s.pos = appendRecord(s.rec[:0], DisplayText(f.role, f.tool, text), toks, s.ts, s.uniq, s.n, s.pos)
-		f.spill.put(f.ID, f.hash, s.rec)
+		f.spill.put(f.id, f.hash, s.rec)
 	}
 	if cap(s.ts) > 1<<16 {
 		// A huge document's tables are not kept.

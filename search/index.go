@@ -179,6 +179,7 @@ func buildPath(dir string) string { return filepath.Clean(dir) + "-build" }
 // OpenWriter opens the index in dir to update it, or makes a new one when
 // fresh is set or no usable index is there.
 func OpenWriter(dir string, fresh bool) (*Writer, error) {
+	os.Remove(spillPath(dir)) // a stopped build's
 	if !fresh {
 		if w, err := openExisting(dir); err == nil {
 			return w, nil

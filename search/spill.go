@@ -15,14 +15,14 @@ import (
 // The static index needs of each document its display text, its field
 // length and its terms with their positions: what bleve's analysis of the
 // text field finds, and positions, which the bleve index does not keep.
-// Read back from the index, each document's stored text is decoded and
-// analysed a second time (analyseDoc): a third of the search phase's
-// analysis. So a document the index adds is written, as its text field is
-// analysed (textField.Analyze), to a spill file beside the index, and
-// WriteStatic reads it from there; a document added by an earlier build,
-// or one whose record is missing or of another content, is read from the
-// index and analysed as before. TestSpillSameStatic checks that the two
-// give the same files.
+// Read back from the index, each document's stored text was decoded and
+// analysed a second time (analyseDoc): 0.6 of the 3.5 CPU-s the corpus
+// tree's search cost. So a document the index adds is written, as its text
+// field is analysed (textField.Analyze), to a spill file beside the index,
+// and WriteStatic reads it from there, a record at a time; a document
+// added by an earlier build, or one whose record is missing or of another
+// content, is read from the index and analysed as before.
+// TestSpillSameStatic checks that the two give the same files.
 
 // spillDocs makes Writers spill (tests compare with the index alone).
 var spillDocs = true
