@@ -273,9 +273,13 @@ func TestKilledRepair(t *testing.T) {
 				t.Errorf("round %d: the child build to die at its write %d ended without it", i, k.atWrite)
 			}
 		}
-		// A temporary file as a killed write leaves it, deep in the site.
+		// A temporary file as a killed write leaves it, deep in the site,
+		// and as a killed save of the archive's index leaves it.
 		if st, err := os.Stat(filepath.Join(site, "assets")); err == nil && st.IsDir() {
 			os.WriteFile(filepath.Join(site, "assets", ".tmp-4242"), []byte("half a file"), 0o644)
+		}
+		if st, err := os.Stat(archiveDir(DefaultStateDir(site, os.Getenv))); err == nil && st.IsDir() {
+			os.WriteFile(filepath.Join(archiveDir(DefaultStateDir(site, os.Getenv)), ".tmp-4243"), []byte(`{"half`), 0o644)
 		}
 		if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: site}); err != nil {
 			t.Fatalf("round %d: the build after the kills: %v", i, err)

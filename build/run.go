@@ -559,6 +559,10 @@ func (r *runner) save(src *sources, out *output, plan *planned, col *collector) 
 	if err := writeState(r.cfg.State, plan.next); err != nil {
 		return err
 	}
+	// Saved by a build alone, which holds the site's lock (the copies are
+	// made before it, each under a name of its own): what a killed save
+	// left can go.
+	src.kept.store.RemoveTemps()
 	st, err := src.kept.store.Save()
 	if err != nil {
 		return fmt.Errorf("archive: %w", err)

@@ -116,6 +116,22 @@ func Open(dir string) (*Store, error) {
 	return s, nil
 }
 
+// RemoveTemps removes what a process killed while it saved the index left
+// of its temporary file (.tmp-*, beside index.json); a killed copy's, in
+// blobs, goes at the next save that changes the index. The caller must be
+// the one process saving the index (a build holds the site's lock).
+func (s *Store) RemoveTemps() {
+	names, err := os.ReadDir(s.dir)
+	if err != nil {
+		return
+	}
+	for _, d := range names {
+		if !d.IsDir() && strings.HasPrefix(d.Name(), ".tmp-") {
+			os.Remove(filepath.Join(s.dir, d.Name()))
+		}
+	}
+}
+
 func (s *Store) blob(hash string) string {
 	return filepath.Join(s.dir, "blobs", hash[:2], hash+".zst")
 }

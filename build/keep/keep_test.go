@@ -173,3 +173,37 @@ func TestReadInto(t *testing.T) {
 		t.Error("a missing file read without error")
 	}
 }
+
+// TestRemoveTemps: the temporary file a killed save left beside the index
+// is removed, and nothing else: the index and the copies stay.
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(t.TempDir(), "a.jsonl")
+	os.WriteFile(src, []byte("{}\n"), 0o644)
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Keep(Entry{Path: src, Size: 3}, "2026-11-27"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Save(); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, ".tmp-12345"), []byte(`{"half`), 0o644)
+	s.RemoveTemps()
+	if _, err := os.Stat(filepath.Join(dir, ".tmp-12345")); !os.IsNotExist(err) {
+		t.Errorf("the temporary file is still there: %v", err)
+	}
+	s2, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := s2.Entries()
+	if len(e) != 1 {
+		t.Fatalf("%d entries after, want 1", len(e))
+	}
+	if data, err := s2.Read(e[0]); err != nil || string(data) != "{}\n" {
+		t.Fatalf("the kept copy reads %q, %v", data, err)
+	}
+}
