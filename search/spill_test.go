@@ -133,3 +133,35 @@ func TestSpillRecord(t *testing.T) {
 		t.Fatal("a record with a byte more was read")
 	}
 }
+
+// TestSpillUnwritable: when the spill file cannot be made (here a folder
+// holds its name), the documents are read from the index: the static
+// index is the same, and the build does not fail.
+func TestSpillUnwritable(t *testing.T) {
+	docs := testDocs(t, 500, 4)
+	want := func() map[string][]byte {
+		spillDocs = false
+		defer func() { spillDocs = true }()
+		return writeAll(t, buildIndex(t, filepath.Join(t.TempDir(), "idx"), docs), nil)
+	}()
+	dir := filepath.Join(t.TempDir(), "idx")
+	if err := os.MkdirAll(filepath.Join(spillPath(dir), "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var reads int
+	var mu sync.Mutex
+	spillHook = func() { mu.Lock(); reads++; mu.Unlock() }
+	defer func() { spillHook = nil }()
+	got := writeAll(t, buildIndex(t, dir, docs), nil)
+	if reads != 0 {
+		t.Errorf("%d records read from a spill that could not be written", reads)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d files, want %d", len(got), len(want))
+	}
+	for p, data := range want {
+		if string(got[p]) != string(data) {
+			t.Fatalf("%s differs", p)
+		}
+	}
+}
