@@ -8,7 +8,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/document"
-	"github.com/blevesearch/bleve/v2/mapping"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
@@ -42,8 +41,7 @@ func fields() *fieldMaker {
 		if err != nil {
 			panic(err) // Mapping is a constant: tests make it
 		}
-		im := m.(*mapping.IndexMappingImpl)
-		maker = fieldMaker{text: im.AnalyzerNamed(Analyzer), keyword: im.AnalyzerNamed(keyword.Name)}
+		maker = fieldMaker{text: m.AnalyzerNamed(Analyzer), keyword: m.AnalyzerNamed(keyword.Name)}
 		if maker.text == nil || maker.keyword == nil {
 			panic("search: mapping without its analysers")
 		}

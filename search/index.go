@@ -428,14 +428,14 @@ func (w *Writer) Add(docs []Doc) ([]string, error) {
 		return nil, err
 	}
 	for i := range docs {
+		if docs[i].ID == "" {
+			return ids, bleve.ErrorEmptyID
+		}
 		if w.added[docs[i].ID] {
 			continue
 		}
 		w.added[docs[i].ID] = true
 		var err error
-		if docs[i].ID == "" {
-			return ids, bleve.ErrorEmptyID
-		}
 		if w.spill == nil && spillDocs {
 			w.spill = newSpill(w.dir)
 		}
