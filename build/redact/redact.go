@@ -502,7 +502,7 @@ func (r *Redactor) lines(vals, keys []string, groups []int) ([]string, map[strin
 		r.secrets(out, keys, groups, skip, hashes, add)
 		for i, v := range out {
 			if !skip[i] && len(v) >= cleanMin && groups[i] < 0 && v == before[i] {
-				r.clean.add(hashes[i])
+				r.clean.add(hashes[i], len(v))
 			}
 		}
 	}
