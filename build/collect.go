@@ -164,6 +164,11 @@ func (c *collector) take(res *rendered) error {
 		return nil
 	}
 	u := res.unit
+	defer func() {
+		for i := range res.files {
+			res.files[i].release()
+		}
+	}()
 	for _, f := range res.files {
 		u.Files = append(u.Files, f.path)
 		var err error

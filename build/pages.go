@@ -62,6 +62,17 @@ type outFile struct {
 	data  []byte
 	page  bool // a page (counted, and listed in the sitemap)
 	media bool // a medium, named by its content: written once
+	// buf, when set, is the pooled buffer data is in: given back
+	// (release) once the file is written.
+	buf *bytes.Buffer
+}
+
+// release gives f's buffer back to the pool; f.data is not used after.
+func (f *outFile) release() {
+	if f.buf != nil {
+		putBuf(f.buf)
+		f.buf, f.data = nil, nil
+	}
 }
 
 // render renders l, a panic included: a bug ccsite has on one session's
@@ -217,7 +228,7 @@ func (r *renderer) exports(res *rendered, u *unit, s *session.Session, page, pro
 		if err := f.Write(buf, s, project); err != nil {
 			panic(fmt.Errorf("export %s: %w", path, err)) // a bug: reported against the session
 		}
-		res.files = append(res.files, outFile{path: path, data: doneBuf(buf)})
+		res.files = append(res.files, outFile{path: path, data: buf.Bytes(), buf: buf})
 		links.Exports = append(links.Exports, render.ExportLink{Name: f.Name, Type: f.Type, URL: path})
 	}
 }
@@ -229,31 +240,44 @@ func (r *renderer) page(res *rendered, u *unit, page, kind, title string, extra 
 	crumbs = append(crumbs, extra...)
 	crumbs = append(crumbs, render.Crumb{Label: title})
 	u.Pages++
-	data, err := renderPage(r.ts, r.cfg, &render.Page{Path: page, Title: title, Kind: kind, Crumbs: crumbs, Body: body})
+	buf, err := renderPageBuf(r.ts, r.cfg, &render.Page{Path: page, Title: title, Kind: kind, Crumbs: crumbs, Body: body})
 	if err != nil {
 		panic(err) // a template failing on one session's data: a bug, reported against it
 	}
-	res.files = append(res.files, outFile{path: page, data: data, page: true})
+	res.files = append(res.files, outFile{path: page, data: buf.Bytes(), page: true, buf: buf})
 }
 
 // renderPage executes the page template.
 func renderPage(ts *render.Templates, cfg Config, p *render.Page) ([]byte, error) {
+	buf, err := renderPageBuf(ts, cfg, p)
+	if err != nil {
+		return nil, err
+	}
+	return doneBuf(buf), nil
+}
+
+// renderPageBuf is renderPage into a pooled buffer, for the caller to
+// give back (putBuf) when it no longer needs the page.
+func renderPageBuf(ts *render.Templates, cfg Config, p *render.Page) (*bytes.Buffer, error) {
 	p.Search = !cfg.NoSearch
 	if cfg.BaseURL != "" {
 		p.Canonical = cfg.BaseURL + p.Path
 	}
 	buf := scratchBuf()
 	if err := ts.Page(buf, p); err != nil {
-		doneBuf(buf)
+		putBuf(buf)
 		return nil, fmt.Errorf("render %s: %w", p.Path, err)
 	}
-	return doneBuf(buf), nil
+	return buf, nil
 }
 
 // Pages and exports are written into buffers kept for the next (the
 // result copied out at its size): grown from nothing each time, a page's
 // buffer was allocated, cleared and copied over a dozen times, in fresh
-// memory (0.19 CPU-s of a warm --force build of the corpus tree).
+// memory (0.19 CPU-s of a warm --force build of the corpus tree). A
+// session's pages and exports stay in their buffers until the collector
+// has written them (outFile.release): copied out, they cost another
+// 0.1 CPU-s.
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 func scratchBuf() *bytes.Buffer { return bufPool.Get().(*bytes.Buffer) }
@@ -262,11 +286,16 @@ func scratchBuf() *bytes.Buffer { return bufPool.Get().(*bytes.Buffer) }
 // 16 MB: a rare giant is not kept).
 func doneBuf(b *bytes.Buffer) []byte {
 	out := append([]byte(nil), b.Bytes()...)
+	putBuf(b)
+	return out
+}
+
+// putBuf gives b back to the pool (unless it grew past 16 MB).
+func putBuf(b *bytes.Buffer) {
 	if b.Cap() <= 16<<20 {
 		b.Reset()
 		bufPool.Put(b)
 	}
-	return out
 }
 
 // docs adds a page's search documents to res.
