@@ -2,9 +2,10 @@ package build
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"sort"
@@ -187,12 +188,32 @@ func (x *indexer) writeStatic(w *siteWriter, docs int, next *buildState) (search
 	return st, nil
 }
 
-// docsHash hashes documents, every field the index holds.
+// docsHash hashes documents, every field the index holds: each string
+// length first, the time as its instant and its zone's offset. (It was
+// the documents' JSON: 0.58 CPU-s of a cold 1 GB build, in reflection.)
 func docsHash(docs []search.Doc) string {
 	h := sha256.New()
-	enc := json.NewEncoder(h)
+	var b []byte
+	str := func(s string) {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
 	for i := range docs {
-		enc.Encode(&docs[i])
+		d := &docs[i]
+		b = b[:0]
+		str(d.ID)
+		str(d.Project)
+		str(d.Session)
+		str(d.Title)
+		str(d.Role)
+		str(d.Tool)
+		str(d.Model)
+		_, off := d.Time.Zone()
+		b = binary.AppendVarint(b, d.Time.UnixNano())
+		b = binary.AppendVarint(b, int64(off))
+		b = binary.AppendUvarint(b, uint64(len(d.Text)))
+		h.Write(b)
+		io.WriteString(h, d.Text)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
