@@ -55,6 +55,10 @@ type Entry struct {
 	MTime int64  `json:"mtime"` // Unix nanoseconds
 	// Seen is the day (UTC) a build last found the file.
 	Seen string `json:"seen"`
+	// Appended is how many of the content's bytes the copy holds in
+	// frames of their own, added to the copy of an earlier, shorter
+	// content as the file grew (see Keep); 0 for a copy compressed whole.
+	Appended int64 `json:"appended,omitempty"`
 	// Session is the session id the file belongs to; Project its
 	// project's path; Start its first time.
 	Session string    `json:"session,omitempty"`
@@ -164,7 +168,7 @@ func (s *Store) Keep(e Entry, day string) error {
 	}
 	sum := sha256.Sum256(data)
 	e.Hash, e.Size, e.Seen = hex.EncodeToString(sum[:]), int64(len(data)), day
-	if err := s.write(e.Hash, data); err != nil {
+	if e.Appended, err = s.writeGrown(old, e.Hash, data); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -264,6 +268,59 @@ func (s *Store) write(hash string, data []byte) error {
 	}
 	return writeAtomic(p, z)
 }
+
+// appendedMax is the share of a copy's content that may be in appended
+// frames (1/appendedMax): past it the copy is compressed whole again (a
+// frame of a few lines compresses less well than the whole file does).
+const appendedMax = 4
+
+// writeGrown stores data under hash. When old is the copy of a file that
+// data continues (old's content is data's start: a session that grew, the
+// commonest change by far), the new copy is old's compressed bytes and one
+// more zstd frame with what was added (a stream of frames decodes to their
+// contents one after the other), so only the new lines are compressed,
+// not the whole file again: on the corpus tree an appended message went
+// from 0.05 to ~0.01 CPU-s of archiving, and a long session's more. It
+// returns the bytes in appended frames (0: compressed whole).
+func (s *Store) writeGrown(old *Entry, hash string, data []byte) (int64, error) {
+	if old == nil || old.Hash == "" || old.Size <= 0 || old.Size >= int64(len(data)) ||
+		(old.Appended+int64(len(data))-old.Size)*appendedMax > int64(len(data)) {
+		return 0, s.write(hash, data)
+	}
+	p := s.blob(hash)
+	if _, err := os.Stat(p); err == nil {
+		return 0, s.write(hash, data) // kept already (counted as reused there)
+	}
+	base, err := os.ReadFile(s.blob(old.Hash))
+	if err != nil {
+		return 0, s.write(hash, data)
+	}
+	// The earlier copy must hold exactly data's start: decoded and
+	// compared, so a damaged copy is never built upon.
+	dec := decoders.Get().(*zstd.Decoder)
+	prev, err := dec.DecodeAll(base, nil)
+	decoders.Put(dec)
+	if err != nil || !bytes.Equal(prev, data[:old.Size]) {
+		return 0, s.write(hash, data)
+	}
+	z := s.enc.EncodeAll(data[old.Size:], base) // base, then one more frame
+	s.mu.Lock()
+	s.written += int64(len(z) - len(base))
+	s.mu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return 0, err
+	}
+	return old.Appended + int64(len(data)) - old.Size, writeAtomic(p, z)
+}
+
+// decoders are zstd decoders for writeGrown, reused.
+var decoders = sync.Pool{New: func() any {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		panic(err) // options are constant: cannot fail
+	}
+	return d
+}}
 
 // Read returns a kept file's content.
 func (s *Store) Read(e *Entry) ([]byte, error) {

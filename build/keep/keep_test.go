@@ -207,3 +207,98 @@ func TestRemoveTemps(t *testing.T) {
 		t.Fatalf("the kept copy reads %q, %v", data, err)
 	}
 }
+
+// TestKeepGrown: a file that grows (a session appended to) is kept as the
+// earlier copy and a frame with what was added; it reads back byte for
+// byte at every step, from a reopened archive too, and the copy is made
+// whole again once appended frames hold a quarter of it. A file changed
+// otherwise (rewritten, cut short), or whose earlier copy is damaged, is
+// compressed whole.
+func TestKeepGrown(t *testing.T) {
+	src := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "archive")
+	p := filepath.Join(src, "proj", "s.jsonl")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := func(content []byte) *Entry {
+		t.Helper()
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(p)
+		if err := st.Keep(Entry{Path: p, Root: src, Rel: "proj/s.jsonl", Kind: KindSession, Size: fi.Size(), MTime: fi.ModTime().UnixNano() + int64(len(content))}, "2026-11-27"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Save(); err != nil {
+			t.Fatal(err)
+		}
+		e := st.Entries()[0]
+		if got, err := st.Read(e); err != nil || !bytes.Equal(got, content) {
+			t.Fatalf("%d bytes kept, read back %d: %v", len(content), len(got), err)
+		}
+		return e
+	}
+	line := func(i int) string {
+		return fmt.Sprintf(`{"type":"user","uuid":"u%05d","message":{"content":"message %d of the session, appended"}}`+"\n", i, i)
+	}
+	var content []byte
+	for i := range 400 {
+		content = append(content, line(i)...)
+	}
+	if e := keep(content); e.Appended != 0 {
+		t.Fatalf("a new copy has %d appended bytes", e.Appended)
+	}
+	whole, grown := 0, 0
+	for i := 400; i < 600; i++ {
+		content = append(content, line(i)...)
+		e := keep(content)
+		if e.Appended == 0 {
+			whole++
+		} else {
+			grown++
+			if e.Appended*appendedMax > e.Size {
+				t.Fatalf("%d of %d bytes in appended frames", e.Appended, e.Size)
+			}
+		}
+	}
+	if grown < 150 || whole == 0 {
+		t.Errorf("200 appends: %d kept by a frame added, %d compressed whole; want most added, some whole", grown, whole)
+	}
+	// Only the copy of the last content is left.
+	blobs, _ := filepath.Glob(filepath.Join(dir, "blobs", "*", "*.zst"))
+	if len(blobs) != 1 {
+		t.Errorf("%d copies on disk, want 1", len(blobs))
+	}
+	st.Close()
+	if st, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if got, err := st.Read(st.Entries()[0]); err != nil || !bytes.Equal(got, content) {
+		t.Fatalf("reopened: read back %d bytes of %d: %v", len(got), len(content), err)
+	}
+	// A line grown before one more is added: compressed whole.
+	content = append(content, line(600)...)
+	keep(content)
+	changed := bytes.Replace(content, []byte("message 3 of"), []byte("message 3 (edited) of"), 1)
+	changed = append(changed, line(601)...)
+	if e := keep(changed); e.Appended != 0 {
+		t.Errorf("a file changed in its middle kept by an appended frame (%d bytes)", e.Appended)
+	}
+	if e := keep(changed[:len(changed)/2]); e.Appended != 0 {
+		t.Errorf("a file cut short kept by an appended frame (%d bytes)", e.Appended)
+	}
+	// A damaged earlier copy is not built upon.
+	content = changed[:len(changed)/2]
+	e := st.Entries()[0]
+	if err := os.WriteFile(st.blob(e.Hash), []byte("not zstd"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	content = append(content, line(602)...)
+	if e := keep(content); e.Appended != 0 {
+		t.Errorf("built upon a damaged copy (%d appended bytes)", e.Appended)
+	}
+}
