@@ -3,7 +3,6 @@ package build
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,7 +36,7 @@ func TestDeletedSourcesStay(t *testing.T) {
 	// one and a frame with the new line (keep's writeGrown), and all of
 	// it must come back.
 	grow := filepath.Join(in, "-home-demo-webapp", "8f6c56cd-7dc9-5b10-8aee-686bfe5862c2.jsonl")
-	appendMessage(t, grow, "One more question about the deploy, asked after the first build.")
+	appendLine(t, grow, "One more question about the deploy, asked after the first build.")
 	grown, err := Run(context.Background(), cfg)
 	if err != nil || grown.Archive.Written == 0 || grown.Docs != first.Docs+1 {
 		t.Fatalf("build after the session grew: %v, %d documents (%d before), archive %+v", err, grown.Docs, first.Docs, grown.Archive)
@@ -217,35 +216,5 @@ func TestFileHistoryKept(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the file-history backup is not kept: %+v", st.Entries())
-	}
-}
-
-// appendMessage adds a user message to the session file at p, continuing
-// its last record.
-func appendMessage(t *testing.T, p, text string) {
-	t.Helper()
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	var last map[string]any
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
-		t.Fatal(err)
-	}
-	rec := map[string]any{"type": "user", "uuid": "b1e2c3d4-0000-4000-8000-000000000001", "parentUuid": last["uuid"],
-		"sessionId": last["sessionId"], "cwd": last["cwd"], "timestamp": "2026-11-27T12:00:00.000Z",
-		"message": map[string]any{"role": "user", "content": text}}
-	line, err := json.Marshal(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		t.Fatal(err)
 	}
 }

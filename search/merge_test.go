@@ -65,7 +65,9 @@ func TestMergeLeavesLargest(t *testing.T) {
 		t.Fatalf("a new index has %d segments, want 1", len(segs))
 	}
 	big := largest(segs)
-	update := func(k int, add []Doc) {
+	// update adds docs, then merges as Close does past maxSegments, at
+	// most segments.
+	update := func(k int, add []Doc, most uint64) {
 		t.Helper()
 		w, err := OpenWriter(dir, false)
 		if err != nil || w.Fresh() {
@@ -74,21 +76,20 @@ func TestMergeLeavesLargest(t *testing.T) {
 		if _, err := w.Add(add); err != nil {
 			t.Fatal(err)
 		}
-		// As Close does past maxSegments, at 2: the merge comes with
-		// every other update.
 		if err := w.flush(); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.merge(2); err != nil {
+		if err := w.merge(most); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
 	}
+	// At 2 segments: the merge comes with every other update.
 	for k := range 3 * maxSegments {
 		update(k, []Doc{{ID: fmt.Sprintf("p/s.html#m-zq%02d", k), Project: "p", Session: "s", Title: "S",
-			Role: "prompt", Time: time.Date(2026, 11, 27, 12, k, 0, 0, time.UTC), Text: fmt.Sprintf("quokkamerge%02d appended", k)}})
+			Role: "prompt", Time: time.Date(2026, 11, 27, 12, k, 0, 0, time.UTC), Text: fmt.Sprintf("quokkamerge%02d appended", k)}}, 2)
 		segs = segments(t, dir)
 		if len(segs) > 2 {
 			t.Fatalf("update %d: %d segments, want at most 2", k, len(segs))
@@ -115,22 +116,7 @@ func TestMergeLeavesLargest(t *testing.T) {
 		many = append(many, Doc{ID: fmt.Sprintf("p/t.html#m-%04d", k), Project: "p", Session: "t", Title: "T",
 			Role: "answer", Time: time.Date(2026, 11, 27, 13, 0, k, 0, time.UTC), Text: strings.Repeat("bulk words ", 5)})
 	}
-	w, err := OpenWriter(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Add(many); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.flush(); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.merge(1); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	update(-1, many, 1)
 	if segs := segments(t, dir); len(segs) != 1 {
 		t.Errorf("after a large update, %d segments: want all merged into one", len(segs))
 	}
