@@ -553,7 +553,15 @@ func runSearch(e *env, sf searchFlags, words []string) int {
 	if state == "" {
 		state = build.DefaultStateDir(*sf.site, e.getenv)
 	}
-	idx, err := search.Open(build.IndexPath(state))
+	// The first search after a build makes the bleve index of the build's
+	// documents, or adds those that changed: a second or more, said.
+	idx, err := search.OpenNoting(build.IndexPath(state), func(fresh bool, docs int) {
+		if fresh {
+			fmt.Fprintf(stderr, "ccsite search: making the search index of %d documents (once, after a build)\n", docs)
+		} else if docs >= 1000 {
+			fmt.Fprintf(stderr, "ccsite search: adding %d documents to the search index\n", docs)
+		}
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
 		return exitFail

@@ -91,6 +91,15 @@ func TestNoSecretLeaks(t *testing.T) {
 	leakCheckKeep(t, plan, ctrl, run)
 }
 
+// leakSync makes the bleve index of the build whose state is state, as
+// the first search does.
+func leakSync(t *testing.T, state string) {
+	t.Helper()
+	if err := search.Sync(IndexPath(state)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // leakControl builds and shares without redaction and scans that: which
 // plants reach any output, which strings to keep the site shows.
 func leakControl(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string) (*leakRun, Summary) {
@@ -107,6 +116,7 @@ func leakControl(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string) (*
 	ctrl.area, ctrl.keepArea = "share", false
 	ctrl.scanTree(t, share)
 	ctrl.area = "state"
+	leakSync(t, state)
 	ctrl.scanTree(t, state)
 	return ctrl, sum
 }
@@ -165,8 +175,10 @@ func leakRedacted(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string, c
 	run.scanTree(t, cache)
 	// The build's state (manifest, search index) is not published, yet
 	// holds what the pages show: it is checked as well, but for the
-	// archive of the transcripts as they were.
+	// archive of the transcripts as they were. Its bleve index is made
+	// when a search first needs it: made here, it is scanned too.
 	run.area = "state"
+	leakSync(t, state)
 	run.scanTree(t, state)
 	last := sums[len(sums)-1]
 	if run.files < 20 || run.bleveDocs == 0 || run.bleveTerms == 0 {
@@ -1061,6 +1073,9 @@ func testLeakScanner(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := search.Sync(filepath.Join(dir, ".ccsite", "bleve")); err != nil {
 		t.Fatal(err)
 	}
 	var broken strings.Builder

@@ -503,7 +503,7 @@ func (r *runner) index(col *collector, out *output) error {
 	}
 	defer func() { col.pl.index = nil }()
 	x.dropGone(col.pl.next.Units)
-	n, err := closeIndex(x)
+	n, err := x.close()
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
@@ -593,32 +593,13 @@ func (r *runner) summarise(plan *planned, out *output, col *collector) {
 }
 
 // indexMemLimit is the soft memory limit of the index's phases: room for
-// the merge and the static index's reads at 1 GB of transcripts (at 320
-// MiB the collector ran nearly all the time there: 252 CPU-s for the cold
+// the static index's reads at 1 GB of transcripts (measured when the
+// bleve index was made here too: at 320 MiB the collector ran nearly all the time there: 252 CPU-s for the cold
 // 1 GB build against 184 at 560, peak RSS 846 MB against 926).
 const indexMemLimit = 560 << 20
 
-// mergeMemLimit is the soft memory limit while a new index's segments are
-// merged (the index writer's Close): the merge reads every segment's
-// mapped file at once, and those pages count in the resident set on top of
-// the heap (the 1 GB tree peaked at 980 MB under indexMemLimit).
-const mergeMemLimit = 400 << 20
-
-// closeIndex closes the index writer under mergeMemLimit (when no
-// GOMEMLIMIT is set), then puts the limit back.
-func closeIndex(x *indexer) (int, error) {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		old := debug.SetMemoryLimit(-1)
-		if old > mergeMemLimit {
-			debug.SetMemoryLimit(mergeMemLimit)
-			defer debug.SetMemoryLimit(old)
-		}
-	}
-	return x.close()
-}
-
-// afterPages gives back what rendering held before the index is merged
-// and read through: the peak is then the index's, not the sum of both.
+// afterPages gives back what rendering held before the static index is
+// written: the peak is then the index's, not the sum of both.
 func afterPages(hl *markup.Highlighter) (restore func()) {
 	hl.Forget()
 	var undo []func()

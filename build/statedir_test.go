@@ -26,7 +26,7 @@ func TestStateOutsideSite(t *testing.T) {
 	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, State: state}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"state.json", "bleve", "lock"} {
+	for _, f := range []string{"state.json", "bleve-metas", "bleve-texts", "lock"} {
 		if _, err := os.Stat(filepath.Join(state, f)); err != nil {
 			t.Errorf("the state folder has no %s: %v", f, err)
 		}
@@ -39,7 +39,7 @@ func TestStateOutsideSite(t *testing.T) {
 			return err
 		}
 		name := d.Name()
-		if name == ".ccsite" || name == "bleve" || name == "state.json" || name == "journal" || name == "lock" || strings.HasSuffix(name, ".gob") {
+		if name == ".ccsite" || strings.HasPrefix(name, "bleve") || name == "state.json" || name == "journal" || name == "lock" || strings.HasSuffix(name, ".gob") {
 			t.Errorf("build state in the site: %s", p)
 		}
 		return nil

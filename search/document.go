@@ -126,23 +126,7 @@ func (f *textField) Analyze() {
 	s := scratchPool.Get().(*scratch)
 	v := f.Value()
 	text := unsafe.String(unsafe.SliceData(v), len(v))
-	toks := s.an.analyze(text)
-	s.ts, s.uniq, s.n = s.ts[:0], s.uniq[:0], s.n[:0]
-	size := 0
-	for i, t := range toks {
-		k := unsafe.String(unsafe.SliceData(t.Term), len(t.Term))
-		at, ok := s.slot[k]
-		if !ok {
-			at = int32(len(s.uniq))
-			s.slot[k] = at
-			s.uniq = append(s.uniq, int32(i))
-			s.n = append(s.n, 0)
-			size += len(t.Term)
-		}
-		s.n[at]++
-		s.ts = append(s.ts, at)
-	}
-	clear(s.slot)
+	toks, size := s.count(text)
 	buf := make([]byte, 0, size)
 	tfs := make([]index.TokenFreq, len(s.uniq))
 	freqs := make(index.TokenFrequencies, len(s.uniq))
@@ -159,11 +143,49 @@ func (f *textField) Analyze() {
 		s.rec, s.pos = appendRecord(s.rec[:0], DisplayText(f.role, f.tool, text), toks, s.ts, s.uniq, s.n, s.pos)
 		f.spill.put(f.id, f.hash, s.rec)
 	}
+	s.done()
+}
+
+// count analyses text into s: its tokens (returned), each token's slot
+// (ts), each term's first token (uniq) and count (n); size is the terms'
+// bytes.
+func (s *scratch) count(text string) (toks analysis.TokenStream, size int) {
+	toks = s.an.analyze(text)
+	s.ts, s.uniq, s.n = s.ts[:0], s.uniq[:0], s.n[:0]
+	for i, t := range toks {
+		k := unsafe.String(unsafe.SliceData(t.Term), len(t.Term))
+		at, ok := s.slot[k]
+		if !ok {
+			at = int32(len(s.uniq))
+			s.slot[k] = at
+			s.uniq = append(s.uniq, int32(i))
+			s.n = append(s.n, 0)
+			size += len(t.Term)
+		}
+		s.n[at]++
+		s.ts = append(s.ts, at)
+	}
+	clear(s.slot)
+	return toks, size
+}
+
+// done gives s back to the pool.
+func (s *scratch) done() {
 	if cap(s.ts) > 1<<16 {
 		// A huge document's tables are not kept.
 		s.ts, s.uniq, s.n, s.rec, s.pos = nil, nil, nil, nil, nil
 	}
 	scratchPool.Put(s)
+}
+
+// spillDoc analyses d's text as the text field does and writes its record
+// to sp: what the static index needs of a document a build adds.
+func spillDoc(sp *spill, d *Doc, hash uint64) {
+	s := scratchPool.Get().(*scratch)
+	toks, _ := s.count(d.Text)
+	s.rec, s.pos = appendRecord(s.rec[:0], DisplayText(d.Role, d.Tool, d.Text), toks, s.ts, s.uniq, s.n, s.pos)
+	sp.put(d.ID, hash, s.rec)
+	s.done()
 }
 
 func (f *textField) AnalyzedLength() int { return f.length }

@@ -24,8 +24,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/index/scorch"
-	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	index "github.com/blevesearch/bleve_index_api"
@@ -130,12 +128,14 @@ func Mapping() (mapping.IndexMapping, error) {
 	return m, nil
 }
 
-// Writer adds documents to an index, in batches, and deletes them.
+// Writer adds documents to the search index and deletes them: to the
+// metas and the texts files (texts.go), and, as a new document's text is
+// analysed, to the spill the static index is written from (spill.go).
+// The bleve index is made of the metas and texts when a search first
+// needs it (Open, sync.go), never by a build.
 type Writer struct {
 	dir   string
-	idx   bleve.Index     // an index being updated
-	batch *bleve.Batch    // its next batch
-	build *scorch.Builder // or a new index, built in one pass
+	texts *textStore
 	// metas are every document's metas (text length included): kept
 	// beside the index, so an update knows the documents it did not add.
 	metas *metaSet
@@ -143,11 +143,13 @@ type Writer struct {
 	// byPage lists the documents' ids by page (the id's part before
 	// '#'), made when first needed (DeletePages) and kept up to date.
 	byPage map[string]map[string]bool
-	scans  int    // docsOf's calls without byPage
-	count  int    // documents in an opened index, until its metas are read
-	spill  *spill // what the static index needs of the documents added (spill.go)
-	fresh  bool   // made anew
-	dirty  bool   // changed since opened
+	scans  int      // docsOf's calls without byPage
+	count  int      // documents in an opened index, until its metas are read
+	spill  *spill   // what the static index needs of the documents added (spill.go)
+	fresh  bool     // made anew
+	dirty  bool     // changed since opened
+	marked bool     // the metas file's count set to badCount (marked)
+	lock   *os.File // held from OpenWriter to Close: a search's sync waits
 }
 
 // Fresh tells whether the index was made anew (not updated).
@@ -168,17 +170,33 @@ func Remove(dir string) error {
 	os.Remove(shardsPath(dir))
 	os.Remove(statsPath(dir))
 	os.Remove(spillPath(dir))
+	os.Remove(textsPath(dir))
+	os.Remove(heldPath(dir))
 	os.RemoveAll(buildPath(dir))
 	return os.RemoveAll(dir)
 }
 
-// buildPath is the folder where a new index's segments are built, beside
-// the index folder.
-func buildPath(dir string) string { return filepath.Clean(dir) + "-build" }
-
 // OpenWriter opens the index in dir to update it, or makes a new one when
 // fresh is set or no usable index is there.
+//
+// The writer holds the lock a search's Sync takes, from here to Close or
+// Abort: a build waits for a search making the bleve index to finish, and
+// a search waits for the build to leave its texts and metas agreeing.
 func OpenWriter(dir string, fresh bool) (*Writer, error) {
+	lock, err := takeLock(dir)
+	if err != nil {
+		return nil, err
+	}
+	w, err := openWriter(dir, fresh)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	w.lock = lock
+	return w, nil
+}
+
+func openWriter(dir string, fresh bool) (*Writer, error) {
 	os.Remove(spillPath(dir)) // a stopped build's
 	if !fresh {
 		if w, err := openExisting(dir); err == nil {
@@ -188,51 +206,39 @@ func OpenWriter(dir string, fresh bool) (*Writer, error) {
 	if err := Remove(dir); err != nil {
 		return nil, err
 	}
-	m, err := Mapping()
-	if err != nil {
-		return nil, err
-	}
-	tmp := buildPath(dir)
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		return nil, err
-	}
-	// A new index is built offline (scorch's Builder): segments of
-	// builderBatch documents written to disk as they come, merged once at
-	// the end into the one segment the index holds, where the online path
-	// would merge and re-merge them as it goes.
-	cfg := map[string]any{
-		"batchSize":       builderBatch,
-		"mergeMax":        builderMergeMax,
-		"buildPathPrefix": tmp,
-	}
-	// bleve's builder writes the index's meta file and puts the mapping
-	// and the store's path in cfg; it maps each document it is given, so
-	// the documents, made (newDocument), go to a scorch builder of the
-	// same config. bleve's own builder is never used: its empty folder in
-	// tmp goes with tmp.
-	if _, err := bleve.NewBuilder(dir, m, cfg); err != nil {
-		return nil, fmt.Errorf("create search index: %w", err)
-	}
-	b, err := scorch.NewBuilder(cfg)
+	t, err := openTexts(dir, true)
 	if err != nil {
 		return nil, fmt.Errorf("create search index: %w", err)
 	}
-	return &Writer{dir: dir, build: b, metas: newMetaSet(nil), added: map[string]bool{}, fresh: true, dirty: true}, nil
+	return &Writer{dir: dir, texts: t, metas: newMetaSet(nil), added: map[string]bool{}, fresh: true, dirty: true}, nil
 }
 
-// The offline builder's segment size (documents) and how many segments
-// one merge takes. The builder merges the first mergeMax segments into
-// one, then that one with the next ones, and so on: with 100, the 175
-// segments of a 1 GB archive were merged in two passes, the first 100
-// written twice (the search phase grew faster than the archive). With
-// 1024 an archive of up to a million documents is merged in one pass.
-const (
-	builderBatch    = 1000
-	builderMergeMax = 1024
-)
+// takeLock takes the lock of the index in dir (lockPath), waiting for it.
+func takeLock(dir string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(lockPath(dir), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
 
-// openExisting opens an index, checking its metas' header agrees with it;
-// the metas themselves are read when first needed (loadMetas).
+// unlock lets a search's Sync go on (closing the file lets its lock go).
+func (w *Writer) unlock() {
+	if w.lock != nil {
+		w.lock.Close()
+		w.lock = nil
+	}
+}
+
+// openExisting opens an index to update it: its metas' header (the metas
+// are read when first needed, loadMetas) and its texts.
 func openExisting(dir string) (*Writer, error) {
 	f, err := os.Open(metaPath(dir))
 	if err != nil {
@@ -240,19 +246,14 @@ func openExisting(dir string) (*Writer, error) {
 	}
 	format, count, err := readMetasHeader(bufio.NewReader(f))
 	f.Close()
-	if err != nil || format != metasFormat {
-		return nil, fmt.Errorf("search index metas of another format")
+	if err != nil || format != metasFormat || uint64(count) == badCount {
+		return nil, fmt.Errorf("search index metas of another format, or of a stopped build")
 	}
-	idx, err := bleve.Open(dir)
+	t, err := openTexts(dir, false)
 	if err != nil {
 		return nil, err
 	}
-	n, err := idx.DocCount()
-	if err != nil || int(n) != count {
-		idx.Close()
-		return nil, fmt.Errorf("search index and metas disagree")
-	}
-	return &Writer{dir: dir, idx: idx, batch: idx.NewBatch(), count: count, added: map[string]bool{}}, nil
+	return &Writer{dir: dir, texts: t, count: count, added: map[string]bool{}}, nil
 }
 
 // loadMetas reads the metas of an opened index, once.
@@ -269,6 +270,21 @@ func (w *Writer) loadMetas() error {
 	return nil
 }
 
+// mark sets the metas file's count to badCount before an update first
+// changes the texts file: until Close writes the metas, they agree with no
+// texts, and a build stopped in between leaves an index the next one
+// makes anew.
+func (w *Writer) mark() error {
+	if w.fresh || w.marked {
+		return nil
+	}
+	if err := setMetasCount(metaPath(w.dir), badCount); err != nil {
+		return err
+	}
+	w.marked = true
+	return nil
+}
+
 // Delete removes documents by id (ids not in the index are ignored).
 func (w *Writer) Delete(ids []string) error {
 	if err := w.loadMetas(); err != nil {
@@ -278,20 +294,17 @@ func (w *Writer) Delete(ids []string) error {
 		if _, ok := w.metas.get(id); !ok {
 			continue
 		}
-		if w.build != nil {
-			// Only a build that added a document twice would; the
-			// indexer never does.
-			return fmt.Errorf("search index: %s deleted from a new index", id)
+		if err := w.mark(); err != nil {
+			return err
 		}
 		w.metas.del(id)
 		if w.byPage != nil {
 			delete(w.byPage[pageOf(id)], id)
 		}
-		w.batch.Delete(id)
+		if err := w.texts.del(id); err != nil {
+			return err
+		}
 		w.dirty = true
-	}
-	if w.batch.Size() >= 4000 {
-		return w.flush()
 	}
 	return nil
 }
@@ -418,234 +431,105 @@ func docHash(d *Doc) uint64 {
 	return binary.LittleEndian.Uint64(h.Sum(nil))
 }
 
-// Add queues docs, writing a batch every few thousand. A document whose
-// id was added before in this writer's life is left out: bleve would
-// replace the first, and the static index must hold what bleve holds. It
-// returns the ids it added.
+// Add adds docs. A document whose id was added before in this writer's
+// life is left out (the first stays). It returns the ids it added.
 func (w *Writer) Add(docs []Doc) ([]string, error) {
 	var ids []string
 	if err := w.loadMetas(); err != nil {
 		return nil, err
 	}
 	for i := range docs {
-		if docs[i].ID == "" {
-			return ids, bleve.ErrorEmptyID
+		d := &docs[i]
+		if d.ID == "" {
+			return ids, errors.New("search index: a document without an id")
 		}
-		if w.added[docs[i].ID] {
+		if w.added[d.ID] {
 			continue
 		}
-		w.added[docs[i].ID] = true
-		var err error
+		if err := w.mark(); err != nil {
+			return ids, err
+		}
+		w.added[d.ID] = true
 		if w.spill == nil && spillDocs {
 			w.spill = newSpill(w.dir)
 		}
-		m := newMeta(&docs[i])
-		d := newDocument(&docs[i], w.spill, m.hash)
-		if w.build != nil {
-			err = w.build.Index(d)
-		} else {
-			err = w.batch.IndexAdvanced(d)
+		m := newMeta(d)
+		if w.spill != nil {
+			spillDoc(w.spill, d, m.hash)
 		}
-		if err != nil {
+		if err := w.texts.put(d.ID, m.hash, d.Text); err != nil {
 			return ids, err
 		}
 		w.metas.set(m)
 		if w.byPage != nil {
-			w.pageAdd(docs[i].ID)
+			w.pageAdd(d.ID)
 		}
-		ids = append(ids, docs[i].ID)
+		ids = append(ids, d.ID)
 		w.dirty = true
-	}
-	if w.build == nil && w.batch.Size() >= 4000 {
-		return ids, w.flush()
 	}
 	return ids, nil
 }
 
-func (w *Writer) flush() error {
-	if w.build != nil || w.batch.Size() == 0 {
-		return nil
+// Close writes the texts and the metas; it returns the number of
+// documents.
+func (w *Writer) Close() (int, error) {
+	defer w.unlock()
+	if w.texts == nil {
+		return w.len(), nil
 	}
-	err := w.idx.Batch(w.batch)
-	w.batch.Reset()
+	t := w.texts
+	w.texts = nil
+	err := t.commit()
+	if err == nil && w.dirty {
+		err = w.writeMetas()
+	}
+	if cerr := t.close(); err == nil {
+		err = cerr
+	}
+	return w.len(), err
+}
+
+// writeMetas writes the metas of a changed index: whole, or, for an
+// update that only added documents, the newest, their section appended
+// (their count is badCount: mark).
+func (w *Writer) writeMetas() error {
+	if !w.fresh {
+		if add, appendOnly := w.metas.appendOnly(); appendOnly {
+			err := appendMetas(metaPath(w.dir), w.metas.file, add, w.metas.len())
+			if err != nil {
+				os.Remove(metaPath(w.dir)) // whatever it holds now
+			}
+			return err
+		}
+	}
+	return w.saveMetas()
+}
+
+// len is the number of documents.
+func (w *Writer) len() int {
+	if w.metas != nil {
+		return w.metas.len()
+	}
+	return w.count
+}
+
+// Abort gives up a writer: a new index is removed, an updated one left as
+// it is (its metas, marked when it changed, make the next build start
+// anew).
+func (w *Writer) Abort() error {
+	defer w.unlock()
+	if w.fresh {
+		w.texts.abort()
+		w.texts = nil
+		return Remove(w.dir)
+	}
+	err := w.texts.close()
+	w.texts = nil
 	return err
 }
 
-// Close writes what is queued, merges the index into one segment, saves
-// the metas and closes it; it returns the number of documents. One segment
-// makes the index's statistics (bleve's BM25 average length counts each
-// segment's terms) the same from one build to the next, and the same
-// whether the index was made anew or updated.
-func (w *Writer) Close() (int, error) {
-	if w.build != nil {
-		// The builder merges its segments into one and writes the index;
-		// with no document it has no segment to write (and fails), so an
-		// empty index is made the usual way.
-		os.Remove(metaPath(w.dir))
-		var err error
-		if len(w.added) > 0 {
-			err = w.build.Close()
-		} else {
-			err = w.empty()
-		}
-		w.build = nil
-		os.RemoveAll(buildPath(w.dir))
-		if err == nil {
-			err = w.saveMetas()
-		}
-		return w.metas.len(), err
-	}
-	if !w.dirty {
-		n := w.count
-		if w.metas != nil {
-			n = w.metas.len()
-		}
-		return n, w.idx.Close()
-	}
-	// The metas go first: if the build stops before the index is closed,
-	// they disagree with it and the next build starts the index anew.
-	// Documents only added, the newest, are appended to them.
-	add, appendOnly := w.metas.appendOnly()
-	if !appendOnly || setMetasCount(metaPath(w.dir), badCount) != nil {
-		appendOnly = false
-		os.Remove(metaPath(w.dir))
-	}
-	err := w.flush()
-	// An update adds a segment; they are merged only when there are many
-	// (the static index does not depend on how many there are, and
-	// merging rewrites the whole index).
-	if err == nil {
-		err = w.merge(maxSegments)
-	}
-	if cerr := w.idx.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && appendOnly {
-		if err = appendMetas(metaPath(w.dir), w.metas.file, add, w.metas.len()); err != nil {
-			os.Remove(metaPath(w.dir)) // whatever it holds now
-		}
-	} else if err == nil {
-		err = w.saveMetas()
-	}
-	return w.metas.len(), err
-}
-
-// Abort gives up a writer: a new index is removed unfinished (the builder
-// would merge every segment first), an updated one closed as it is (its
-// metas, removed when it changed, make the next build start anew).
-func (w *Writer) Abort() error {
-	if w.build == nil {
-		_, err := w.Close()
-		return err
-	}
-	w.build = nil
-	return Remove(w.dir)
-}
-
-// empty makes an empty index in w.dir, in place of the builder's.
-func (w *Writer) empty() error {
-	if err := os.RemoveAll(w.dir); err != nil {
-		return err
-	}
-	m, err := Mapping()
-	if err != nil {
-		return err
-	}
-	idx, err := bleve.NewUsing(w.dir, m, scorch.Name, scorch.Name, nil)
-	if err != nil {
-		return err
-	}
-	return idx.Close()
-}
-
-// maxSegments is how many segments an updated index may keep.
-const maxSegments = 8
-
 func (w *Writer) saveMetas() error {
 	return writeMetas(metaPath(w.dir), w.metas.numbered())
-}
-
-func (w *Writer) merge(most uint64) error {
-	adv, err := w.idx.Advanced()
-	if err != nil {
-		return err
-	}
-	s, ok := adv.(*scorch.Scorch)
-	if !ok {
-		return fmt.Errorf("search index: not a scorch index")
-	}
-	// bleve's single-segment plan may score a roster of one segment best
-	// and merge nothing (small segments); this one always merges them all.
-	opts := mergeplan.SingleSegmentMergePlanOptions
-	opts.SegmentsPerMergeTask = 1 << 20
-	opts.ScoreSegments = func(segments []mergeplan.Segment, _ *mergeplan.MergePlanOptions) float64 {
-		return 1 / float64(len(segments))
-	}
-	// While the others hold together under smallShare of the largest
-	// segment's live documents, they are merged among themselves and the
-	// largest is left as it is: an update adds a segment of a few
-	// documents, and merging those into the largest rewrote the whole
-	// index every few builds (+0.5 CPU-s for one message appended on the
-	// corpus tree; at 1 GB, a 220 MB segment).
-	planFor := func(files uint64) *mergeplan.MergePlanOptions {
-		big, rest := liveSizes(s)
-		if big > 0 && rest*smallShare < big && files > 2 {
-			o := opts
-			o.MaxSegmentSize = 2 * big // the largest is not eligible (LiveSize < MaxSegmentSize/2)
-			return &o
-		}
-		return &opts
-	}
-	// ForceMerge returns once the merged segment is in the index's root;
-	// wait until that root holds only it and is persisted, so Close keeps
-	// it.
-	deadline := time.Now().Add(2 * time.Minute)
-	for i := 0; ; i++ {
-		st := s.StatsMap()
-		root, _ := st["CurRootEpoch"].(uint64)
-		persisted, _ := st["LastPersistedEpoch"].(uint64)
-		files, _ := st["TotFileSegmentsAtRoot"].(uint64)
-		mem, _ := st["TotMemorySegmentsAtRoot"].(uint64)
-		if files <= most && mem == 0 && persisted >= root {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("search index: segments not merged after 2 minutes (%d on disk, %d in memory)", files, mem)
-		}
-		if files > most && mem == 0 {
-			if err := s.ForceMerge(context.Background(), planFor(files)); err != nil {
-				return err
-			}
-			continue
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// smallShare: the segments other than the largest are merged apart from
-// it while their live documents are under 1/smallShare of its.
-const smallShare = 8
-
-// liveSizes returns the live documents of the index's largest segment and
-// of all the others together.
-func liveSizes(s *scorch.Scorch) (big, rest int64) {
-	r, err := s.Reader()
-	if err != nil {
-		return 0, 0
-	}
-	defer r.Close()
-	snap, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return 0, 0
-	}
-	for _, seg := range snap.Segments() {
-		n := seg.LiveSize()
-		if n > big {
-			big, n = n, big
-		}
-		rest += n
-	}
-	return big, rest
 }
 
 // WriteStatic writes the static index (see StaticDir) derived from the
@@ -669,7 +553,7 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 	os.Remove(shardsPath(w.dir))
 	os.Remove(statsPath(w.dir))
 	if w.spill != nil {
-		w.spill.done() // on an error, the documents are read from the index
+		w.spill.done() // on an error, the documents are read from the texts
 		defer func() { w.spill.close(); w.spill = nil }()
 	}
 	st, tokens, err := writeStatic(w.dir, metas, write, kept, w.spill)
@@ -735,10 +619,15 @@ type Index struct {
 // ErrNoIndex is returned when a site has no search index.
 var ErrNoIndex = errors.New("no search index")
 
-// Open opens the bleve index in dir (a site's is in its state folder).
-func Open(dir string) (*Index, error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("%w at %s (build the site with ccsite build first)", ErrNoIndex, dir)
+// Open opens the bleve index in dir (a site's is in its state folder),
+// bringing it up to the last build's documents first (Sync).
+func Open(dir string) (*Index, error) { return OpenNoting(dir, nil) }
+
+// OpenNoting is Open, telling note (when not nil) before it makes or
+// updates the bleve index.
+func OpenNoting(dir string, note SyncNote) (*Index, error) {
+	if err := syncIndex(dir, maxSegments, note); err != nil {
+		return nil, err
 	}
 	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
 	if err != nil {

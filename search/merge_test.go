@@ -65,8 +65,8 @@ func TestMergeLeavesLargest(t *testing.T) {
 		t.Fatalf("a new index has %d segments, want 1", len(segs))
 	}
 	big := largest(segs)
-	// update adds docs, then merges as Close does past maxSegments, at
-	// most segments.
+	// update adds docs, then brings the bleve index up to them as Sync
+	// does, leaving at most most segments.
 	update := func(k int, add []Doc, most uint64) {
 		t.Helper()
 		w, err := OpenWriter(dir, false)
@@ -76,13 +76,10 @@ func TestMergeLeavesLargest(t *testing.T) {
 		if _, err := w.Add(add); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.flush(); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.merge(most); err != nil {
-			t.Fatal(err)
-		}
 		if _, err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := syncIndex(dir, most, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

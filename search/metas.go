@@ -38,7 +38,9 @@ const metasMagic = "ccsite metas\n"
 // 4: the binary file above, time with doc values (ties by time).
 // 5: the metas in number order, in sections, the count fixed-size.
 // 6: the time indexed as a day and an order key (keywords), not a date.
-const metasFormat = 6
+// 7: the metas beside a texts file, the bleve index made from both when a
+// search needs it (sync.go).
+const metasFormat = 7
 
 // maxMetaSections is how many sections the file may have before an update
 // writes it whole again.
@@ -187,11 +189,17 @@ func appendMetas(path string, mf metasFile, add []meta, count int) error {
 // readMetas reads the metas file at path, which must hold count metas, in
 // number order. The slice has room for a few more (an update's).
 func readMetas(path string, count int) ([]meta, metasFile, error) {
-	var mf metasFile
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, mf, err
+		return nil, metasFile{}, err
 	}
+	return decodeMetas(data, count)
+}
+
+// decodeMetas reads a metas file's content, which must hold count metas
+// (count < 0: as many as its header says). data is the metas' memory.
+func decodeMetas(data []byte, count int) ([]meta, metasFile, error) {
+	var mf metasFile
 	// One string holds the file: ids and values are parts of it, not a
 	// string each.
 	d := metaDecoder{b: data, s: unsafe.String(unsafe.SliceData(data), len(data))} // data is never written
@@ -202,7 +210,12 @@ func readMetas(path string, count int) ([]meta, metasFile, error) {
 	if f := d.uvarint(); f != metasFormat {
 		return nil, mf, fmt.Errorf("metas of format %d", f)
 	}
-	if n := d.uint64(); n != uint64(count) {
+	if n := d.uint64(); count < 0 {
+		if n == badCount || n > uint64(len(data)) {
+			return nil, mf, errors.New("search index metas being changed, or left so by a stopped build")
+		}
+		count = int(n)
+	} else if n != uint64(count) {
 		return nil, mf, fmt.Errorf("%d documents, the header said %d", count, n)
 	}
 	var table []string

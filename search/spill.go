@@ -17,11 +17,11 @@ import (
 // text field finds, and positions, which the bleve index does not keep.
 // Read back from the index, each document's stored text was decoded and
 // analysed a second time (analyseDoc): 0.6 of the 3.5 CPU-s the corpus
-// tree's search cost. So a document the index adds is written, as its text
-// field is analysed (textField.Analyze), to a spill file beside the index,
-// and WriteStatic reads it from there, a record at a time; a document
-// added by an earlier build, or one whose record is missing or of another
-// content, is read from the index and analysed as before.
+// tree's search cost. So a document a build adds is written, as its text
+// is analysed (spillDoc), to a spill file beside the index, and
+// WriteStatic reads it from there, a record at a time; a document added
+// by an earlier build, or one whose record is missing or of another
+// content, is read from the texts file (texts.go) and analysed then.
 // TestSpillSameStatic checks that the two give the same files.
 
 // spillDocs makes Writers spill (tests compare with the index alone).

@@ -17,13 +17,12 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
 )
 
-// The static index is the bleve index turned into files a browser can read
+// The static index is the search index turned into files a browser can read
 // from file://, where fetch, modules, workers and WebAssembly all fail: a
 // classic script per shard that hands its data to the global ccsiteSearch
 // (assets/search.js). Its parts, all under StaticDir:
@@ -47,9 +46,9 @@ import (
 // Documents are numbered by time, then id (numbered), the order
 // bleve's results break ties in, so the reader (by number) breaks them
 // the same way; a new message is numbered last. The postings are made
-// from the documents' stored text, analysed as bleve analysed it, never
-// read back from bleve's dictionary (whose layout depends on the builds
-// before). Each name carries a hash of the content, so a shard that did
+// from the documents' text, analysed as bleve analyses it (the index's
+// analyser), never read back from bleve's dictionary (whose layout
+// depends on the builds before). Each name carries a hash of the content, so a shard that did
 // not change keeps its URL.
 const StaticDir = "search"
 
@@ -118,40 +117,35 @@ func varint(b []byte, n uint64) []byte {
 	return append(b, tmp[i:]...)
 }
 
-// writeStatic derives the static index from the bleve index at dir (the
-// documents' stored text) and the documents' metas, in their numbers
-// (numbered), calling write for each file (a path relative to the site
-// root).
+// writeStatic derives the static index from the documents' metas, in
+// their numbers (numbered), and their records in the spill, or, for those
+// an earlier build added, their texts (texts.go), calling write for each
+// file (a path relative to the site root).
 func writeStatic(dir string, metas []meta, write func(path string, data []byte) error, kept *keptShards, sp *spill) (StaticStats, int64, error) {
 	var st StaticStats
-	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
-	if err != nil {
-		return st, 0, fmt.Errorf("open search index: %w", err)
-	}
-	defer idx.Close()
-	adv, err := idx.Advanced()
+	m, err := Mapping()
 	if err != nil {
 		return st, 0, err
 	}
-	r, err := adv.Reader()
-	if err != nil {
-		return st, 0, err
-	}
-	defer r.Close()
-	an := idx.Mapping().AnalyzerNamed(Analyzer)
+	an := m.AnalyzerNamed(Analyzer)
 	if an == nil {
 		return st, 0, fmt.Errorf("search index: no analyzer %q", Analyzer)
 	}
-	w := &staticWriter{r: r, an: an, ours: oursAnalyzer(an), metas: metas, write: write, kept: kept, spill: sp}
+	texts, err := openTextReader(dir)
+	if err != nil {
+		return st, 0, err
+	}
+	defer texts.close()
+	w := &staticWriter{texts: texts, an: an, ours: oursAnalyzer(an), metas: metas, write: write, kept: kept, spill: sp}
 	err = w.run()
 	return w.st, w.tokens, err
 }
 
-// staticWriter is the state writeStatic's steps share: the bleve index
-// read, its analyzer, the documents (sorted into their numbers), where the
+// staticWriter is the state writeStatic's steps share: the texts file
+// read, the index's analyzer, the documents (sorted into their numbers), where the
 // files go and what has been written.
 type staticWriter struct {
-	r      index.IndexReader
+	texts  *textReader
 	an     analysis.Analyzer
 	ours   bool // an is Analyzer as Mapping makes it (scratchAnalyzer repeats it)
 	metas  []meta
@@ -303,13 +297,7 @@ type keptLayer struct {
 
 // run writes the layers, then the manifest and search/api.js.
 func (w *staticWriter) run() error {
-	n, err := w.r.DocCount()
-	if err != nil {
-		return err
-	}
-	if int(n) != len(w.metas) {
-		return fmt.Errorf("search index holds %d documents, the build gave %d", n, len(w.metas))
-	}
+	var err error
 	cuts := layerCuts(w.metas)
 	var layers []layerEntry
 	for i := 0; i+1 < len(cuts); i++ {
@@ -361,8 +349,8 @@ type termPos struct {
 	pos  []uint32
 }
 
-// analyse reads documents' stored text and analyses it as bleve did, one
-// worker per core, calling fn with each in order.
+// analyse reads documents' spill records or texts and analyses them as
+// bleve does, one worker per core, calling fn with each in order.
 func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) error {
 	const batch = 64
 	type job struct {
@@ -395,12 +383,25 @@ func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) e
 		go func() {
 			slot := map[string]int{}
 			var sc scratchAnalyzer
-			for j := range jobs {
-				out := make([]analysed, j.hi-j.lo)
-				for i := range out {
-					out[i] = w.analyseDoc(docs[j.lo+i], slot, &sc)
+			// Each worker reads texts in a read transaction of its own.
+			err := w.texts.view(func(get func(*meta) (string, error)) error {
+				for j := range jobs {
+					out := make([]analysed, j.hi-j.lo)
+					for i := range out {
+						out[i] = w.analyseDoc(docs[j.lo+i], slot, &sc, get)
+					}
+					j.out <- out
 				}
-				j.out <- out
+				return nil
+			})
+			if err != nil { // no transaction: each document fails
+				for j := range jobs {
+					out := make([]analysed, j.hi-j.lo)
+					for i := range out {
+						out[i].err = err
+					}
+					j.out <- out
+				}
 			}
 		}()
 	}
@@ -418,15 +419,15 @@ func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) e
 	return nil
 }
 
-// analyseDoc reads one document's stored text and analyses it: the tokens
-// bleve indexed, grouped by term (slot and sc are scratch). The index's
+// analyseDoc reads one document's spill record, or its text (get) and
+// analyses it: the tokens bleve indexes, grouped by term (slot and sc are scratch). The index's
 // analyser is Analyzer, which sc repeats without allocating per document
 // (TestScratchAnalyzer); an index of another analyser is analysed by it.
-func (w *staticWriter) analyseDoc(m meta, slot map[string]int, sc *scratchAnalyzer) analysed {
+func (w *staticWriter) analyseDoc(m meta, slot map[string]int, sc *scratchAnalyzer, get func(*meta) (string, error)) analysed {
 	if a, ok := w.spill.get(&m); ok {
 		return a
 	}
-	text, err := storedText(w.r, m.id)
+	text, err := get(&m)
 	if err != nil {
 		return analysed{err: err}
 	}

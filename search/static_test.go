@@ -321,6 +321,9 @@ func buildIndex(t *testing.T, dir string, docs []Doc) *Writer {
 	if _, err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	if err := Sync(dir); err != nil {
+		t.Fatal(err)
+	}
 	return w
 }
 

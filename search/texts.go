@@ -1,0 +1,207 @@
+package search
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The texts file, beside the metas, holds every document's text: what a
+// build needs of the documents it did not add (the static index's layers
+// that changed hold some), and what the bleve index is made of when a
+// search first needs it (sync.go). A build no longer makes the bleve index:
+// the site's search is the static index, and bleve's indexing was half a
+// cold build's search cost and more than a third of a cold build at 1 GB.
+//
+// It is a bbolt file: one bucket, a document's id to its docHash (8 bytes,
+// little-endian) and its text, as it is (leak tests read it as they read
+// any bbolt file). A write transaction is committed every textsBatch
+// documents, so what is held dirty stays small.
+
+// textsPath is the texts file of the index in dir.
+func textsPath(dir string) string { return filepath.Clean(dir) + "-texts" }
+
+var textsBucket = []byte("texts")
+
+// textsBatch is how many puts or deletes a write transaction takes.
+const textsBatch = 2048
+
+// textStore is the texts file, opened to change it.
+type textStore struct {
+	db *bolt.DB
+	tx *bolt.Tx // the open write transaction, or nil
+	n  int      // its changes
+}
+
+// openTexts opens the texts file of dir to change it; fresh makes it anew.
+func openTexts(dir string, fresh bool) (*textStore, error) {
+	p := textsPath(dir)
+	if fresh {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	} else if _, err := os.Stat(p); err != nil {
+		return nil, err
+	}
+	db, err := bolt.Open(p, 0o644, &bolt.Options{Timeout: 10 * time.Second, NoSync: true, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return nil, fmt.Errorf("search texts: %w", err)
+	}
+	if fresh {
+		err = db.Update(func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucket(textsBucket)
+			return err
+		})
+	} else {
+		err = db.View(func(tx *bolt.Tx) error {
+			if tx.Bucket(textsBucket) == nil {
+				return errors.New("search texts: no bucket")
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &textStore{db: db}, nil
+}
+
+// bucket is the open write transaction's bucket, a transaction begun when
+// none is.
+func (s *textStore) bucket() (*bolt.Bucket, error) {
+	if s.tx == nil {
+		tx, err := s.db.Begin(true)
+		if err != nil {
+			return nil, err
+		}
+		s.tx, s.n = tx, 0
+	}
+	b := s.tx.Bucket(textsBucket)
+	b.FillPercent = textsFill
+	return b, nil
+}
+
+// textsFill is how full a split leaves the texts' pages. A session's
+// documents come in order of their ids, mostly: bbolt's default (half)
+// left the file twice the texts.
+const textsFill = 0.9
+
+// step counts a change, committing every textsBatch.
+func (s *textStore) step() error {
+	s.n++
+	if s.n < textsBatch {
+		return nil
+	}
+	return s.commit()
+}
+
+func (s *textStore) commit() error {
+	if s.tx == nil {
+		return nil
+	}
+	err := s.tx.Commit()
+	s.tx = nil
+	return err
+}
+
+// put keeps a document's text.
+func (s *textStore) put(id string, hash uint64, text string) error {
+	b, err := s.bucket()
+	if err != nil {
+		return err
+	}
+	v := make([]byte, 8, 8+len(text))
+	binary.LittleEndian.PutUint64(v, hash)
+	v = append(v, text...)
+	if err := b.Put([]byte(id), v); err != nil {
+		return err
+	}
+	return s.step()
+}
+
+// del forgets a document's text.
+func (s *textStore) del(id string) error {
+	b, err := s.bucket()
+	if err != nil {
+		return err
+	}
+	if err := b.Delete([]byte(id)); err != nil {
+		return err
+	}
+	return s.step()
+}
+
+// close commits and closes.
+func (s *textStore) close() error {
+	if s == nil || s.db == nil {
+		return nil
+	}
+	err := s.commit()
+	if cerr := s.db.Close(); err == nil {
+		err = cerr
+	}
+	s.db = nil
+	return err
+}
+
+// abort closes without committing what the open transaction holds.
+func (s *textStore) abort() {
+	if s == nil || s.db == nil {
+		return
+	}
+	if s.tx != nil {
+		s.tx.Rollback()
+		s.tx = nil
+	}
+	s.db.Close()
+	s.db = nil
+}
+
+// textReader reads the texts file.
+type textReader struct {
+	db *bolt.DB
+}
+
+// openTextReader opens the texts file of dir to read it (waiting a while
+// for a build that has it open).
+func openTextReader(dir string) (*textReader, error) {
+	db, err := bolt.Open(textsPath(dir), 0o644, &bolt.Options{ReadOnly: true, Timeout: 30 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("search texts: %w", err)
+	}
+	return &textReader{db: db}, nil
+}
+
+func (r *textReader) close() error { return r.db.Close() }
+
+// errStale is a text of another content than its meta's: the texts file
+// and the metas disagree.
+var errStale = errors.New("search texts and metas disagree")
+
+// view calls fn with a function that reads the text of a meta, in one read
+// transaction (a transaction is not shared between goroutines: each
+// worker has its own).
+func (r *textReader) view(fn func(get func(m *meta) (string, error)) error) error {
+	return r.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(textsBucket)
+		if b == nil {
+			return errors.New("search texts: no bucket")
+		}
+		return fn(func(m *meta) (string, error) {
+			v := b.Get([]byte(m.id))
+			if len(v) < 8 {
+				return "", fmt.Errorf("%s: %w (no text)", m.id, errStale)
+			}
+			if binary.LittleEndian.Uint64(v) != m.hash || int64(len(v)-8) != m.text {
+				return "", fmt.Errorf("%s: %w", m.id, errStale)
+			}
+			return string(v[8:]), nil // bbolt's memory lives with tx
+		})
+	})
+}
