@@ -138,6 +138,11 @@ func serveWatching(ctx context.Context, dir, index, addr string, interval time.D
 		return err
 	}
 	defer site.Close()
+	go func() {
+		if err := site.Ready(); err != nil {
+			fmt.Fprintf(stderr, "ccsite serve: search index: %v (/api/search answers 500; the pages are served)\n", err)
+		}
+	}()
 	w := serve.NewWatcher(roots, interval, builtAt)
 	rebuild := func(ctx context.Context) {
 		start := time.Now()

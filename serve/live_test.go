@@ -61,6 +61,9 @@ func liveServer(t *testing.T, dir string) (*serve.Site, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := site.Ready(); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(site.Handler())
 	t.Cleanup(func() {
 		site.Close() // ends the streams, which httptest's Close waits for

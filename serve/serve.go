@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -30,10 +31,16 @@ type Site struct {
 	mu         sync.RWMutex
 	idx        *search.Index // nil while rebuilding, or when the site has no index
 	rebuilding bool
+	opening    chan struct{} // closed once the index is opened (openIndex)
+	openErr    error         // why it could not be
 }
 
 // errRebuilding answers searches while the index is closed for a rebuild.
 var errRebuilding = errors.New("the site is being rebuilt; search again in a moment")
+
+// errMaking answers searches while the bleve index is made (the first
+// search after a build makes it: search.Sync).
+var errMaking = errors.New("the search index is being made; search again in a moment")
 
 // Open opens the built site in dir and its search index (the bleve index
 // in folder index, kept in the site's state folder), if it has one: a site
@@ -44,15 +51,37 @@ func Open(dir, index string, live bool) (*Site, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, errors.New(dir + " is not a built site (run ccsite build first)")
 	}
-	idx, err := search.Open(index)
-	if err != nil && !errors.Is(err, search.ErrNoIndex) {
-		return nil, err
-	}
-	s := &Site{dir: dir, index: index, idx: idx}
+	s := &Site{dir: dir, index: index, opening: make(chan struct{})}
 	if live {
 		s.live = newLive()
 	}
+	// The bleve index is made of the last build's documents, or brought
+	// up to them, while the pages are served (at 1 GB of transcripts,
+	// making it takes a quarter of a minute): /api/search answers 503
+	// until then.
+	go s.openIndex()
 	return s, nil
+}
+
+// openIndex opens the index (search.Open) and lets searches use it.
+func (s *Site) openIndex() {
+	idx, err := search.Open(s.index)
+	if errors.Is(err, search.ErrNoIndex) {
+		err = nil
+	}
+	s.mu.Lock()
+	s.idx, s.openErr = idx, err
+	s.mu.Unlock()
+	close(s.opening)
+}
+
+// Ready waits until the index is open (or found missing) and says why
+// it could not be opened, if it could not.
+func (s *Site) Ready() error {
+	s.wait()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.openErr
 }
 
 // Close ends the pages' event streams and closes the search index.
@@ -60,6 +89,7 @@ func (s *Site) Close() error {
 	if s.live != nil {
 		s.live.stop()
 	}
+	s.wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.idx == nil {
@@ -75,6 +105,7 @@ func (s *Site) Close() error {
 // served meanwhile; /api/search answers 503. When build succeeds, every
 // open page is told to reload; reloaded is how many were.
 func (s *Site) Rebuild(build func() error) (reloaded int, err error) {
+	s.wait()
 	s.mu.Lock() // waits for the searches under way
 	if s.idx != nil {
 		_ = s.idx.Close() // opened read-only: nothing to lose
@@ -88,7 +119,7 @@ func (s *Site) Rebuild(build func() error) (reloaded int, err error) {
 		oerr = nil
 	}
 	s.mu.Lock()
-	s.idx, s.rebuilding = idx, false
+	s.idx, s.rebuilding, s.openErr = idx, false, oerr
 	s.mu.Unlock()
 	if err = errors.Join(err, oerr); err != nil || s.live == nil {
 		return 0, err
@@ -101,7 +132,27 @@ func (s *Site) Rebuild(build func() error) (reloaded int, err error) {
 func (s *Site) searchable() bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.idx != nil || s.rebuilding
+	return s.idx != nil || s.rebuilding || s.making()
+}
+
+// wait waits until the index is open (a Site of Handler never opens one).
+func (s *Site) wait() {
+	if s.opening != nil {
+		<-s.opening
+	}
+}
+
+// making tells whether the index is still being opened (s.mu held).
+func (s *Site) making() bool {
+	if s.opening == nil {
+		return false
+	}
+	select {
+	case <-s.opening:
+		return false
+	default:
+		return true
+	}
 }
 
 // search runs q on the index, holding it open until the search ends.
@@ -113,6 +164,10 @@ func (s *Site) search(ctx context.Context, q search.Query) (search.Results, erro
 		return s.idx.Search(ctx, q)
 	case s.rebuilding:
 		return search.Results{}, errRebuilding
+	case s.making():
+		return search.Results{}, errMaking
+	case s.openErr != nil:
+		return search.Results{}, s.openErr
 	}
 	return search.Results{}, search.ErrNoIndex
 }
@@ -221,7 +276,7 @@ func (s *Site) apiSearch(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, search.ErrNoIndex):
 		writeJSON(w, http.StatusServiceUnavailable, apiError{"this site has no search index; build it with ccsite build"})
-	case errors.Is(err, errRebuilding):
+	case errors.Is(err, errRebuilding), errors.Is(err, errMaking):
 		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, apiError{err.Error()})
 	case search.IsUsage(err): // no words, or a filter it cannot have
@@ -243,6 +298,11 @@ func Run(ctx context.Context, dir, index, addr string, ready func(addr string)) 
 	if err != nil {
 		return err
 	}
+	go func() {
+		if err := s.Ready(); err != nil {
+			fmt.Fprintf(os.Stderr, "ccsite serve: search index: %v (/api/search answers 500; the pages are served)\n", err)
+		}
+	}()
 	err = s.Serve(ctx, addr, ready)
 	return errors.Join(err, s.Close())
 }

@@ -112,13 +112,30 @@ func TestRun(t *testing.T) {
 		done <- serve.Run(ctx, out, build.IndexPath(build.DefaultStateDir(out, os.Getenv)), "127.0.0.1:0", func(a string) { addr <- a })
 	}()
 	a := <-addr
-	resp, err := http.Get("http://" + a + "/api/search?q=status")
+	// The pages are served at once; the API answers 503, to be asked
+	// again, while the bleve index is made of the build's documents.
+	resp, err := http.Get("http://" + a + "/index.html")
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
-		t.Errorf("status %d", resp.StatusCode)
+		t.Errorf("index.html: status %d", resp.StatusCode)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		resp, err := http.Get("http://" + a + "/api/search?q=status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			break
+		}
+		if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), "being made") || time.Now().After(deadline) {
+			t.Fatalf("status %d, Retry-After %q: %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	cancel()
 	select {
