@@ -16,11 +16,15 @@ import (
 // Other tools' input and output (commands, files, diffs) stay as they
 // are. The indexed text (what scoring reads) is never this one.
 func DisplayText(role, tool, text string) string {
-	if role != "tool" || markdownTools[tool] {
+	if stripsMarkdown(role, tool) {
 		text = stripMarkdown(text)
 	}
 	return collapseSpace(text)
 }
+
+// stripsMarkdown tells whether a document's display text is its text with
+// the Markdown taken out (DisplayText).
+func stripsMarkdown(role, tool string) bool { return role != "tool" || markdownTools[tool] }
 
 // collapseSpace is strings.Join(strings.Fields(s), " ") in one pass: the
 // words of s (runs of characters that are not unicode.IsSpace) with one

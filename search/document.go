@@ -51,7 +51,7 @@ func fields() *fieldMaker {
 
 // newDocument is the bleve document of d: what MapDocument makes of
 // indexed(d), less the empty _all field.
-func newDocument(d *Doc, sp *spill, hash uint64) *document.Document {
+func newDocument(d *Doc) *document.Document {
 	fm := fields()
 	doc := document.NewDocument(d.ID)
 	doc.Fields = make([]document.Field, 0, 12)
@@ -73,7 +73,7 @@ func newDocument(d *Doc, sp *spill, hash uint64) *document.Document {
 	if termVectors {
 		doc.AddField(text) // positions: bleve's own analysis
 	} else {
-		doc.AddField(&textField{TextField: text, spill: sp, id: d.ID, role: d.Role, tool: d.Tool, hash: hash})
+		doc.AddField(&textField{TextField: text})
 	}
 	if hasTime(d.Time) {
 		kw("day", dayKey(d.Time), index.IndexField)
@@ -103,10 +103,6 @@ type textField struct {
 	*document.TextField
 	length int
 	freqs  index.TokenFrequencies
-	// With a spill, the document's record is written to it (spill.go).
-	spill          *spill
-	id, role, tool string
-	hash           uint64
 }
 
 // scratch is a textField's reusable analysis state.
@@ -139,10 +135,6 @@ func (f *textField) Analyze() {
 		freqs[unsafe.String(unsafe.SliceData(term), len(term))] = &tfs[j]
 	}
 	f.length, f.freqs = len(toks), freqs
-	if f.spill != nil {
-		s.rec, s.pos = appendRecord(s.rec[:0], DisplayText(f.role, f.tool, text), toks, s.ts, s.uniq, s.n, s.pos)
-		f.spill.put(f.id, f.hash, s.rec)
-	}
 	s.done()
 }
 
@@ -180,11 +172,17 @@ func (s *scratch) done() {
 
 // spillDoc analyses d's text as the text field does and writes its record
 // to sp: what the static index needs of a document a build adds.
+// A document whose text (and display) was spilled before shares that
+// record.
 func spillDoc(sp *spill, d *Doc, hash uint64) {
+	k := keyOf(d)
+	if sp.reuse(d.ID, hash, k) {
+		return
+	}
 	s := scratchPool.Get().(*scratch)
 	toks, _ := s.count(d.Text)
 	s.rec, s.pos = appendRecord(s.rec[:0], DisplayText(d.Role, d.Tool, d.Text), toks, s.ts, s.uniq, s.n, s.pos)
-	sp.put(d.ID, hash, s.rec)
+	sp.put(d.ID, hash, s.rec, k)
 	s.done()
 }
 

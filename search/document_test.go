@@ -55,7 +55,7 @@ func TestDocumentAsMapped(t *testing.T) {
 		if err := m.MapDocument(want, &x); err != nil {
 			t.Fatal(err)
 		}
-		got := newDocument(d, nil, 0)
+		got := newDocument(d)
 		if len(want.CompositeFields) != 1 || len(got.CompositeFields) != 0 {
 			t.Fatalf("doc %d: composite fields %d and %d, want 1 (mapped) and 0", i, len(want.CompositeFields), len(got.CompositeFields))
 		}
@@ -105,7 +105,7 @@ func TestDocumentAsMapped(t *testing.T) {
 // TestTextFieldKeepsNothing: a text field's terms are its own, not the
 // reused analyser's: analysing other texts after it changes none.
 func TestTextFieldKeepsNothing(t *testing.T) {
-	a := newDocument(&Doc{ID: "a", Text: "Alpha beta ALPHA gamma"}, nil, 0)
+	a := newDocument(&Doc{ID: "a", Text: "Alpha beta ALPHA gamma"})
 	var tf index.Field
 	for _, f := range a.Fields {
 		if f.Name() == "text" {
@@ -114,7 +114,7 @@ func TestTextFieldKeepsNothing(t *testing.T) {
 	}
 	tf.Analyze()
 	for i := 0; i < 50; i++ {
-		d := newDocument(&Doc{ID: "b", Text: strings.Repeat("zzzzz yyyyy ", i+1)}, nil, 0)
+		d := newDocument(&Doc{ID: "b", Text: strings.Repeat("zzzzz yyyyy ", i+1)})
 		for _, f := range d.Fields {
 			f.Analyze()
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"errors"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"sync"
@@ -38,7 +39,28 @@ type spill struct {
 	bw   *bufio.Writer
 	off  int64
 	at   map[string]spillLoc // by document id
-	err  error               // the first write's error: the records are not used
+	// same finds the record of a text spilled before: a document of the
+	// same text (and display) shares it. Texts repeat where sessions do (a
+	// resumed or forked session holds its parent's messages): 11% of the
+	// corpus's documents.
+	same map[spillKey]spillLoc
+	err  error // the first write's error: the records are not used
+}
+
+// spillKey names a record by what it is made of: a document's text (two
+// hashes with their own seeds, and its length) and whether its display
+// strips Markdown.
+type spillKey struct {
+	a, b uint64
+	n    int
+	md   bool
+}
+
+var spillSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+func keyOf(d *Doc) spillKey {
+	return spillKey{a: maphash.String(spillSeeds[0], d.Text), b: maphash.String(spillSeeds[1], d.Text),
+		n: len(d.Text), md: stripsMarkdown(d.Role, d.Tool)}
 }
 
 // spillLoc is a record's place in the file, and the content hash
@@ -54,7 +76,7 @@ func spillPath(dir string) string { return filepath.Clean(dir) + "-spill" }
 
 // newSpill makes the spill file of the index in dir, replacing any.
 func newSpill(dir string) *spill {
-	s := &spill{path: spillPath(dir), at: map[string]spillLoc{}}
+	s := &spill{path: spillPath(dir), at: map[string]spillLoc{}, same: map[spillKey]spillLoc{}}
 	s.f, s.err = os.Create(s.path)
 	if s.err == nil {
 		s.bw = bufio.NewWriterSize(s.f, 256<<10)
@@ -62,8 +84,8 @@ func newSpill(dir string) *spill {
 	return s
 }
 
-// put writes a document's record.
-func (s *spill) put(id string, hash uint64, rec []byte) {
+// put writes a document's record, made of what k names.
+func (s *spill) put(id string, hash uint64, rec []byte, k spillKey) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
@@ -73,8 +95,24 @@ func (s *spill) put(id string, hash uint64, rec []byte) {
 		s.err = err
 		return
 	}
-	s.at[id] = spillLoc{off: s.off, n: len(rec), hash: hash}
+	loc := spillLoc{off: s.off, n: len(rec)}
+	s.same[k] = loc
+	loc.hash = hash
+	s.at[id] = loc
 	s.off += int64(len(rec))
+}
+
+// reuse makes the record of what k names, when there is one, the
+// document's; it says whether there was.
+func (s *spill) reuse(id string, hash uint64, k spillKey) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	loc, ok := s.same[k]
+	if ok {
+		loc.hash = hash
+		s.at[id] = loc
+	}
+	return ok
 }
 
 // done flushes what put wrote: the records can be read after.
@@ -87,8 +125,11 @@ func (s *spill) done() error {
 	return s.err
 }
 
-// get reads the record of m, if the file holds one of its content.
-func (s *spill) get(m *meta) (analysed, bool) {
+// get reads the record of m, if the file holds one of its content. memo
+// (a worker's own) keeps the last records read, by place: documents that
+// share a record (one text) are mostly neighbours in number order, and
+// what get returns is only read.
+func (s *spill) get(m *meta, memo map[int64]analysed) (analysed, bool) {
 	if s == nil || s.err != nil {
 		return analysed{}, false
 	}
@@ -96,16 +137,29 @@ func (s *spill) get(m *meta) (analysed, bool) {
 	if !ok || loc.hash != m.hash {
 		return analysed{}, false
 	}
-	rec := make([]byte, loc.n)
-	if _, err := s.f.ReadAt(rec, loc.off); err != nil {
-		return analysed{}, false
+	a, ok := memo[loc.off]
+	if !ok {
+		rec := make([]byte, loc.n)
+		if _, err := s.f.ReadAt(rec, loc.off); err != nil {
+			return analysed{}, false
+		}
+		var err error
+		if a, err = decodeAnalysed(rec); err != nil {
+			return analysed{}, false
+		}
+		if len(memo) >= spillMemo {
+			clear(memo)
+		}
+		memo[loc.off] = a
 	}
-	a, err := decodeAnalysed(rec)
-	if err == nil && spillHook != nil {
+	if spillHook != nil {
 		spillHook()
 	}
-	return a, err == nil
+	return a, true
 }
+
+// spillMemo is how many records a worker keeps (get).
+const spillMemo = 64
 
 // close removes the file.
 func (s *spill) close() {

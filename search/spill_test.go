@@ -14,12 +14,24 @@ import (
 // the one written from the index alone, file for file: for a new index
 // (every document spilled) and for an updated one (the update's documents
 // spilled, one of them a new text of an indexed one, the others read from
-// the index). The spill file is gone after, and its records were used (a
-// spill that reads nothing would pass the rest).
+// the texts file). The spill file is gone after, and its records were used
+// (a spill that reads nothing would pass the rest). Some documents repeat
+// others' texts (sharing their records), one as a tool's, whose display
+// keeps the Markdown (a record of its own).
 func TestSpillSameStatic(t *testing.T) {
 	docs := testDocs(t, 3000, 9)
 	docs = append(docs, Doc{ID: "z.html#cjk", Project: "p", Session: "z", Role: "answer",
 		Text: "日本語のテキスト 中文分词 Word WORD word ÉTÉ été " + strings.Repeat("x ", 3000), Time: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)})
+	for i := 0; i < 300; i += 7 {
+		d := docs[i]
+		d.ID, d.Session = "copy/"+d.ID, "copy"
+		if i%2 == 0 {
+			d.Role, d.Tool, d.Text = "tool", "Bash", "**"+d.Text+"**"
+			docs = append(docs, d, Doc{ID: "md/" + docs[i].ID, Project: "p", Session: "md", Role: "prompt", Time: d.Time, Text: d.Text})
+			continue
+		}
+		docs = append(docs, d)
+	}
 	build := func(spilled bool, docs []Doc, update []Doc, drop []string) map[string][]byte {
 		spillDocs = spilled
 		defer func() { spillDocs = true }()
@@ -79,6 +91,39 @@ func TestSpillSameStatic(t *testing.T) {
 	same("updated index", build(true, base, added, []string{changed.ID}), build(false, base, added, []string{changed.ID}))
 	if want := len(base) + len(added); reads != want {
 		t.Errorf("updated index: %d documents read from the spill, want %d (the first build's and the update's)", reads, want)
+	}
+}
+
+// TestSpillShares: documents of one text share a record, unless their
+// displays differ (a tool's keeps its Markdown).
+func TestSpillShares(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "idx")
+	w, err := OpenWriter(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "Use **retry** with `backoff`"
+	if _, err := w.Add([]Doc{{ID: "a#1", Role: "prompt", Text: text}, {ID: "b#1", Role: "answer", Text: text},
+		{ID: "c#1", Role: "tool", Tool: "Bash", Text: text}, {ID: "d#1", Role: "tool", Tool: "Grep", Text: text},
+		{ID: "e#1", Role: "prompt", Text: text + "."}}); err != nil {
+		t.Fatal(err)
+	}
+	at := w.spill.at
+	if at["a#1"].off != at["b#1"].off || at["c#1"].off != at["d#1"].off {
+		t.Errorf("one text, one display, two records: %v", at)
+	}
+	if at["a#1"].off == at["c#1"].off || at["a#1"].off == at["e#1"].off {
+		t.Errorf("a record shared by other displays or texts: %v", at)
+	}
+	if at["a#1"].hash == at["b#1"].hash {
+		t.Errorf("documents sharing a record keep their own hashes: %v", at)
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := writeAll(t, w, nil)
+	if len(files) == 0 {
+		t.Fatal("no static index")
 	}
 }
 

@@ -382,13 +382,14 @@ func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) e
 	for k := 0; k < workers; k++ {
 		go func() {
 			slot := map[string]int{}
+			memo := map[int64]analysed{}
 			var sc scratchAnalyzer
 			// Each worker reads texts in a read transaction of its own.
 			err := w.texts.view(func(get func(*meta) (string, error)) error {
 				for j := range jobs {
 					out := make([]analysed, j.hi-j.lo)
 					for i := range out {
-						out[i] = w.analyseDoc(docs[j.lo+i], slot, &sc, get)
+						out[i] = w.analyseDoc(docs[j.lo+i], slot, memo, &sc, get)
 					}
 					j.out <- out
 				}
@@ -423,8 +424,8 @@ func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) e
 // analyses it: the tokens bleve indexes, grouped by term (slot and sc are scratch). The index's
 // analyser is Analyzer, which sc repeats without allocating per document
 // (TestScratchAnalyzer); an index of another analyser is analysed by it.
-func (w *staticWriter) analyseDoc(m meta, slot map[string]int, sc *scratchAnalyzer, get func(*meta) (string, error)) analysed {
-	if a, ok := w.spill.get(&m); ok {
+func (w *staticWriter) analyseDoc(m meta, slot map[string]int, memo map[int64]analysed, sc *scratchAnalyzer, get func(*meta) (string, error)) analysed {
+	if a, ok := w.spill.get(&m, memo); ok {
 		return a
 	}
 	text, err := get(&m)

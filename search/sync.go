@@ -175,7 +175,7 @@ func makeIndex(dir string, metas []meta, texts *textReader) error {
 				return err
 			}
 			d := docOf(&metas[i], text)
-			if err := b.Index(newDocument(&d, nil, metas[i].hash)); err != nil {
+			if err := b.Index(newDocument(&d)); err != nil {
 				return err
 			}
 		}
@@ -223,7 +223,7 @@ func updateIndex(dir string, held, metas []meta, texts *textReader, most uint64)
 				return err
 			}
 			d := docOf(m, text)
-			if err := batch.IndexAdvanced(newDocument(&d, nil, m.hash)); err != nil {
+			if err := batch.IndexAdvanced(newDocument(&d)); err != nil {
 				return err
 			}
 			if err := flush(); err != nil {
