@@ -33,6 +33,7 @@ import (
 	"ccsite/search"
 	"github.com/blevesearch/bleve/v2"
 	index "github.com/blevesearch/bleve_index_api"
+	"github.com/klauspost/compress/zstd"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -981,7 +982,24 @@ func (r *leakRun) media(where string, data []byte, depth int) {
 			}
 		}
 	}
+	// zstd frames wherever they begin: the search texts file keeps a long
+	// text as one, after its hash and kind (search/texts.go).
+	for off, n := 0, 0; n < 64; n++ {
+		i := bytes.Index(data[off:], leakZstdMagic)
+		if i < 0 {
+			break
+		}
+		if zr, err := zstd.NewReader(bytes.NewReader(data[off+i:]), zstd.WithDecoderConcurrency(1)); err == nil {
+			if out, _ := io.ReadAll(io.LimitReader(zr, 64<<20)); len(out) > 0 {
+				r.blob(where+" zstd", out, depth+1)
+			}
+			zr.Close()
+		}
+		off += i + len(leakZstdMagic)
+	}
 }
+
+var leakZstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
 func leakInflate(b []byte) []byte {
 	zr, err := zlib.NewReader(bytes.NewReader(b))
@@ -1009,7 +1027,7 @@ func testLeakScanner(t *testing.T) {
 		return string(b)
 	}
 	names := []string{"raw", "html", "js", "pct", "b64-std", "b64-url", "b64-wrapped", "data-uri", "b64-in-json-in-html",
-		"png-zTXt", "png-iTXt", "jpeg-COM", "jpeg-XPComment", "png-in-data-uri", "file-name", "gzip", "bbolt", "bleve-term"}
+		"png-zTXt", "png-iTXt", "jpeg-COM", "jpeg-XPComment", "png-in-data-uri", "file-name", "gzip", "search-text", "bbolt", "bleve-term"}
 	probes := map[string]string{}
 	m := newLeakMatcher()
 	for i, n := range names {
@@ -1078,6 +1096,19 @@ func testLeakScanner(t *testing.T) {
 	if err := search.Sync(filepath.Join(dir, ".ccsite", "bleve")); err != nil {
 		t.Fatal(err)
 	}
+	// A long text is kept compressed in a search texts file (of an index
+	// no search made: its probe is found there alone).
+	w, err = search.Create(filepath.Join(dir, ".ccsite", "unsearched"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("a long answer, kept compressed ", 40) + probes["search-text"] + strings.Repeat(" and more words", 40)
+	if _, err := w.Add([]search.Doc{{ID: "p.html#m-2", Text: long, Role: "answer"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
 	var broken strings.Builder
 	for _, n := range names {
 		p := probes[n]
@@ -1099,7 +1130,7 @@ func testLeakScanner(t *testing.T) {
 			}
 		}
 	}
-	for i, via := range map[int]string{len(names) - 1: " bleve term ", len(names) - 2: " bolt "} {
+	for i, via := range map[int]string{len(names) - 1: " bleve term ", len(names) - 2: " bolt ", len(names) - 3: " zstd"} {
 		if !slices.ContainsFunc(r.hits[i], func(h leakHit) bool { return strings.Contains(h.where, via) }) {
 			t.Errorf("the %s probe is not found through%s: %v", names[i], via, r.hits[i])
 		}

@@ -1,13 +1,17 @@
 package search
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
+	"unsafe"
 
+	"github.com/klauspost/compress/zstd"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -19,9 +23,11 @@ import (
 // cold build's search cost and more than a third of a cold build at 1 GB.
 //
 // It is a bbolt file: one bucket, a document's id to its docHash (8 bytes,
-// little-endian) and its text, as it is (leak tests read it as they read
-// any bbolt file). A write transaction is committed every textsBatch
-// documents, so what is held dirty stays small.
+// little-endian), a byte saying how the text follows (textRaw: as it is;
+// textZstd: a zstd frame, for a text of textSmall bytes or more that
+// shrinks) and the text. Kept as they were, the 1 GB tree's texts took 247
+// MB, more than its archive of every transcript. A write transaction is
+// committed every textsBatch documents, so what is held dirty stays small.
 
 // textsPath is the texts file of the index in dir.
 func textsPath(dir string) string { return filepath.Clean(dir) + "-texts" }
@@ -30,6 +36,25 @@ var textsBucket = []byte("texts")
 
 // textsBatch is how many puts or deletes a write transaction takes.
 const textsBatch = 2048
+
+const (
+	textRaw   = 0
+	textZstd  = 1
+	textSmall = 256
+)
+
+// The texts' encoder and decoder, made when first needed and shared
+// (EncodeAll and DecodeAll may be called at once by many goroutines).
+var (
+	textEnc = sync.OnceValue(func() *zstd.Encoder {
+		e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+		return e
+	})
+	textDec = sync.OnceValue(func() *zstd.Decoder {
+		d, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+		return d
+	})
+)
 
 // textStore is the texts file, opened to change it.
 type textStore struct {
@@ -116,9 +141,19 @@ func (s *textStore) put(id string, hash uint64, text string) error {
 	if err != nil {
 		return err
 	}
-	v := make([]byte, 8, 8+len(text))
+	v := make([]byte, 9, 9+len(text))
 	binary.LittleEndian.PutUint64(v, hash)
-	v = append(v, text...)
+	v[8] = textRaw
+	if len(text) >= textSmall {
+		z := textEnc().EncodeAll([]byte(text), v)
+		if len(z) < cap(v) {
+			z[8] = textZstd
+			v = z
+		}
+	}
+	if v[8] == textRaw {
+		v = append(v, text...)
+	}
 	if err := b.Put([]byte(id), v); err != nil {
 		return err
 	}
@@ -195,13 +230,28 @@ func (r *textReader) view(fn func(get func(m *meta) (string, error)) error) erro
 		}
 		return fn(func(m *meta) (string, error) {
 			v := b.Get([]byte(m.id))
-			if len(v) < 8 {
+			if len(v) < 9 {
 				return "", fmt.Errorf("%s: %w (no text)", m.id, errStale)
 			}
-			if binary.LittleEndian.Uint64(v) != m.hash || int64(len(v)-8) != m.text {
+			if binary.LittleEndian.Uint64(v) != m.hash {
 				return "", fmt.Errorf("%s: %w", m.id, errStale)
 			}
-			return string(v[8:]), nil // bbolt's memory lives with tx
+			var text []byte
+			switch v[8] {
+			case textRaw:
+				text = bytes.Clone(v[9:]) // bbolt's memory lives with tx
+			case textZstd:
+				var err error
+				if text, err = textDec().DecodeAll(v[9:], make([]byte, 0, m.text)); err != nil {
+					return "", fmt.Errorf("%s: search texts: %w", m.id, err)
+				}
+			default:
+				return "", fmt.Errorf("%s: search texts: a text of kind %d", m.id, v[8])
+			}
+			if int64(len(text)) != m.text {
+				return "", fmt.Errorf("%s: %w", m.id, errStale)
+			}
+			return unsafe.String(unsafe.SliceData(text), len(text)), nil // text is never written
 		})
 	})
 }
