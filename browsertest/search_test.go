@@ -824,3 +824,60 @@ func TestSearchMissingShard(t *testing.T) {
 	tb.waitFor(`document.querySelectorAll("#search-results .hit").length > 0`)
 	tb.assertClean("shard back")
 }
+
+// TestSearchWhileIndexMade: `ccsite serve` serves the pages at once and
+// makes the bleve index of the build's documents meanwhile (the first
+// search after a build does). Until it is made, /api/search answers 503,
+// and the search page answers from the static index instead, with no
+// error shown; once made, a page searches through the API.
+func TestSearchWhileIndexMade(t *testing.T) {
+	sharedEnv(t) // skips or fails as the other tests do; the browser starts
+	dir := t.TempDir()
+	site, state := filepath.Join(dir, "site"), filepath.Join(dir, "state")
+	demo, err := filepath.Abs(filepath.Join("..", "demo", "projects"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := build.Run(context.Background(), build.Config{Paths: []string{demo}, Out: site, State: state}); err != nil {
+		t.Fatal(err)
+	}
+	index := build.IndexPath(state)
+	// A build holding the index's lock keeps the index from being made
+	// (its Writer is what a build opens).
+	w, err := search.OpenWriter(index, false)
+	if err != nil || w.Fresh() {
+		t.Fatalf("open the build's index: %v", err)
+	}
+	s, err := serve.Open(site, index, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	defer s.Close()
+	const word = "healthz"
+	search := func(want string) {
+		t.Helper()
+		tb := newTab(t)
+		tb.allow(srv.URL + "/")
+		tb.open(srv.URL + "/search.html")
+		tb.click("#search")
+		tb.press(word)
+		tb.waitFor(`ccsiteSearch.lastShown === ` + jsQuote(word))
+		st := eval[searchState](tb, searchStateJS)
+		if st.Hits == 0 || strings.Contains(st.Status, "rror") {
+			t.Fatalf("%s: %d hits, status %q", want, st.Hits, st.Status)
+		}
+		if src := eval[string](tb, `ccsiteSearch.lastSource`); src != want {
+			t.Errorf("results came from %q, want %q", src, want)
+		}
+	}
+	search("static")
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ready(); err != nil {
+		t.Fatal(err)
+	}
+	search("api")
+}

@@ -128,11 +128,13 @@ func (s *Site) Rebuild(build func() error) (reloaded int, err error) {
 }
 
 // searchable reports whether the site has a search index (or will have
-// one again once the rebuild under way ends).
+// one again once the rebuild under way ends). While the index is being
+// made it has none yet: pages loaded meanwhile search the static index,
+// with no request failing.
 func (s *Site) searchable() bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.idx != nil || s.rebuilding || s.making()
+	return s.idx != nil || s.rebuilding
 }
 
 // wait waits until the index is open (a Site of Handler never opens one).
@@ -201,12 +203,12 @@ func (s *Site) Handler() http.Handler {
 		files = s.live.inject(files)
 	}
 	mux.HandleFunc("GET /"+search.APIPath, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store") // its answer changes (searchable)
 		if !s.searchable() {
 			files.ServeHTTP(w, r) // the build's copy, which says no API answers
 			return
 		}
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		_, _ = w.Write([]byte(search.APIScript()))
 	})
