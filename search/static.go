@@ -114,6 +114,14 @@ func varint(b []byte, n uint64) []byte {
 		tmp[i] = digits[32+n&31]
 		n >>= 5
 	}
+	if cap(b)-len(b) < len(tmp)-i {
+		// Doubled: append grows a large slice by a quarter, and a
+		// common term's postings were copied and cleared again and
+		// again (at 1 GB, 1.4 CPU-s of the static index's 4.7).
+		nb := make([]byte, len(b), max(2*cap(b), 64))
+		copy(nb, b)
+		b = nb
+	}
 	return append(b, tmp[i:]...)
 }
 
