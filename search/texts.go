@@ -115,9 +115,9 @@ func (s *textStore) bucket() (*bolt.Bucket, error) {
 	return b, nil
 }
 
-// textsFill is how full a split leaves the texts' pages. A session's
-// documents come in order of their ids, mostly: bbolt's default (half)
-// left the file twice the texts.
+// textsFill is how full a split leaves the texts' pages: with bbolt's
+// default (half), the corpus tree's texts, uncompressed, took 37 MB for 15
+// MB of text; with 0.9, 34 MB.
 const textsFill = 0.9
 
 // step counts a change, committing every textsBatch.
