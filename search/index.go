@@ -597,10 +597,7 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(path+".tmp", data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(path+".tmp", path)
+	return writeAtomic(path, data)
 }
 
 // shardsPath is the file naming the display shards of the last static

@@ -69,41 +69,38 @@ func syncIndex(dir string, most uint64, note SyncNote) error {
 	if err != nil {
 		return fmt.Errorf("search index: %w (run ccsite build again)", err)
 	}
-	var held []meta
+	// was: the hash of each document the index holds; nil, no index.
+	var was map[string]uint64
 	if h, err := os.ReadFile(heldPath(dir)); err == nil && exists(dir) {
 		if bytes.Equal(h, data) {
 			return nil // another search synced it meanwhile
 		}
-		held, _ = decodeMetasFile(h)
+		if held, err := decodeMetasFile(h); err == nil {
+			was = make(map[string]uint64, len(held))
+			for _, m := range held {
+				was[m.id] = m.hash
+			}
+		}
 	}
 	os.Remove(heldPath(dir)) // until the index agrees with the metas again
 	if note != nil {
-		note(held == nil, len(metas)-sameDocs(held, metas))
+		same := 0
+		for _, m := range metas {
+			if h, ok := was[m.id]; ok && h == m.hash {
+				same++
+			}
+		}
+		note(was == nil, len(metas)-same)
 	}
-	if held == nil {
+	if was == nil {
 		err = makeIndex(dir, metas, texts)
 	} else {
-		err = updateIndex(dir, held, metas, texts, most)
+		err = updateIndex(dir, was, metas, texts, most)
 	}
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
 	return writeAtomic(heldPath(dir), data)
-}
-
-// sameDocs counts the documents of metas held holds as they are.
-func sameDocs(held, metas []meta) int {
-	was := make(map[string]uint64, len(held))
-	for _, m := range held {
-		was[m.id] = m.hash
-	}
-	n := 0
-	for _, m := range metas {
-		if h, ok := was[m.id]; ok && h == m.hash {
-			n++
-		}
-	}
-	return n
 }
 
 func exists(p string) bool {
@@ -118,6 +115,7 @@ func decodeMetasFile(data []byte) ([]meta, error) {
 	return metas, err
 }
 
+// writeAtomic writes a file through a temporary one.
 func writeAtomic(path string, data []byte) error {
 	if err := os.WriteFile(path+".tmp", data, 0o644); err != nil {
 		os.Remove(path + ".tmp")
@@ -190,16 +188,12 @@ func makeIndex(dir string, metas []meta, texts *textReader) error {
 	return err
 }
 
-// updateIndex brings the index in dir, which holds the documents held, to
-// metas.
-func updateIndex(dir string, held, metas []meta, texts *textReader, most uint64) error {
+// updateIndex brings the index in dir, which holds the documents of was
+// (their hashes by id; was is used up), to metas.
+func updateIndex(dir string, was map[string]uint64, metas []meta, texts *textReader, most uint64) error {
 	idx, err := bleve.Open(dir)
 	if err != nil {
 		return makeIndex(dir, metas, texts)
-	}
-	was := make(map[string]uint64, len(held))
-	for _, m := range held {
-		was[m.id] = m.hash
 	}
 	batch := idx.NewBatch()
 	flush := func() error {
@@ -233,10 +227,8 @@ func updateIndex(dir string, held, metas []meta, texts *textReader, most uint64)
 		return nil
 	})
 	if err == nil {
-		for _, m := range held {
-			if _, gone := was[m.id]; gone {
-				batch.Delete(m.id)
-			}
+		for id := range was { // gone since
+			batch.Delete(id)
 		}
 		if batch.Size() > 0 {
 			err = idx.Batch(batch)
