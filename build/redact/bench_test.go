@@ -27,7 +27,7 @@ func BenchmarkCorpus(b *testing.B) {
 }
 
 // corpusLines reads every line of the corpus ($CCSITE_CORPUS).
-func corpusLines(b *testing.B) (lines [][]byte, size int64) {
+func corpusLines(b testing.TB) (lines [][]byte, size int64) {
 	corpustest.EachLine(b, func(_ string, line []byte) {
 		lines = append(lines, append([]byte(nil), line...))
 		size += int64(len(line))

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/zricethezav/gitleaks/v8/config"
@@ -19,6 +20,8 @@ import (
 //     same line holds is dropped) is done again over all the findings.
 type scanner struct {
 	main  *detect.Detector
+	win   *windower        // cuts a text down for main
+	long  *detect.Detector // the rules win cannot cut a text for, if it is set
 	split []splitRule
 }
 
@@ -164,31 +167,73 @@ func newScanner(cfg config.Config) *scanner {
 	}
 	// The keywords of the rules run apart ("ey", "s.", "sk") are the
 	// commonest: the main detector looks for its own rules' only.
-	mainCfg.Keywords = map[string]struct{}{}
-	for _, rule := range mainCfg.Rules {
-		for _, k := range rule.Keywords {
-			mainCfg.Keywords[strings.ToLower(k)] = struct{}{}
+	mainCfg.Keywords = keywordsOf(mainCfg.Rules)
+	// The rules whose matches can span any number of lines run on whole
+	// texts, by a detector of their own; the others on windows of them.
+	longCfg := mainCfg
+	longCfg.Rules = map[string]config.Rule{}
+	for id, rule := range mainCfg.Rules {
+		if !bounded(rule) {
+			longCfg.Rules[id] = rule
 		}
+	}
+	boundedRules := maps.Clone(mainCfg.Rules)
+	maps.DeleteFunc(boundedRules, func(id string, _ config.Rule) bool { _, ok := longCfg.Rules[id]; return ok })
+	if sc.win = newWindower(boundedRules, longCfg.Rules); sc.win != nil && len(longCfg.Rules) > 0 {
+		mainCfg.Rules = boundedRules
+		mainCfg.Keywords = keywordsOf(boundedRules)
+		longCfg.Keywords = keywordsOf(longCfg.Rules)
+		sc.long = newDetectorOf(longCfg)
 	}
 	sc.main = newDetectorOf(mainCfg)
 	return sc
 }
 
+// keywordsOf is the keywords of rules, lower case.
+func keywordsOf(rules map[string]config.Rule) map[string]struct{} {
+	out := map[string]struct{}{}
+	for _, rule := range rules {
+		for _, k := range rule.Keywords {
+			out[strings.ToLower(k)] = struct{}{}
+		}
+	}
+	return out
+}
+
 func newDetectorOf(cfg config.Config) *detect.Detector {
 	det := detect.NewDetector(cfg)
 	det.MaxDecodeDepth = 0
+	// A "gitleaks:allow" comment is for a repository's authors to mark a
+	// false positive; in a transcript it is text like any other, and
+	// gitleaks would take it for the whole text the rules scan (all the
+	// values of a record, on one line for it): one in a tool's output
+	// would publish every secret beside it.
+	det.IgnoreGitleaksAllow = true
 	return det
 }
 
 // DetectString returns what a detector with all the rules finds in text.
 func (sc *scanner) DetectString(text string) []report.Finding {
-	found := sc.main.DetectString(text)
+	var found []report.Finding
+	t, spans, long := sc.win.cut(text)
+	if t != "" {
+		found = sc.main.DetectString(t)
+		if spans != nil && len(found) > 0 {
+			textLines(found, text, spans)
+		}
+	}
 	more := false
+	if long && sc.long != nil {
+		if fs := sc.long.DetectString(text); len(fs) > 0 {
+			more = len(found) > 0
+			found = append(found, fs...)
+		}
+	}
 	for _, sr := range sc.split {
 		if sr.maybe(text) {
 			if fs := sr.det.DetectString(text); len(fs) > 0 {
+				more = more || len(found) > 0
 				found = append(found, fs...)
-				more = true
 			}
 		}
 	}

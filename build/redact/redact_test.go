@@ -420,3 +420,18 @@ func TestRulesUncounted(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowCommentIgnored: a "gitleaks:allow" in a transcript (a tool's
+// output, a file read, a prompt) keeps no secret from being redacted, on
+// its own line or another.
+func TestAllowCommentIgnored(t *testing.T) {
+	r := newRedactor(t)
+	for _, text := range []string{
+		"STRIPE_KEY=" + stripe + " # gitleaks:allow\n",
+		"see the docs: # gitleaks:allow marks a false positive\n\nSTRIPE_KEY=" + stripe + "\n",
+	} {
+		if out := string(r.Line("f.jsonl", line(t, text))); strings.Contains(out, stripe) {
+			t.Errorf("%q left in %s", stripe, out)
+		}
+	}
+}

@@ -1,0 +1,351 @@
+package redact
+
+import (
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zricethezav/gitleaks/v8/config"
+	"github.com/zricethezav/gitleaks/v8/report"
+)
+
+// A windower cuts a text down to the lines a rule can match in: the lines
+// around each keyword of a rule, as many lines before and after as a match
+// of the rule can span. gitleaks runs a rule whose keyword a text holds
+// over the whole text; in a transcript that is often a long tool output
+// (a file read, a log) holding "key", "token" or "pass" once, and its
+// rules (generic-api-key, password-assignment) cost the most. Cut down,
+// they run over the lines that can hold their matches, and the keyword
+// search that finds those lines is cheaper than gitleaks' own (lowering
+// the whole text, then Aho-Corasick over it).
+//
+// It rests on what gitleaks' keywords are: a word every match of the rule
+// holds (a rule is run only on texts that hold one). A match holding a
+// keyword ends at most as many lines after it, and starts at most as many
+// before, as the rule's expression can match line ends; the window of
+// lines around the keyword holds it whole, and the expression finds in
+// the window what it finds in the whole text (the window's edges are line
+// ends, as in the text). A text goes whole when a keyword found in it is
+// one of a rule whose matches can span any number of lines (a PEM key, a
+// YAML secret), or when it holds a character whose lower case is ASCII
+// (the Kelvin sign: gitleaks' lowering makes a keyword of it that an
+// ASCII search would not see).
+type windower struct {
+	// pairs holds a bit for each folded first two bytes of a keyword (8
+	// KB, in a core's first cache, where first is not).
+	pairs [1 << 16 / 64]uint64
+	// by folded first two bytes of a keyword: 1 + its index in groups.
+	first  [1 << 16]uint16
+	groups [][]keyword
+}
+
+// keyword is one of the rules' keywords, lower case, with the most lines
+// a match of a bounded rule it belongs to can span past it (-1: it is of
+// no bounded rule), and whether it is one of a long rule's.
+type keyword struct {
+	word  string
+	lines int
+	long  bool
+}
+
+func newWindower(bounded, long map[string]config.Rule) *windower {
+	bound := map[string]keyword{}
+	for _, set := range []map[string]config.Rule{bounded, long} {
+		for _, r := range set {
+			if r.Regex != nil && len(r.Keywords) == 0 {
+				// Run on every text (none such today): no windows.
+				return nil
+			}
+			n := -1
+			for _, k := range r.Keywords {
+				k = strings.ToLower(k)
+				kw, ok := bound[k]
+				if !ok {
+					kw = keyword{word: k, lines: -1}
+				}
+				if _, isLong := long[r.RuleID]; isLong {
+					kw.long = true
+				} else if r.Regex != nil {
+					n = lineEnds(r.Regex.String())
+					kw.lines = max(kw.lines, n)
+				}
+				bound[k] = kw
+			}
+		}
+	}
+	w := &windower{}
+	words := make([]string, 0, len(bound))
+	for k := range bound {
+		words = append(words, k)
+	}
+	slices.Sort(words)
+	for _, k := range words {
+		if len(k) < 2 || !isASCII(k) {
+			// No such keyword today: such a one makes every text go whole.
+			return nil
+		}
+		i := fold(k[0])<<8 | fold(k[1])
+		if w.first[i] == 0 {
+			w.groups = append(w.groups, nil)
+			w.first[i] = uint16(len(w.groups))
+		}
+		g := w.first[i] - 1
+		w.groups[g] = append(w.groups[g], bound[k])
+		w.pairs[i/64] |= 1 << (i % 64)
+	}
+	return w
+}
+
+// bounded tells whether a rule's matches span a bounded number of lines
+// (and it needs no other rule's findings): whether it can be run on
+// windows.
+func bounded(r config.Rule) bool {
+	return r.Regex == nil || len(r.RequiredRules) == 0 && lineEnds(r.Regex.String()) >= 0
+}
+
+// lineEnds is the most line ends (\n) a match of expr can hold, -1 when
+// there is no bound (or expr does not parse as Go's syntax has it).
+func lineEnds(expr string) int {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return -1
+	}
+	return reLineEnds(re)
+}
+
+func reLineEnds(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return strings.Count(string(re.Rune), "\n") + strings.Count(string(re.Rune), "\f")
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] || re.Rune[i] <= '\f' && '\f' <= re.Rune[i+1] {
+				return 1
+			}
+		}
+		return 0
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpEmptyMatch, syntax.OpNoMatch,
+		syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return 0
+	case syntax.OpCapture, syntax.OpQuest:
+		return reLineEnds(re.Sub[0])
+	case syntax.OpStar, syntax.OpPlus:
+		if reLineEnds(re.Sub[0]) != 0 {
+			return -1
+		}
+		return 0
+	case syntax.OpRepeat:
+		n := reLineEnds(re.Sub[0])
+		switch {
+		case n == 0:
+			return 0
+		case n < 0 || re.Max < 0:
+			return -1
+		}
+		return n * re.Max
+	case syntax.OpConcat, syntax.OpAlternate:
+		total := 0
+		for _, s := range re.Sub {
+			n := reLineEnds(s)
+			if n < 0 {
+				return -1
+			}
+			if re.Op == syntax.OpConcat {
+				total += n
+			} else {
+				total = max(total, n)
+			}
+		}
+		return total
+	}
+	return -1
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// fold is an ASCII byte in lower case (other bytes as they are).
+func fold(c byte) int { return int(lower[c]) }
+
+// lower is each byte in lower case (ASCII letters), others as they are.
+var lower = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] += 'a' - 'A'
+		}
+	}
+	return t
+}()
+
+// lowersToASCII are the characters (as UTF-8) whose lower case, as
+// strings.ToLower has it, holds an ASCII byte: the Kelvin sign (k) and the
+// dotted capital I (i). TestLowersToASCII checks there are no others.
+var lowersToASCII = []string{"\u0130", "\u212a"}
+
+// span is a window: bytes from to to of a text.
+type span struct{ from, to int }
+
+// cut returns the windows of text the bounded rules need and where they
+// are in text: text itself (and no spans) when they need all of it, ""
+// when none of their keywords is in it; and whether a long rule's keyword
+// is in it.
+func (w *windower) cut(text string) (cut string, spans []span, long bool) {
+	if w == nil {
+		return text, nil, true
+	}
+	if len(text) < 2 {
+		return "", nil, false
+	}
+	// Lines are numbered as the scan goes; a window is lines lo to hi.
+	var (
+		starts []int // of each line but the first
+		wins   [][2]int
+	)
+	prev := int(lower[text[0]])
+	for i := 1; i < len(text); i++ {
+		switch text[i-1] {
+		case '\n', '\f':
+			starts = append(starts, i)
+		case 0xc4, 0xe2: // the first byte of each of lowersToASCII
+			for _, s := range lowersToASCII {
+				if strings.HasPrefix(text[i-1:], s) {
+					return text, nil, true
+				}
+			}
+		}
+		pair := prev<<8 | int(lower[text[i]])
+		prev = pair & 0xff
+		if w.pairs[pair/64]&(1<<(pair%64)) == 0 {
+			continue
+		}
+		g := w.first[pair]
+		for _, k := range w.groups[g-1] {
+			if !hasFoldedPrefix(text[i-1:], k.word) {
+				continue
+			}
+			if k.long {
+				long = true
+			}
+			if k.lines < 0 {
+				continue
+			}
+			line := len(starts)
+			if n := len(wins); n > 0 && wins[n-1][0] <= line-k.lines && line+k.lines <= wins[n-1][1] {
+				continue
+			}
+			wins = append(wins, [2]int{line - k.lines, line + k.lines})
+		}
+	}
+	if len(wins) == 0 {
+		return "", nil, long
+	}
+	lineStart := func(l int) int {
+		if l <= 0 {
+			return 0
+		}
+		if l > len(starts) {
+			return len(text) + 1
+		}
+		return starts[l-1]
+	}
+	spans = make([]span, 0, len(wins))
+	for _, w := range wins {
+		// Lines w[0] to w[1], without the line end after the last.
+		spans = append(spans, span{lineStart(w[0]), lineStart(w[1]+1) - 1})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.from - b.from })
+	merged := spans[:1]
+	for _, s := range spans[1:] {
+		last := &merged[len(merged)-1]
+		if s.from <= last.to+1 {
+			last.to = max(last.to, s.to)
+			continue
+		}
+		merged = append(merged, s)
+	}
+	if len(merged) == 1 && merged[0].from == 0 && merged[0].to == len(text) {
+		return text, nil, long
+	}
+	// A window is written with what is around it in the text as the
+	// expressions see it: the start of the text, or the line end before
+	// it; the end of the text, or the line end after it. Windows are kept
+	// apart by a NUL between those line ends, which no bounded rule
+	// matches across.
+	var b strings.Builder
+	size := 2
+	for _, s := range merged {
+		size += s.to - s.from + 3
+	}
+	b.Grow(size)
+	for i, s := range merged {
+		if s.from > 0 {
+			if i == 0 {
+				b.WriteByte(0)
+			}
+			b.WriteByte(text[s.from-1])
+		}
+		b.WriteString(text[s.from:s.to])
+		if s.to < len(text) {
+			b.WriteByte(text[s.to])
+			b.WriteByte(0)
+		}
+	}
+	return b.String(), merged, long
+}
+
+// textLines moves the lines (as gitleaks counts them, by \n) of findings
+// in the windows of text (spans, as cut wrote them) to their lines in
+// text.
+func textLines(found []report.Finding, text string, spans []span) {
+	type start struct{ win, text int } // a window's first line, in each
+	starts := make([]start, len(spans))
+	win, lines, prev := 0, 0, 0
+	for i, s := range spans {
+		lines += strings.Count(text[prev:s.from], "\n")
+		prev = s.from
+		if s.from > 0 && text[s.from-1] == '\n' {
+			win++
+		}
+		starts[i] = start{win, lines}
+		win += strings.Count(text[s.from:s.to], "\n")
+		if s.to < len(text) && text[s.to] == '\n' {
+			win++
+		}
+	}
+	move := func(line int) int {
+		i := len(starts) - 1
+		for i > 0 && starts[i].win > line {
+			i--
+		}
+		return starts[i].text + line - starts[i].win
+	}
+	for i := range found {
+		found[i].StartLine = move(found[i].StartLine)
+		found[i].EndLine = move(found[i].EndLine)
+	}
+}
+
+// hasFoldedPrefix tells whether s starts with word (lower case ASCII),
+// ASCII letters compared without case.
+func hasFoldedPrefix(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for i := 0; i < len(word); i++ {
+		if fold(s[i]) != int(word[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,129 @@
+package redact
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestLowersToASCII: lowersToASCII is every character whose lower case,
+// as gitleaks lowers a text before looking for keywords, holds an ASCII
+// byte.
+func TestLowersToASCII(t *testing.T) {
+	var want []string
+	for r := rune(utf8.RuneSelf); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		if l := strings.ToLower(string(r)); strings.IndexFunc(l, func(c rune) bool { return c < utf8.RuneSelf }) >= 0 {
+			want = append(want, string(r))
+		}
+	}
+	if fmt.Sprint(want) != fmt.Sprint(lowersToASCII) {
+		t.Errorf("lowersToASCII = %q, want %q", lowersToASCII, want)
+	}
+	for _, s := range lowersToASCII {
+		if s[0] != 0xc4 && s[0] != 0xe2 {
+			t.Errorf("cut does not look for %q (first byte %#x)", s, s[0])
+		}
+	}
+}
+
+func TestLineEnds(t *testing.T) {
+	for expr, want := range map[string]int{
+		`abc`:                     0,
+		`a\sb`:                    1,
+		`a[\s'"]{0,3}b`:           3,
+		`a.{0,20}b`:               20, // . takes a form feed
+		`(?s)a.{0,2}b`:            2,
+		`a\s+b`:                   -1,
+		`a[^x]*b`:                 -1,
+		`a(?:\n|\f\f)b`:           2,
+		`(a\s?|b\s{2})c`:          2,
+		`[\w.-]{0,50}?key\s*=\s*`: -1,
+		`a(`:                      -1,
+	} {
+		if got := lineEnds(expr); got != want {
+			t.Errorf("lineEnds(%q) = %d, want %d", expr, got, want)
+		}
+	}
+}
+
+// TestWindows: cut keeps the lines around each keyword, as many before and
+// after as its rules' matches can span, and what is around them as the
+// rules see it; a keyword of a rule without a bound asks for the whole
+// text, as does a character gitleaks lowers to a keyword's letter.
+func TestWindows(t *testing.T) {
+	r := newRedactor(t)
+	w := r.det.win
+	if w == nil {
+		t.Fatal("no windower")
+	}
+	filler := strings.Repeat("nothing to see\f", 40)
+	text := filler + "my API_KEY = abc" + "\f" + filler
+	cut, spans, long := w.cut(text)
+	if long || len(spans) != 1 {
+		t.Fatalf("cut: %d spans, long %v", len(spans), long)
+	}
+	if !strings.Contains(cut, "my API_KEY = abc") || len(cut) >= len(text)/2 {
+		t.Errorf("cut %q", cut)
+	}
+	// The window's edges are line ends (form feeds here), kept as they are,
+	// with a NUL past them.
+	if !strings.HasPrefix(cut, "\x00\fnothing") || !strings.HasSuffix(cut, "see\f\x00") {
+		t.Errorf("edges of %q", cut)
+	}
+	lines := strings.Count(cut, "\f") - 2
+	if lines%2 != 0 || lines < 2 {
+		t.Errorf("%d lines around the keyword's", lines)
+	}
+	if cut, _, _ := w.cut(filler); cut != "" {
+		t.Errorf("no keyword, but cut %q", cut)
+	}
+	if cut, _, long := w.cut(filler + "kind: Secret\f" + filler); !long {
+		t.Errorf("secret (kubernetes-secret-yaml's, no bound) not long: %q", cut)
+	}
+	if cut, _, _ := w.cut(filler + "my API_\u212aEY = abc\f" + filler); cut != filler+"my API_\u212aEY = abc\f"+filler {
+		t.Errorf("Kelvin sign: cut %q", cut)
+	}
+	// Two keywords far apart: two windows, apart.
+	two := "password = x\f" + filler + "token: y"
+	cut, spans, _ = w.cut(two)
+	if len(spans) != 2 || strings.Count(cut, "\f\x00\f") != 1 || !strings.HasPrefix(cut, "password = x\f") ||
+		!strings.HasSuffix(cut, "\ftoken: y") || len(cut) >= len(two) {
+		t.Errorf("two windows: %d spans, %q", len(spans), cut)
+	}
+}
+
+// TestWindowsFindAsWhole: the scanner finds on windows what gitleaks'
+// detector finds on the whole text, at the same lines, for secrets at the
+// start, middle and end of long texts, next to others, across lines.
+func TestWindowsFindAsWhole(t *testing.T) {
+	sc, err := newDetector()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := wholeDetector(t)
+	scannerFound = 0
+	filler := strings.Repeat("some log line with nothing in it\n", 30)
+	secrets := []string{
+		"STRIPE_KEY=" + stripe,
+		"aws " + awsID,
+		"password = \"wjoNyAcXpmiAdgEik\"",
+		"my_api_key = \"q8Zr2Lx7Wp4Nv9Tb3Kc6Hj1Md5Fs0Gy\"",
+		"my_api_key =\n\n   \"q8Zr2Lx7Wp4Nv9Tb3Kc6Hj1Md5Fs0Gy\"",
+		"-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n", 5) + "-----END RSA PRIVATE KEY-----",
+		"import { token } from 'x'\ntoken = \"q8Zr2Lx7Wp4Nv9Tb3Kc6Hj1Md5Fs0Gy\"",
+	}
+	for _, s := range secrets {
+		for _, text := range []string{s, filler + s, s + "\n" + filler, filler + s + "\n" + filler, filler + s + "\n" + filler + s + filler} {
+			for _, t2 := range []string{text, strings.ReplaceAll(text, "\n", "\f")} {
+				sameFindings(t, sc, whole, t2)
+			}
+		}
+	}
+	if scannerFound < len(secrets)*5 {
+		t.Errorf("only %d findings: the texts no longer hold the secrets they should", scannerFound)
+	}
+}
