@@ -4,6 +4,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/zricethezav/gitleaks/v8/config"
@@ -33,8 +34,12 @@ import (
 // ASCII search would not see).
 type windower struct {
 	// pairs holds a bit for each folded first two bytes of a keyword (8
-	// KB, in a core's first cache, where first is not).
-	pairs [1 << 16 / 64]uint64
+	// KB, in a core's first cache, where first is not); short, for those
+	// of a two-byte keyword; tris, for the hash of each folded first three
+	// bytes of a longer one (128 KB): most pairs of letters in a text
+	// begin a keyword ("ke", "to", "pa"), few of their triples do.
+	pairs, short [1 << 16 / 64]uint64
+	tris         [1 << triBits / 64]uint64
 	// by folded first two bytes of a keyword: 1 + its index in groups.
 	first  [1 << 16]uint16
 	groups [][]keyword
@@ -93,6 +98,12 @@ func newWindower(bounded, long map[string]config.Rule) *windower {
 		g := w.first[i] - 1
 		w.groups[g] = append(w.groups[g], bound[k])
 		w.pairs[i/64] |= 1 << (i % 64)
+		if len(k) == 2 {
+			w.short[i/64] |= 1 << (i % 64)
+		} else {
+			t := tri(i, int(lower[k[2]]))
+			w.tris[t/64] |= 1 << (t % 64)
+		}
 	}
 	return w
 }
@@ -174,6 +185,14 @@ func isASCII(s string) bool {
 	return true
 }
 
+// triBits is the size of a hash of three bytes.
+const triBits = 20
+
+// tri hashes a pair of bytes (pair<<8 | second) and a third.
+func tri(pair, c int) uint {
+	return uint(uint32(pair<<8|c)*0x9e3779b1) >> (32 - triBits)
+}
+
 // fold is an ASCII byte in lower case (other bytes as they are).
 func fold(c byte) int { return int(lower[c]) }
 
@@ -193,6 +212,9 @@ var lower = func() (t [256]byte) {
 // dotted capital I (i). TestLowersToASCII checks there are no others.
 var lowersToASCII = []string{"\u0130", "\u212a"}
 
+// lineStarts holds cut's line starts, from one text to the next.
+var lineStarts = sync.Pool{New: func() any { return new([]int) }}
+
 // span is a window: bytes from to to of a text.
 type span struct{ from, to int }
 
@@ -208,10 +230,13 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 		return "", nil, false
 	}
 	// Lines are numbered as the scan goes; a window is lines lo to hi.
+	sp := lineStarts.Get().(*[]int)
+	defer lineStarts.Put(sp)
 	var (
-		starts []int // of each line but the first
+		starts = (*sp)[:0] // of each line but the first
 		wins   [][2]int
 	)
+	defer func() { *sp = starts[:0] }()
 	prev := int(lower[text[0]])
 	for i := 1; i < len(text); i++ {
 		switch text[i-1] {
@@ -228,6 +253,14 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 		prev = pair & 0xff
 		if w.pairs[pair/64]&(1<<(pair%64)) == 0 {
 			continue
+		}
+		if w.short[pair/64]&(1<<(pair%64)) == 0 {
+			if i+1 == len(text) {
+				continue
+			}
+			if t := tri(pair, int(lower[text[i+1]])); w.tris[t/64]&(1<<(t%64)) == 0 {
+				continue
+			}
 		}
 		g := w.first[pair]
 		for _, k := range w.groups[g-1] {
