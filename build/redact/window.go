@@ -29,9 +29,9 @@ import (
 // the window what it finds in the whole text (the window's edges are line
 // ends, as in the text). A text goes whole when a keyword found in it is
 // one of a rule whose matches can span any number of lines (a PEM key, a
-// YAML secret), or when it holds a character whose lower case is ASCII
-// (the Kelvin sign: gitleaks' lowering makes a keyword of it that an
-// ASCII search would not see).
+// YAML secret), or when it holds a character whose lower case is ASCII or
+// that an expression's (?i) takes for an ASCII letter (the Kelvin sign,
+// the long s: a keyword there that an ASCII search would not see).
 type windower struct {
 	// pairs holds a bit for each folded first two bytes of a keyword (8
 	// KB, in a core's first cache, where first is not); short, for those
@@ -207,10 +207,15 @@ var lower = func() (t [256]byte) {
 	return t
 }()
 
-// lowersToASCII are the characters (as UTF-8) whose lower case, as
-// strings.ToLower has it, holds an ASCII byte: the Kelvin sign (k) and the
-// dotted capital I (i). TestLowersToASCII checks there are no others.
-var lowersToASCII = []string{"\u0130", "\u212a"}
+// lowersToASCII are the characters (as UTF-8) a keyword search that
+// compares ASCII letters without case would miss where gitleaks, or a rule,
+// sees a keyword's letter: those whose lower case, as strings.ToLower has
+// it, holds an ASCII byte (the dotted capital I, the Kelvin sign: gitleaks
+// lowers a text before looking for keywords), and those an expression's
+// (?i) takes for an ASCII letter (the long s, the Kelvin sign: a match
+// holding "ſecret" holds no keyword for an ASCII search). A text holding
+// one is scanned whole. TestLowersToASCII checks there are no others.
+var lowersToASCII = []string{"\u0130", "\u017f", "\u212a"}
 
 // lineStarts holds cut's line starts, from one text to the next.
 var lineStarts = sync.Pool{New: func() any { return new([]int) }}
@@ -242,7 +247,7 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 		switch text[i-1] {
 		case '\n', '\f':
 			starts = append(starts, i)
-		case 0xc4, 0xe2: // the first byte of each of lowersToASCII
+		case 0xc4, 0xc5, 0xe2: // the first byte of each of lowersToASCII
 			for _, s := range lowersToASCII {
 				if strings.HasPrefix(text[i-1:], s) {
 					return text, nil, true

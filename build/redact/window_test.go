@@ -4,19 +4,25 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
 // TestLowersToASCII: lowersToASCII is every character whose lower case,
 // as gitleaks lowers a text before looking for keywords, holds an ASCII
-// byte.
+// byte, or that case folding (an expression's (?i)) takes for an ASCII
+// letter.
 func TestLowersToASCII(t *testing.T) {
 	var want []string
 	for r := rune(utf8.RuneSelf); r <= utf8.MaxRune; r++ {
 		if !utf8.ValidRune(r) {
 			continue
 		}
-		if l := strings.ToLower(string(r)); strings.IndexFunc(l, func(c rune) bool { return c < utf8.RuneSelf }) >= 0 {
+		ascii := false
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			ascii = ascii || f < utf8.RuneSelf
+		}
+		if l := strings.ToLower(string(r)); ascii || strings.IndexFunc(l, func(c rune) bool { return c < utf8.RuneSelf }) >= 0 {
 			want = append(want, string(r))
 		}
 	}
@@ -24,7 +30,7 @@ func TestLowersToASCII(t *testing.T) {
 		t.Errorf("lowersToASCII = %q, want %q", lowersToASCII, want)
 	}
 	for _, s := range lowersToASCII {
-		if s[0] != 0xc4 && s[0] != 0xe2 {
+		if s[0] != 0xc4 && s[0] != 0xc5 && s[0] != 0xe2 {
 			t.Errorf("cut does not look for %q (first byte %#x)", s, s[0])
 		}
 	}
@@ -84,8 +90,10 @@ func TestWindows(t *testing.T) {
 	if cut, _, long := w.cut(filler + "kind: Secret\f" + filler); !long {
 		t.Errorf("secret (kubernetes-secret-yaml's, no bound) not long: %q", cut)
 	}
-	if cut, _, _ := w.cut(filler + "my API_\u212aEY = abc\f" + filler); cut != filler+"my API_\u212aEY = abc\f"+filler {
-		t.Errorf("Kelvin sign: cut %q", cut)
+	for _, c := range []string{"my API_\u212aEY = abc\f", "my_\u017fecret = abc\f"} {
+		if cut, _, _ := w.cut(filler + c + filler); cut != filler+c+filler {
+			t.Errorf("%q: cut %q", c, cut)
+		}
 	}
 	// Two keywords far apart: two windows, apart.
 	two := "password = x\f" + filler + "token: y"
@@ -121,6 +129,18 @@ func TestWindowsFindAsWhole(t *testing.T) {
 			for _, t2 := range []string{text, strings.ReplaceAll(text, "\n", "\f")} {
 				sameFindings(t, sc, whole, t2)
 			}
+		}
+	}
+	// A match whose keyword is there only as (?i) reads it: "ſecret"
+	// (long s), far from the keyword that has the rule run.
+	for _, text := range []string{
+		"token: none\n" + filler + "my_\u017fecret = \"q8Zr2Lx7Wp4Nv9Tb3Kc6Hj1Md5Fs0Gy\"\n",
+		"token: none\f" + strings.ReplaceAll(filler, "\n", "\f") + "my_\u017fecret = \"q8Zr2Lx7Wp4Nv9Tb3Kc6Hj1Md5Fs0Gy\"\f",
+	} {
+		before := scannerFound
+		sameFindings(t, sc, whole, text)
+		if scannerFound == before {
+			t.Errorf("nothing found in %.60q…: the text no longer holds the secret it should", text)
 		}
 	}
 	if scannerFound < len(secrets)*5 {
