@@ -159,32 +159,21 @@ func newScanner(cfg config.Config) *scanner {
 		one := cfg
 		one.Rules = map[string]config.Rule{id: rule}
 		one.OrderedRules = []string{id}
-		one.Keywords = map[string]struct{}{}
-		for _, k := range rule.Keywords {
-			one.Keywords[strings.ToLower(k)] = struct{}{}
-		}
+		one.Keywords = keywordsOf(one.Rules)
 		sc.split = append(sc.split, splitRule{det: newDetectorOf(one), maybe: pc.maybe})
+	}
+	// The rules whose matches can span any number of lines run on whole
+	// texts, by a detector of their own; the others on windows of them.
+	var long map[string]config.Rule
+	if sc.win, long = newWindower(mainCfg.Rules); len(long) > 0 {
+		longCfg := mainCfg
+		longCfg.Rules, longCfg.Keywords = long, keywordsOf(long)
+		sc.long = newDetectorOf(longCfg)
+		maps.DeleteFunc(mainCfg.Rules, func(id string, _ config.Rule) bool { _, ok := long[id]; return ok })
 	}
 	// The keywords of the rules run apart ("ey", "s.", "sk") are the
 	// commonest: the main detector looks for its own rules' only.
 	mainCfg.Keywords = keywordsOf(mainCfg.Rules)
-	// The rules whose matches can span any number of lines run on whole
-	// texts, by a detector of their own; the others on windows of them.
-	longCfg := mainCfg
-	longCfg.Rules = map[string]config.Rule{}
-	for id, rule := range mainCfg.Rules {
-		if !bounded(rule) {
-			longCfg.Rules[id] = rule
-		}
-	}
-	boundedRules := maps.Clone(mainCfg.Rules)
-	maps.DeleteFunc(boundedRules, func(id string, _ config.Rule) bool { _, ok := longCfg.Rules[id]; return ok })
-	if sc.win = newWindower(boundedRules, longCfg.Rules); sc.win != nil && len(longCfg.Rules) > 0 {
-		mainCfg.Rules = boundedRules
-		mainCfg.Keywords = keywordsOf(boundedRules)
-		longCfg.Keywords = keywordsOf(longCfg.Rules)
-		sc.long = newDetectorOf(longCfg)
-	}
 	sc.main = newDetectorOf(mainCfg)
 	return sc
 }

@@ -54,29 +54,35 @@ type keyword struct {
 	long  bool
 }
 
-func newWindower(bounded, long map[string]config.Rule) *windower {
+// newWindower makes the windower of rules, and returns those of them it
+// cannot cut a text for: the long rules, whose matches can span any number
+// of lines (or that need other rules' findings). It returns no windower
+// when a rule has no keyword (it runs on every text whole).
+func newWindower(rules map[string]config.Rule) (*windower, map[string]config.Rule) {
+	long := map[string]config.Rule{}
 	bound := map[string]keyword{}
-	for _, set := range []map[string]config.Rule{bounded, long} {
-		for _, r := range set {
-			if r.Regex != nil && len(r.Keywords) == 0 {
-				// Run on every text (none such today): no windows.
-				return nil
+	for id, r := range rules {
+		if r.Regex != nil && len(r.Keywords) == 0 {
+			return nil, nil // none such today
+		}
+		n := -1 // a path rule (no expression) has no windows
+		if r.Regex != nil {
+			if n = lineEnds(r.Regex.String()); n < 0 || len(r.RequiredRules) > 0 {
+				long[id] = r
 			}
-			n := -1
-			for _, k := range r.Keywords {
-				k = strings.ToLower(k)
-				kw, ok := bound[k]
-				if !ok {
-					kw = keyword{word: k, lines: -1}
-				}
-				if _, isLong := long[r.RuleID]; isLong {
-					kw.long = true
-				} else if r.Regex != nil {
-					n = lineEnds(r.Regex.String())
-					kw.lines = max(kw.lines, n)
-				}
-				bound[k] = kw
+		}
+		for _, k := range r.Keywords {
+			k = strings.ToLower(k)
+			kw, ok := bound[k]
+			if !ok {
+				kw = keyword{word: k, lines: -1}
 			}
+			if _, isLong := long[id]; isLong {
+				kw.long = true
+			} else {
+				kw.lines = max(kw.lines, n)
+			}
+			bound[k] = kw
 		}
 	}
 	w := &windower{}
@@ -88,7 +94,7 @@ func newWindower(bounded, long map[string]config.Rule) *windower {
 	for _, k := range words {
 		if len(k) < 2 || !isASCII(k) {
 			// No such keyword today: such a one makes every text go whole.
-			return nil
+			return nil, nil
 		}
 		i := fold(k[0])<<8 | fold(k[1])
 		if w.first[i] == 0 {
@@ -105,14 +111,7 @@ func newWindower(bounded, long map[string]config.Rule) *windower {
 			w.tris[t/64] |= 1 << (t % 64)
 		}
 	}
-	return w
-}
-
-// bounded tells whether a rule's matches span a bounded number of lines
-// (and it needs no other rule's findings): whether it can be run on
-// windows.
-func bounded(r config.Rule) bool {
-	return r.Regex == nil || len(r.RequiredRules) == 0 && lineEnds(r.Regex.String()) >= 0
+	return w, long
 }
 
 // lineEnds is the most line ends (\n) a match of expr can hold, -1 when
