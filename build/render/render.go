@@ -9,12 +9,18 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"text/template/parse"
+
+	"ccsite/templates"
 )
 
 // Templates renders pages with the templates of a theme folder.
 type Templates struct {
 	t    *template.Template
 	pool sync.Pool
+	// fast names the blocks written by Go code (fast.go): those with code
+	// there that no theme file redefines.
+	fast map[string]bool
 }
 
 // Load parses every *.html template in fsys (the defaults, for tests).
@@ -43,10 +49,11 @@ type File struct {
 // LoadFiles parses template files in order: a later file may redefine any
 // {{define}} block of an earlier one (a theme's override).
 func LoadFiles(files []File) (*Templates, error) {
-	ts := &Templates{}
+	ts := &Templates{fast: map[string]bool{}}
 	ts.pool.New = func() any { return new(bytes.Buffer) }
 	t := template.New("").Funcs(template.FuncMap{
 		"partial": func(string, any) (template.HTML, error) { return "", nil },
+		"items":   func([]Item) (template.HTML, error) { return "", nil },
 		"num":     num,
 		"join":    strings.Join,
 		"base":    func(p string) string { return path.Base(strings.ReplaceAll(p, `\`, "/")) },
@@ -55,9 +62,25 @@ func LoadFiles(files []File) (*Templates, error) {
 		"plural":  plural,
 		"pack":    pack,
 	})
+	for name := range fastBlocks {
+		ts.fast[name] = true
+	}
 	for _, f := range files {
+		var before map[string]*parse.Tree
+		if !builtinFile(f) {
+			before = trees(t)
+		}
 		if _, err := t.New(f.Name).Parse(string(f.Data)); err != nil {
 			return nil, fmt.Errorf("parse template %s: %w", f.Name, err)
+		}
+		if before != nil {
+			// A block this file defines is the theme's: run from its
+			// template.
+			for name, tree := range trees(t) {
+				if before[name] != tree {
+					delete(ts.fast, name)
+				}
+			}
 		}
 	}
 	if t.Lookup("layout") == nil {
@@ -65,10 +88,29 @@ func LoadFiles(files []File) (*Templates, error) {
 	}
 	// partial executes a named template into HTML, so a page can pick the
 	// template for each item by its kind.
-	t.Funcs(template.FuncMap{"partial": ts.partial})
+	t.Funcs(template.FuncMap{"partial": ts.partial, "items": ts.items})
 	ts.t = t
 	return ts, nil
 }
+
+// builtinFile reports whether f is one of the built-in template files as
+// ccsite ships it.
+func builtinFile(f File) bool {
+	data, err := fs.ReadFile(templates.FS, path.Base(f.Name))
+	return err == nil && bytes.Equal(data, f.Data)
+}
+
+func trees(t *template.Template) map[string]*parse.Tree {
+	m := map[string]*parse.Tree{}
+	for _, d := range t.Templates() {
+		m[d.Name()] = d.Tree
+	}
+	return m
+}
+
+// Slow makes every block run from its template, as when a theme
+// redefines it (for tests comparing the two).
+func (ts *Templates) Slow() { ts.fast = map[string]bool{} }
 
 func (ts *Templates) partial(name string, data any) (template.HTML, error) {
 	if ts.t.Lookup(name) == nil {
