@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -60,4 +61,53 @@ func TestLineOverLimit(t *testing.T) {
 	check("Decode", func() (*File, error) {
 		return decode(io.MultiReader(bytes.NewReader(in.Bytes())), "long.jsonl", nil, nil, maxLine)
 	})
+}
+
+// TestWholeMatchesStream: a file read whole (decodeData, the path of every
+// file no longer than the longest line) decodes as the streaming reader
+// decodes it: the damaged inputs, the fixtures, lines over a lowered
+// limit, and with $CCSITE_CORPUS every transcript of the corpus.
+func TestWholeMatchesStream(t *testing.T) {
+	inputs := map[string][]byte{}
+	for _, tc := range damageTests {
+		inputs["damage/"+tc.name] = []byte(tc.in)
+	}
+	fixtures, _ := filepath.Glob(filepath.Join("testdata", "records", "*.jsonl"))
+	if root := os.Getenv("CCSITE_CORPUS"); root != "" {
+		corpus, _ := filepath.Glob(filepath.Join(root, "*", "*", "*.jsonl"))
+		more, _ := filepath.Glob(filepath.Join(root, "*", "*", "*", "*", "*.jsonl"))
+		fixtures = append(append(fixtures, corpus...), more...)
+	}
+	for _, p := range fixtures {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[p] = data
+	}
+	long := lineU1 + "\n" + `{"type":"user","uuid":"big","x":"` + strings.Repeat("z", 3000) + `"}` + "\r\n\n" + lineS1
+	inputs["long lines"] = []byte(long)
+	inputs["long last line"] = []byte(lineU1 + "\n" + strings.Repeat("q", 5000))
+	// Lines of 2,048 and 2,049 bytes with their "\n", at the lowered limit.
+	edge := func(n int) string {
+		return `{"type":"user","x":"` + strings.Repeat("e", n-len(`{"type":"user","x":""}`)-1) + `"}` + "\n"
+	}
+	inputs["at the limit"] = []byte(edge(2048) + edge(2049) + lineS1 + "\n" + edge(2048)[:2047])
+	for name, data := range inputs {
+		for _, maxLine := range []int{MaxLineBytes, 2048} {
+			want, err := decode(bytes.NewReader(data), name, nil, nil, maxLine)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := decodeData(bytes.Clone(data), name, nil, maxLine)
+			if len(got.Records) == 0 && want.Records == nil {
+				got.Records = nil // the streamed file was given no line count
+			}
+			if !reflect.DeepEqual(want, got) {
+				t.Errorf("%s (limit %d): read whole: %d records, %d problems, %d lines, %d bytes; streamed: %d, %d, %d, %d",
+					name, maxLine, len(got.Records), len(got.Problems), got.Lines, got.Bytes, len(want.Records), len(want.Problems), want.Lines, want.Bytes)
+			}
+		}
+	}
+	t.Logf("%d inputs", len(inputs))
 }
