@@ -31,6 +31,14 @@ var fastBlocks map[string]func(w *fastWriter, data any) bool
 
 func init() {
 	fastBlocks = map[string]func(w *fastWriter, data any) bool{
+		"layout":               (*fastWriter).layout,
+		"layout-body":          (*fastWriter).layoutBody,
+		"body/session":         (*fastWriter).bodySession,
+		"body/agent":           (*fastWriter).bodySession,
+		"session":              (*fastWriter).session,
+		"session-turns":        (*fastWriter).sessionTurns,
+		"turn-items":           (*fastWriter).turnItems,
+		"time":                 (*fastWriter).time,
 		"item":                 (*fastWriter).item,
 		"clock":                (*fastWriter).clock,
 		"item/answer":          (*fastWriter).answer,
@@ -209,6 +217,14 @@ const hexDigit = "0123456789abcdef"
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// page writes a whole page into b: the layout's head and foot, and all
+// but the header of a session's page, from Go code.
+func (ts *Templates) page(b *bytes.Buffer, p *Page) error {
+	w := &fastWriter{ts: ts, b: b}
+	w.call("layout", p)
+	return w.err
 }
 
 // The blocks. Each returns false, writing nothing, when data is not of
@@ -1056,5 +1072,182 @@ func (w *fastWriter) unknown(data any) bool {
 	w.s(`</summary>`)
 	w.html(r.JSON)
 	w.s(`</details>`)
+	return true
+}
+
+func (w *fastWriter) layout(data any) bool {
+	if _, ok := data.(*Page); !ok {
+		return false
+	}
+	w.call("layout-head", data)
+	w.call("layout-body", data)
+	w.call("layout-foot", data)
+	return true
+}
+
+func (w *fastWriter) layoutBody(data any) bool {
+	p, ok := data.(*Page)
+	if !ok {
+		return false
+	}
+	w.call("body/"+p.Kind, p)
+	return true
+}
+
+func (w *fastWriter) bodySession(data any) bool {
+	p, ok := data.(*Page)
+	if !ok {
+		return false
+	}
+	w.call("session", p.Body)
+	return true
+}
+
+func sessionView(data any) *SessionView {
+	switch v := data.(type) {
+	case SessionView:
+		return &v
+	case *SessionView:
+		return v
+	}
+	return nil
+}
+
+func (w *fastWriter) session(data any) bool {
+	if sessionView(data) == nil {
+		return false
+	}
+	w.call("session-head", data)
+	w.call("session-turns", data)
+	w.call("session-tail", data)
+	return true
+}
+
+func (w *fastWriter) sessionTurns(data any) bool {
+	v := sessionView(data)
+	if v == nil {
+		return false
+	}
+	for _, t := range v.Turns {
+		w.s(`
+<section class="turn`)
+		if t.Quiet {
+			w.s(` quiet`)
+		}
+		if t.Defer {
+			w.s(` later`)
+		}
+		w.s(`" id="`)
+		w.attr(t.Anchor)
+		w.s(`" aria-label="`)
+		if t.HasPrompt {
+			w.s(`Turn `)
+			w.int(t.Index)
+		} else {
+			w.s(`Before the first prompt`)
+		}
+		w.s(`"`)
+		if t.Defer {
+			// An int is its digits in html/template's CSS context too.
+			w.s(` style="min-height: `)
+			w.int(t.Height)
+			w.s(`px"`)
+		}
+		w.s(">\n<div class=\"turn-mark\"><a href=\"#")
+		w.urlPart(t.Anchor)
+		w.s(`" class="anchor" aria-label="Link to turn `)
+		w.int(t.Index)
+		w.s(`">`)
+		if t.HasPrompt {
+			w.s(`Turn `)
+			w.int(t.Index)
+		} else {
+			w.s(`Before the first prompt`)
+		}
+		w.s(`</a>`)
+		if !t.Start.Zero {
+			w.s(`<span class="turn-time"> · `)
+			w.call("time", t.Start)
+			w.s(`</span>`)
+		}
+		if t.Excerpt != "" {
+			w.s(` <span class="turn-excerpt">· `)
+			w.text(t.Excerpt)
+			w.s(`</span>`)
+		}
+		if t.Tools != 0 || t.Took != "" {
+			w.s(` <span class="turn-facts muted">`)
+			if t.Tools != 0 {
+				w.s(`· `)
+				w.text(plural(t.Tools, "tool call"))
+			}
+			if t.Took != "" {
+				w.s(` · `)
+				w.text(t.Took)
+				if t.TimeParts != "" {
+					w.s(`<span class="turn-split"> · `)
+					w.text(t.TimeParts)
+					w.s(`</span>`)
+				}
+			}
+			if t.OutTokens != 0 {
+				w.s(` · `)
+				w.text(num(t.OutTokens))
+				w.s(` tokens out`)
+			}
+			if t.Cost != "" {
+				w.s(` · `)
+				w.text(t.Cost)
+			}
+			w.s(`</span>`)
+		}
+		w.s("</div>\n")
+		if t.Defer {
+			w.call("turn-packed", t)
+		} else {
+			w.call("turn-items", t)
+		}
+		w.s("\n</section>\n")
+	}
+	if len(v.Turns) == 0 {
+		w.s("<p class=\"empty\">This transcript holds no conversation.</p>\n")
+	}
+	return true
+}
+
+// turnItems writes a turn's items straight into the page (the template's
+// {{items}} returns them as a string, which text/template then copies
+// twice more).
+func (w *fastWriter) turnItems(data any) bool {
+	var t *TurnView
+	switch d := data.(type) {
+	case TurnView:
+		t = &d
+	case *TurnView:
+		t = d
+	}
+	if t == nil {
+		return false
+	}
+	for i := range t.Items {
+		w.call("item", &t.Items[i])
+	}
+	return true
+}
+
+func (w *fastWriter) time(data any) bool {
+	t, ok := data.(Time)
+	if !ok {
+		return false
+	}
+	if t.Zero {
+		w.s(`<span class="time unknown">time unknown</span>`)
+		return true
+	}
+	w.s(`<time datetime="`)
+	w.attr(t.ISO)
+	w.s(`">`)
+	w.text(t.UTC)
+	w.s(`</time>`)
 	return true
 }
