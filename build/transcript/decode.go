@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -79,16 +80,29 @@ func readFile(path string, filter Filter, maxLine int) (*File, error) {
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err == nil && st.Mode().IsRegular() && st.Size() <= int64(maxLine) {
-		// A file no longer than the longest line is read whole, in one
-		// buffer its lines are cut from: read once, not twice (the first
-		// pass below) and then a copy of each line (0.2 CPU-s of a corpus
-		// build).
-		data, err := readWhole(f, st.Size())
+	if err == nil && st.Mode().IsRegular() && st.Size() <= keptMax {
+		// A file of up to keptMax is read whole into a buffer kept from
+		// one file to the next, and its lines copied out of it: read
+		// once, not twice (the first pass below), into memory that is
+		// already the process's (a new buffer per file is faulted in page
+		// by page, and that cost more than the second read).
+		bp := wholeBuffer()
+		defer keepBuffer(bp)
+		data, err := readWhole(f, st.Size(), *bp)
+		*bp = data[:0]
 		if err != nil {
 			return nil, fmt.Errorf("read transcript: %w", err)
 		}
-		return decodeData(data, path, filter, maxLine), nil
+		return decodeData(data, path, filter, maxLine, true), nil
+	}
+	if err == nil && st.Mode().IsRegular() && st.Size() <= int64(maxLine) {
+		// A larger file no longer than the longest line is read whole
+		// too, its lines left in that buffer.
+		data, err := readWhole(f, st.Size(), nil)
+		if err != nil {
+			return nil, fmt.Errorf("read transcript: %w", err)
+		}
+		return decodeData(data, path, filter, maxLine, false), nil
 	}
 	// A first pass counts the lines and finds those over the limit, so the
 	// records are stored without regrowing a slice of large structs (a
@@ -108,12 +122,48 @@ func readFile(path string, filter Filter, maxLine int) (*File, error) {
 	return decode(f, path, filter, plan, maxLine)
 }
 
-// readWhole reads f to its end, size its length when it was opened (a live
-// session may have grown since: read on until the end).
-func readWhole(f *os.File, size int64) ([]byte, error) {
+// keptMax is the largest file read through a kept buffer.
+const keptMax = 16 << 20
+
+// wholeBuffers are the kept buffers (two per worker at most), outside a
+// sync.Pool, which drops them at every collection.
+var wholeBuffers struct {
+	sync.Mutex
+	free []*[]byte
+}
+
+func wholeBuffer() *[]byte {
+	wholeBuffers.Lock()
+	defer wholeBuffers.Unlock()
+	if n := len(wholeBuffers.free); n > 0 {
+		bp := wholeBuffers.free[n-1]
+		wholeBuffers.free = wholeBuffers.free[:n-1]
+		return bp
+	}
+	return new([]byte)
+}
+
+func keepBuffer(bp *[]byte) {
+	if cap(*bp) > 2*keptMax {
+		return // a file that grew while read
+	}
+	wholeBuffers.Lock()
+	defer wholeBuffers.Unlock()
+	if len(wholeBuffers.free) < 2*runtime.GOMAXPROCS(0) {
+		wholeBuffers.free = append(wholeBuffers.free, bp)
+	}
+}
+
+// readWhole reads f to its end into buf (grown when short), size its
+// length when it was opened (a live session may have grown since: read on
+// until the end).
+func readWhole(f *os.File, size int64, buf []byte) ([]byte, error) {
 	// One byte over, so that a file that did not grow ends the first read
 	// short of the buffer and the next one sees EOF without regrowing.
-	data := make([]byte, 0, size+1)
+	data := buf[:0]
+	if int64(cap(data)) < size+1 {
+		data = make([]byte, 0, size+1)
+	}
 	for {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
@@ -129,11 +179,12 @@ func readWhole(f *os.File, size int64) ([]byte, error) {
 	}
 }
 
-// decodeData is decode of a file read whole: its lines are slices of data
-// (capped at their end, so an append to one copies it).
-func decodeData(data []byte, name string, filter Filter, maxLine int) *File {
+// decodeData is decode of a file read whole: its lines are copies when
+// copyLines (data is reused), else slices of data (capped at their end, so
+// an append to one copies it).
+func decodeData(data []byte, name string, filter Filter, maxLine int, copyLines bool) *File {
 	d := lineDecoder{out: &File{Path: name, Records: make([]Record, 0, bytes.Count(data, []byte{'\n'})+1)},
-		name: name, filter: filter, maxLine: maxLine}
+		name: name, filter: filter, maxLine: maxLine, copyLines: copyLines}
 	for len(data) > 0 {
 		n := bytes.IndexByte(data, '\n') + 1
 		if n == 0 {
@@ -157,6 +208,8 @@ type lineDecoder struct {
 	filter  Filter
 	maxLine int
 	lineNo  int
+	// copyLines copies each line it keeps out of the caller's buffer.
+	copyLines bool
 }
 
 // line takes the next line (without its "\n"), of n bytes in the file
@@ -178,6 +231,9 @@ func (d *lineDecoder) line(line []byte, n int, tooLong bool) {
 	} else if line = bytes.TrimSpace(line); len(line) > 0 {
 		if lineNo == 1 {
 			line = bytes.TrimPrefix(line, []byte("\ufeff")) // a byte-order mark
+		}
+		if d.copyLines {
+			line = bytes.Clone(line)
 		}
 		out.Lines++
 		if d.filter != nil {
