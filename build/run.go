@@ -410,7 +410,7 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 	if prev != nil {
 		prevSources = prev.Sources
 	}
-	fp := fingerprint(src.a, prevSources, r.workers())
+	fp := fingerprint(src.a, prevSources, r.workers(), src.kept.store.Hash)
 	if r.cfg.Force || changedSources(fp, prevSources) {
 		if prev != nil {
 			// An update scans only the lines no earlier build scanned

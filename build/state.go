@@ -295,8 +295,10 @@ func changedSources(fp, prev map[string]source) bool {
 
 // fingerprint takes every source file's size and mtime (from the walk's
 // stat) and hashes, in parallel, those whose size or mtime differ from
-// prev (all of them when prev is nil).
-func fingerprint(a *archive.Archive, prev map[string]source, workers int) map[string]source {
+// prev (all of them when prev is nil) and whose hash kept does not know
+// (the archive's, which read and hashed every changed file just before:
+// its hash's first half is the one hashFile gives).
+func fingerprint(a *archive.Archive, prev map[string]source, workers int, kept func(path string, size, mtime int64) (string, bool)) map[string]source {
 	var files []fileStat
 	for _, p := range a.Projects {
 		for _, s := range p.Sessions {
@@ -323,6 +325,8 @@ func fingerprint(a *archive.Archive, prev map[string]source, workers int) map[st
 		src := source{Size: st.Size(), MTime: st.ModTime().UnixNano()}
 		if old, ok := prev[pathKey(f.path)]; ok && old.Size == src.Size && old.MTime == src.MTime && old.Hash != "" {
 			src.Hash = old.Hash
+		} else if h, ok := kept(f.path, src.Size, src.MTime); ok && len(h) == 64 {
+			src.Hash = h[:32]
 		} else {
 			todo = append(todo, f.path)
 		}

@@ -2,7 +2,10 @@ package build
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"ccsite/build/archive"
 	"ccsite/build/render"
 	"ccsite/build/session"
 	"ccsite/search"
@@ -127,5 +131,56 @@ func TestSameWriter(t *testing.T) {
 	w.Write([]byte("abc"))
 	if w.same() || w.keep(0) != nil || string(w.buf) != "abc" {
 		t.Errorf("without an old file: same = %v, buf = %q", w.same(), w.buf)
+	}
+}
+
+// TestFingerprintTakesKeptHash: a file the archive has just read at the
+// size and mtime the walk found is not hashed again (its kept hash is
+// taken: here a made-up one, to tell); a file whose kept entry is of
+// another mtime is; both are what hashFile gives when hashed.
+func TestFingerprintTakesKeptHash(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	for p, data := range map[string]string{a: `{"type":"user"}` + "\n", b: `{"type":"assistant"}` + "\n"} {
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stat := func(p string) fs.FileInfo {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	arch := &archive.Archive{Projects: []*archive.Project{{Sessions: []*archive.SessionFile{
+		{Path: a, Info: stat(a)}, {Path: b, Info: stat(b)}}}}}
+	made := strings.Repeat("ab", 32)
+	kept := func(path string, size, mtime int64) (string, bool) {
+		fi := stat(path)
+		switch path {
+		case a:
+			if size == fi.Size() && mtime == fi.ModTime().UnixNano() {
+				return made, true
+			}
+		case b:
+			if size == fi.Size() && mtime == fi.ModTime().UnixNano()+1 {
+				return made, true
+			}
+		}
+		return "", false
+	}
+	fp := fingerprint(arch, nil, 2, kept)
+	if got := fp[a].Hash; got != made[:32] {
+		t.Errorf("a: hash %q, want the kept one's first half %q", got, made[:32])
+	}
+	if got, want := fp[b].Hash, hashFile(b); got != want || got == "" {
+		t.Errorf("b: hash %q, want %q (hashed: its kept entry is of another mtime)", got, want)
+	}
+	// The archive's hash of a file is the one hashFile's is the half of.
+	data, _ := os.ReadFile(a)
+	sum := sha256.Sum256(data)
+	if full := hex.EncodeToString(sum[:]); full[:32] != hashFile(a) {
+		t.Errorf("hashFile(a) = %q, not the first half of the content's SHA-256 %q", hashFile(a), full)
 	}
 }

@@ -226,6 +226,20 @@ func sameEntry(a, b Entry) bool {
 	return st && a == b
 }
 
+// Hash returns the content hash (SHA-256, hex) of the file at path as it
+// was kept, when it was found at this size and mtime: what the file holds
+// unless it changed without changing either, which a build takes as
+// unchanged anyway.
+func (s *Store) Hash(path string, size, mtime int64) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.idx.Entries[path]
+	if e == nil || e.Hash == "" || e.Size != size || e.MTime != mtime {
+		return "", false
+	}
+	return e.Hash, true
+}
+
 // haveBlob tells whether the copy of content hash is in the archive, as
 // its folder was listed on the first call (names only: a few directory
 // reads, not a stat per kept file).
