@@ -8,22 +8,26 @@ import (
 	"strings"
 )
 
-// The conversation's items are most of a session page's markup, and
-// text/template spent most of a page's time on them: a reflective call
-// for every value it prints (html/template escapes each through a
-// function) and for every eq of the kind switches. The blocks below write
-// the same bytes as the templates of the same name in templates/ (which
-// stay the definition: a theme overrides them there) straight into the
-// buffer. A block a theme redefines is executed from its template, and so
-// is every block without Go code here; TestFastMatchesTemplates renders
-// the demo archive and the corpus both ways and compares the pages byte
-// for byte, and TestFastEscapes does so for hostile values.
+// A session page is mostly its turns and their items, and text/template
+// spent most of a page's time on them: a reflective call for every value
+// it prints (html/template escapes each through a function) and for every
+// eq of the kind switches, and a turn's markup returned by a function was
+// copied twice more by fmt. The blocks below write the same bytes as the
+// templates of the same name in templates/ (which stay the definition: a
+// theme overrides them there) straight into the page's buffer: the
+// layout's frame, a session's turns, the items and the common tool cards.
+// A block a theme redefines is executed from its template, and so is every
+// block without Go code here (a session's header, the list pages, the rarer
+// cards). TestFastMatchesTemplates renders the test cases, a hostile
+// transcript and (with $CCSITE_CORPUS) every corpus session both ways and
+// compares the pages byte for byte; TestFastEscapes does so for hostile
+// values of every field.
 //
 // The escaping copies html/template's own (html.go and url.go of Go's
 // html/template: htmlReplacementTable, urlProcessor, isSafeURL), for the
 // contexts these blocks print into: text, quoted attributes and URL
-// attributes. A value in any other context (a script, a style) goes
-// through a template.
+// attributes. A value in any other context (a script) goes through a
+// template: a deferred tool body or turn is written by its template.
 
 // fastBlocks are the blocks written by Go code while no theme redefines
 // them (set in init: the blocks call one another through it).
