@@ -227,6 +227,17 @@ func (h *Highlighter) pickLexer(lang, filename string) chroma.Lexer {
 	return nil
 }
 
+// wrapLexer is the lexer highlighting runs for chroma's l: its rules
+// through our filter (fastOf), tokens coalesced, JSON scanned by hand
+// where that gives chroma's tokens (jsonLexer).
+func wrapLexer(l chroma.Lexer) chroma.Lexer {
+	c := chroma.Coalesce(fastOf(l))
+	if l.Config().Name == "JSON" {
+		return jsonLexer{c}
+	}
+	return c
+}
+
 // cachedLexer returns the lexer remembered under key, finding it first.
 func (h *Highlighter) cachedLexer(key string, find func() chroma.Lexer) chroma.Lexer {
 	if v, ok := h.lexerCache.Load(key); ok {
@@ -240,7 +251,7 @@ func (h *Highlighter) cachedLexer(key string, find func() chroma.Lexer) chroma.L
 		h.lexerCache.Store(key, noLexer)
 		return nil
 	}
-	l = chroma.Coalesce(fastOf(l))
+	l = wrapLexer(l)
 	h.lexerCache.Store(key, l)
 	return l
 }
