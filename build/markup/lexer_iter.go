@@ -67,6 +67,15 @@ func (it *fastIter) next() chroma.Token {
 			if es := it.l.emits[l.State]; len(es) == len(selected) {
 				e = es[i]
 			}
+			// A rule emitting one token type, with nothing queued: the
+			// token itself, not an iterator of one (chroma's Literator, a
+			// closure and a slice for every token of most lexers).
+			if tt, ok := rule.Type.(chroma.TokenType); ok && (e == nil || e.kind == "") && len(it.stack) == 0 {
+				if tt == chroma.Ignore {
+					continue
+				}
+				return chroma.Token{Type: tt, Value: l.Groups[0]}
+			}
 			it.stack = append(it.stack, it.emit(e, rule.Type, l.Groups))
 		}
 	}
