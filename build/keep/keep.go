@@ -25,6 +25,8 @@ import (
 	"sync"
 	"time"
 
+	"ccsite/build/internal/readall"
+
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -195,27 +197,11 @@ func readInto(path string, bp *[]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A file may grow while it is read (a live session): room for that,
-	// read until the end.
-	buf := (*bp)[:0]
-	if need := int(st.Size()) + 512; cap(buf) < need {
-		buf = make([]byte, 0, need)
-	}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			*bp = buf
-			return nil, err
-		}
-	}
+	buf, err := readall.File(f, st.Size(), *bp)
 	*bp = buf
+	if err != nil {
+		return nil, err
+	}
 	return buf, nil
 }
 

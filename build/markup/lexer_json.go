@@ -59,6 +59,12 @@ func jsonTokens(text string) ([]chroma.Token, bool) {
 	}
 	stack := []int{jsValue}
 	pos := 0
+	// punct emits the punctuation at pos and pops pop states.
+	punct := func(pop int) {
+		emit(chroma.Punctuation, text[pos:pos+1])
+		pos++
+		stack = stack[:len(stack)-pop]
+	}
 	for pos < len(text) {
 		state := stack[len(stack)-1]
 		c := text[pos]
@@ -90,9 +96,7 @@ func jsonTokens(text string) ([]chroma.Token, bool) {
 				pos = end
 				stack = append(stack, jsAttr)
 			case '}':
-				emit(chroma.Punctuation, "}")
-				pos++
-				stack = stack[:len(stack)-1]
+				punct(1)
 			default:
 				return nil, false
 			}
@@ -100,33 +104,25 @@ func jsonTokens(text string) ([]chroma.Token, bool) {
 		case jsAttr:
 			switch c {
 			case ':':
-				emit(chroma.Punctuation, ":")
-				pos++
+				punct(0)
 				continue
 			case ',':
-				emit(chroma.Punctuation, ",")
-				pos++
-				stack = stack[:len(stack)-1]
+				punct(1)
 				continue
 			case '}':
 				if len(stack) < 3 {
 					return nil, false
 				}
-				emit(chroma.Punctuation, "}")
-				pos++
-				stack = stack[:len(stack)-2]
+				punct(2)
 				continue
 			}
 		case jsArray:
 			switch c {
 			case ',':
-				emit(chroma.Punctuation, ",")
-				pos++
+				punct(0)
 				continue
 			case ']':
-				emit(chroma.Punctuation, "]")
-				pos++
-				stack = stack[:len(stack)-1]
+				punct(1)
 				continue
 			}
 		}
@@ -135,12 +131,10 @@ func jsonTokens(text string) ([]chroma.Token, bool) {
 		// which can start a value).
 		switch {
 		case c == '{':
-			emit(chroma.Punctuation, "{")
-			pos++
+			punct(0)
 			stack = append(stack, jsObject)
 		case c == '[':
-			emit(chroma.Punctuation, "[")
-			pos++
+			punct(0)
 			stack = append(stack, jsArray)
 		case c == '"':
 			end, ok := jsonStringEnd(text, pos)

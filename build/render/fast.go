@@ -405,19 +405,21 @@ func (w *fastWriter) partTool(data any) bool {
 	return true
 }
 
-func toolView(data any) (*ToolView, bool) {
-	switch t := data.(type) {
-	case ToolView:
-		return &t, true
-	case *ToolView:
-		return t, t != nil
+// view is data as a *T when it is a T or a non-nil *T (a template reads
+// either alike), else nil.
+func view[T any](data any) *T {
+	switch d := data.(type) {
+	case T:
+		return &d
+	case *T:
+		return d
 	}
-	return nil, false
+	return nil
 }
 
 func (w *fastWriter) tool(data any) bool {
-	t, ok := toolView(data)
-	if !ok || t.Fold.Defer {
+	t := view[ToolView](data)
+	if t == nil || t.Fold.Defer {
 		// A deferred body is a JSON string in a script: its template
 		// escapes it.
 		return false
@@ -505,8 +507,8 @@ func (w *fastWriter) tool(data any) bool {
 // {{template}} for the kinds it knows, {{partial}} for the others, which
 // write the same.
 func (w *fastWriter) toolBody(data any) bool {
-	t, ok := toolView(data)
-	if !ok {
+	t := view[ToolView](data)
+	if t == nil {
 		return false
 	}
 	w.s(`<div class="tool-body"`)
@@ -587,13 +589,7 @@ func (w *fastWriter) outputBody(data any) bool {
 }
 
 func (w *fastWriter) bash(data any) bool {
-	var v *BashView
-	switch d := data.(type) {
-	case BashView:
-		v = &d
-	case *BashView:
-		v = d
-	}
+	v := view[BashView](data)
 	if v == nil {
 		return false
 	}
@@ -621,13 +617,7 @@ func (w *fastWriter) bash(data any) bool {
 }
 
 func (w *fastWriter) terminal(data any) bool {
-	var sh *Shell
-	switch d := data.(type) {
-	case Shell:
-		sh = &d
-	case *Shell:
-		sh = d
-	}
+	sh := view[Shell](data)
 	if sh == nil {
 		return false
 	}
@@ -672,13 +662,7 @@ func (w *fastWriter) terminal(data any) bool {
 }
 
 func (w *fastWriter) file(data any) bool {
-	var v *FileView
-	switch d := data.(type) {
-	case FileView:
-		v = &d
-	case *FileView:
-		v = d
-	}
+	v := view[FileView](data)
 	if v == nil {
 		return false
 	}
@@ -745,13 +729,7 @@ func (w *fastWriter) file(data any) bool {
 }
 
 func (w *fastWriter) search(data any) bool {
-	var v *SearchView
-	switch d := data.(type) {
-	case SearchView:
-		v = &d
-	case *SearchView:
-		v = d
-	}
+	v := view[SearchView](data)
 	if v == nil {
 		return false
 	}
@@ -818,13 +796,7 @@ func (w *fastWriter) search(data any) bool {
 }
 
 func (w *fastWriter) todo(data any) bool {
-	var v *TodoView
-	switch d := data.(type) {
-	case TodoView:
-		v = &d
-	case *TodoView:
-		v = d
-	}
+	v := view[TodoView](data)
 	if v == nil {
 		return false
 	}
@@ -856,13 +828,7 @@ func (w *fastWriter) todo(data any) bool {
 }
 
 func (w *fastWriter) generic(data any) bool {
-	var v *GenericView
-	switch d := data.(type) {
-	case GenericView:
-		v = &d
-	case *GenericView:
-		v = d
-	}
+	v := view[GenericView](data)
 	if v == nil {
 		return false
 	}
@@ -884,13 +850,7 @@ func (w *fastWriter) generic(data any) bool {
 }
 
 func (w *fastWriter) prompt(data any) bool {
-	var p *Prompt
-	switch d := data.(type) {
-	case Prompt:
-		p = &d
-	case *Prompt:
-		p = d
-	}
+	p := view[Prompt](data)
 	if p == nil {
 		return false
 	}
@@ -1107,18 +1067,8 @@ func (w *fastWriter) bodySession(data any) bool {
 	return true
 }
 
-func sessionView(data any) *SessionView {
-	switch v := data.(type) {
-	case SessionView:
-		return &v
-	case *SessionView:
-		return v
-	}
-	return nil
-}
-
 func (w *fastWriter) session(data any) bool {
-	if sessionView(data) == nil {
+	if view[SessionView](data) == nil {
 		return false
 	}
 	w.call("session-head", data)
@@ -1128,7 +1078,7 @@ func (w *fastWriter) session(data any) bool {
 }
 
 func (w *fastWriter) sessionTurns(data any) bool {
-	v := sessionView(data)
+	v := view[SessionView](data)
 	if v == nil {
 		return false
 	}
@@ -1223,13 +1173,7 @@ func (w *fastWriter) sessionTurns(data any) bool {
 // {{items}} returns them as a string, which text/template then copies
 // twice more).
 func (w *fastWriter) turnItems(data any) bool {
-	var t *TurnView
-	switch d := data.(type) {
-	case TurnView:
-		t = &d
-	case *TurnView:
-		t = d
-	}
+	t := view[TurnView](data)
 	if t == nil {
 		return false
 	}

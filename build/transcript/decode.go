@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"ccsite/build/internal/readall"
+
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -88,7 +90,7 @@ func readFile(path string, filter Filter, maxLine int) (*File, error) {
 		// by page, and that cost more than the second read).
 		bp := wholeBuffer()
 		defer keepBuffer(bp)
-		data, err := readWhole(f, st.Size(), *bp)
+		data, err := readall.File(f, st.Size(), *bp)
 		*bp = data[:0]
 		if err != nil {
 			return nil, fmt.Errorf("read transcript: %w", err)
@@ -98,7 +100,7 @@ func readFile(path string, filter Filter, maxLine int) (*File, error) {
 	if err == nil && st.Mode().IsRegular() && st.Size() <= int64(maxLine) {
 		// A larger file no longer than the longest line is read whole
 		// too, its lines left in that buffer.
-		data, err := readWhole(f, st.Size(), nil)
+		data, err := readall.File(f, st.Size(), nil)
 		if err != nil {
 			return nil, fmt.Errorf("read transcript: %w", err)
 		}
@@ -151,31 +153,6 @@ func keepBuffer(bp *[]byte) {
 	defer wholeBuffers.Unlock()
 	if len(wholeBuffers.free) < 2*runtime.GOMAXPROCS(0) {
 		wholeBuffers.free = append(wholeBuffers.free, bp)
-	}
-}
-
-// readWhole reads f to its end into buf (grown when short), size its
-// length when it was opened (a live session may have grown since: read on
-// until the end).
-func readWhole(f *os.File, size int64, buf []byte) ([]byte, error) {
-	// One byte over, so that a file that did not grow ends the first read
-	// short of the buffer and the next one sees EOF without regrowing.
-	data := buf[:0]
-	if int64(cap(data)) < size+1 {
-		data = make([]byte, 0, size+1)
-	}
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
 	}
 }
 
