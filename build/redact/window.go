@@ -33,16 +33,23 @@ import (
 // that an expression's (?i) takes for an ASCII letter (the Kelvin sign,
 // the long s: a keyword there that an ASCII search would not see).
 type windower struct {
-	// pairs holds a bit for each folded first two bytes of a keyword (8
-	// KB, in a core's first cache, where first is not); short, for those
-	// of a two-byte keyword; tris, for the hash of each folded first three
-	// bytes of a longer one (128 KB): most pairs of letters in a text
-	// begin a keyword ("ke", "to", "pa"), few of their triples do.
-	pairs, short [1 << 16 / 64]uint64
-	tris         [1 << triBits / 64]uint64
-	// by folded first two bytes of a keyword: 1 + its index in groups.
+	// tris holds a bit for the hash of each keyword's folded first three
+	// bytes (128 KB, in a core's second cache): most triples of letters
+	// in a text begin no keyword, and the scan looks at each once. Of
+	// those that do ("acc", "sec", "tok"), most are words like "access"
+	// that are not a keyword: whole holds a bit for the hash of each
+	// three-byte keyword, quads for that of each longer one's first four
+	// bytes, and only a triple that passes one of them is compared with
+	// the keywords it begins.
+	tris, whole, quads [1 << triBits / 64]uint64
+	// by folded first two bytes of a keyword of three or more: 1 + its
+	// index in groups.
 	first  [1 << 16]uint16
 	groups [][]keyword
+	// short holds a bit for each two-byte keyword (folded), shorts
+	// those keywords.
+	short  [1 << 16 / 64]uint64
+	shorts []keyword
 }
 
 // keyword is one of the rules' keywords, lower case, with the most lines
@@ -97,18 +104,24 @@ func newWindower(rules map[string]config.Rule) (*windower, map[string]config.Rul
 			return nil, nil
 		}
 		i := fold(k[0])<<8 | fold(k[1])
+		if len(k) == 2 {
+			w.short[i/64] |= 1 << (i % 64)
+			w.shorts = append(w.shorts, bound[k])
+			continue
+		}
 		if w.first[i] == 0 {
 			w.groups = append(w.groups, nil)
 			w.first[i] = uint16(len(w.groups))
 		}
 		g := w.first[i] - 1
 		w.groups[g] = append(w.groups[g], bound[k])
-		w.pairs[i/64] |= 1 << (i % 64)
-		if len(k) == 2 {
-			w.short[i/64] |= 1 << (i % 64)
+		t := hash3(uint32(i<<8 | fold(k[2])))
+		w.tris[t/64] |= 1 << (t % 64)
+		if len(k) == 3 {
+			w.whole[t/64] |= 1 << (t % 64)
 		} else {
-			t := tri(i, int(lower[k[2]]))
-			w.tris[t/64] |= 1 << (t % 64)
+			q := hash4(uint32(i<<16 | fold(k[2])<<8 | fold(k[3])))
+			w.quads[q/64] |= 1 << (q % 64)
 		}
 	}
 	return w, long
@@ -175,6 +188,19 @@ func reLineEnds(re *syntax.Regexp) int {
 	return -1
 }
 
+// lineEndCount is how many line ends (\n, \f) s holds.
+func lineEndCount(s string) int {
+	return strings.Count(s, "\n") + strings.Count(s, "\f")
+}
+
+// nextByte is the index of the first c in s from i on, len(s) if none.
+func nextByte(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -184,13 +210,12 @@ func isASCII(s string) bool {
 	return true
 }
 
-// triBits is the size of a hash of three bytes.
+// triBits is the size of a hash of three bytes, and of four.
 const triBits = 20
 
-// tri hashes a pair of bytes (pair<<8 | second) and a third.
-func tri(pair, c int) uint {
-	return uint(uint32(pair<<8|c)*0x9e3779b1) >> (32 - triBits)
-}
+// hash3 hashes three bytes (as the low 24 bits of v); hash4, four.
+func hash3(v uint32) uint { return uint(v*0x9e3779b1) >> (32 - triBits) }
+func hash4(v uint32) uint { return uint(v*0x85ebca6b) >> (32 - triBits) }
 
 // fold is an ASCII byte in lower case (other bytes as they are).
 func fold(c byte) int { return int(lower[c]) }
@@ -233,59 +258,100 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 	if len(text) < 2 {
 		return "", nil, false
 	}
-	// Lines are numbered as the scan goes; a window is lines lo to hi.
-	sp := lineStarts.Get().(*[]int)
-	defer lineStarts.Put(sp)
+	// A text holding a character that lowers to ASCII goes whole: looked
+	// for first, each with Go's vector search, not byte by byte below.
+	for _, s := range lowersToASCII {
+		if strings.Contains(text, s) {
+			return text, nil, true
+		}
+	}
+	// A window is lines lo to hi, numbered by counting line ends (with
+	// Go's vector count) from one keyword found to the next.
 	var (
-		starts = (*sp)[:0] // of each line but the first
-		wins   [][2]int
+		wins         [][2]int
+		line, lineAt int // line is the number of line ends before lineAt
 	)
-	defer func() { *sp = starts[:0] }()
-	prev := int(lower[text[0]])
-	for i := 1; i < len(text); i++ {
-		switch text[i-1] {
-		case '\n', '\f':
-			starts = append(starts, i)
-		case 0xc4, 0xc5, 0xe2: // the first byte of each of lowersToASCII
-			for _, s := range lowersToASCII {
-				if strings.HasPrefix(text[i-1:], s) {
-					return text, nil, true
-				}
+	// found takes keyword k, found at text[at:].
+	found := func(k keyword, at int) {
+		if k.long {
+			long = true
+		}
+		if k.lines < 0 {
+			return
+		}
+		line += lineEndCount(text[lineAt:at])
+		lineAt = at
+		if n := len(wins); n > 0 && wins[n-1][0] <= line-k.lines && line+k.lines <= wins[n-1][1] {
+			return
+		}
+		wins = append(wins, [2]int{line - k.lines, line + k.lines})
+	}
+	// shortAt finds the two-byte keywords at text[at:].
+	shortAt := func(at int) {
+		for _, k := range w.shorts {
+			if hasFoldedPrefix(text[at:], k.word) {
+				found(k, at)
 			}
 		}
-		pair := prev<<8 | int(lower[text[i]])
-		prev = pair & 0xff
-		if w.pairs[pair/64]&(1<<(pair%64)) == 0 {
+	}
+	tris, short, lw := &w.tris, &w.short, &lower
+	v := uint32(lw[text[0]])<<8 | uint32(lw[text[1]]) // the last three bytes, folded
+	if p := v; short[p/64]&(1<<(p%64)) != 0 {
+		shortAt(0)
+	}
+	for i := 2; i < len(text); i++ {
+		v = v<<8 | uint32(lw[text[i]])
+		if p := v & 0xffff; short[p/64]&(1<<(p%64)) != 0 {
+			shortAt(i - 1)
+		}
+		t := hash3(v & 0xffffff)
+		if tris[t/64]&(1<<(t%64)) == 0 {
 			continue
 		}
-		if w.short[pair/64]&(1<<(pair%64)) == 0 {
+		if w.whole[t/64]&(1<<(t%64)) == 0 {
 			if i+1 == len(text) {
 				continue
 			}
-			if t := tri(pair, int(lower[text[i+1]])); w.tris[t/64]&(1<<(t%64)) == 0 {
+			if q := hash4(v<<8 | uint32(lw[text[i+1]])); w.quads[q/64]&(1<<(q%64)) == 0 {
 				continue
 			}
 		}
-		g := w.first[pair]
+		at := i - 2 // where the keyword would start
+		g := w.first[v>>8&0xffff]
+		if g == 0 {
+			continue // a hash's false hit
+		}
 		for _, k := range w.groups[g-1] {
-			if !hasFoldedPrefix(text[i-1:], k.word) {
-				continue
+			if hasFoldedPrefix(text[at:], k.word) {
+				found(k, at)
 			}
-			if k.long {
-				long = true
-			}
-			if k.lines < 0 {
-				continue
-			}
-			line := len(starts)
-			if n := len(wins); n > 0 && wins[n-1][0] <= line-k.lines && line+k.lines <= wins[n-1][1] {
-				continue
-			}
-			wins = append(wins, [2]int{line - k.lines, line + k.lines})
 		}
 	}
 	if len(wins) == 0 {
 		return "", nil, long
+	}
+	// The start of each line (but the first) up to the last a window
+	// needs: after each line end but one that ends the text.
+	sp := lineStarts.Get().(*[]int)
+	defer lineStarts.Put(sp)
+	starts := (*sp)[:0]
+	defer func() { *sp = starts[:0] }()
+	need := 0
+	for _, w := range wins {
+		need = max(need, w[1]+1)
+	}
+	nl, ff := nextByte(text, 0, '\n'), nextByte(text, 0, '\f')
+	for len(starts) < need {
+		j := min(nl, ff)
+		if j >= len(text)-1 {
+			break
+		}
+		starts = append(starts, j+1)
+		if j == nl {
+			nl = nextByte(text, j+1, '\n')
+		} else {
+			ff = nextByte(text, j+1, '\f')
+		}
 	}
 	lineStart := func(l int) int {
 		if l <= 0 {

@@ -224,7 +224,10 @@ func startRuntime() {
 
 // runtimeConfig is the runtime's configuration.
 func runtimeConfig() wazero.RuntimeConfig {
-	rtCfg := wazero.NewRuntimeConfig().WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads)
+	// ccsite: no DWARF. wazero reads libre2's debug sections to name
+	// WebAssembly frames in a panic's trace, holding ~7 MB of the heap
+	// for the whole process.
+	rtCfg := wazero.NewRuntimeConfig().WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads).WithDebugInfoEnabled(false)
 
 	maxPages := defaultMaxPages
 	if unsafe.Sizeof(uintptr(0)) < 8 {

@@ -1,0 +1,224 @@
+package redact
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// refWindower is a windower's keywords as cut found them before it
+// hashed three and four bytes and looked for line ends and lowersToASCII
+// apart (by pairs of bytes, then three, in one loop).
+type refWindower struct {
+	pairs, short [1 << 16 / 64]uint64
+	tris         [1 << 20 / 64]uint64
+	first        [1 << 16]uint16
+	groups       [][]keyword
+}
+
+func refTri(pair, c int) uint {
+	return uint(uint32(pair<<8|c)*0x9e3779b1) >> (32 - 20)
+}
+
+func newRefWindower(w *windower) *refWindower {
+	r := &refWindower{first: w.first, groups: w.groups}
+	for _, g := range w.groups {
+		for _, k := range g {
+			i := fold(k.word[0])<<8 | fold(k.word[1])
+			r.pairs[i/64] |= 1 << (i % 64)
+			if len(k.word) == 2 {
+				r.short[i/64] |= 1 << (i % 64)
+			} else {
+				t := refTri(i, int(lower[k.word[2]]))
+				r.tris[t/64] |= 1 << (t % 64)
+			}
+		}
+	}
+	return r
+}
+
+// cutRef is cut as it was (see refWindower): what cut must return.
+func (w *refWindower) cutRef(text string) (cut string, spans []span, long bool) {
+	if w == nil {
+		return text, nil, true
+	}
+	if len(text) < 2 {
+		return "", nil, false
+	}
+	// Lines are numbered as the scan goes; a window is lines lo to hi.
+	sp := lineStarts.Get().(*[]int)
+	defer lineStarts.Put(sp)
+	var (
+		starts = (*sp)[:0] // of each line but the first
+		wins   [][2]int
+	)
+	defer func() { *sp = starts[:0] }()
+	prev := int(lower[text[0]])
+	for i := 1; i < len(text); i++ {
+		switch text[i-1] {
+		case '\n', '\f':
+			starts = append(starts, i)
+		case 0xc4, 0xc5, 0xe2: // the first byte of each of lowersToASCII
+			for _, s := range lowersToASCII {
+				if strings.HasPrefix(text[i-1:], s) {
+					return text, nil, true
+				}
+			}
+		}
+		pair := prev<<8 | int(lower[text[i]])
+		prev = pair & 0xff
+		if w.pairs[pair/64]&(1<<(pair%64)) == 0 {
+			continue
+		}
+		if w.short[pair/64]&(1<<(pair%64)) == 0 {
+			if i+1 == len(text) {
+				continue
+			}
+			if t := refTri(pair, int(lower[text[i+1]])); w.tris[t/64]&(1<<(t%64)) == 0 {
+				continue
+			}
+		}
+		g := w.first[pair]
+		for _, k := range w.groups[g-1] {
+			if !hasFoldedPrefix(text[i-1:], k.word) {
+				continue
+			}
+			if k.long {
+				long = true
+			}
+			if k.lines < 0 {
+				continue
+			}
+			line := len(starts)
+			if n := len(wins); n > 0 && wins[n-1][0] <= line-k.lines && line+k.lines <= wins[n-1][1] {
+				continue
+			}
+			wins = append(wins, [2]int{line - k.lines, line + k.lines})
+		}
+	}
+	if len(wins) == 0 {
+		return "", nil, long
+	}
+	lineStart := func(l int) int {
+		if l <= 0 {
+			return 0
+		}
+		if l > len(starts) {
+			return len(text) + 1
+		}
+		return starts[l-1]
+	}
+	spans = make([]span, 0, len(wins))
+	for _, w := range wins {
+		// Lines w[0] to w[1], without the line end after the last.
+		spans = append(spans, span{lineStart(w[0]), lineStart(w[1]+1) - 1})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return a.from - b.from })
+	merged := spans[:1]
+	for _, s := range spans[1:] {
+		last := &merged[len(merged)-1]
+		if s.from <= last.to+1 {
+			last.to = max(last.to, s.to)
+			continue
+		}
+		merged = append(merged, s)
+	}
+	if len(merged) == 1 && merged[0].from == 0 && merged[0].to == len(text) {
+		return text, nil, long
+	}
+	// A window is written with what is around it in the text as the
+	// expressions see it: the start of the text, or the line end before
+	// it; the end of the text, or the line end after it. Windows are kept
+	// apart by a NUL between those line ends, which no bounded rule
+	// matches across.
+	var b strings.Builder
+	size := 2
+	for _, s := range merged {
+		size += s.to - s.from + 3
+	}
+	b.Grow(size)
+	for i, s := range merged {
+		if s.from > 0 {
+			if i == 0 {
+				b.WriteByte(0)
+			}
+			b.WriteByte(text[s.from-1])
+		}
+		b.WriteString(text[s.from:s.to])
+		if s.to < len(text) {
+			b.WriteByte(text[s.to])
+			b.WriteByte(0)
+		}
+	}
+	return b.String(), merged, long
+}
+
+// TestCutAsBefore: cut returns what cutRef does on every text the
+// redactor scans in the corpus ($CCSITE_CORPUS), and on those texts
+// changed: cut short, joined, with line ends, form feeds, upper case and
+// the characters that make a text go whole put in at random places.
+func TestCutAsBefore(t *testing.T) {
+	r := newRedactor(t)
+	w := r.det.win
+	ref := newRefWindower(w)
+	texts := append(corpusTexts(t, r), "", "k", "ke", "key", "\nkey\n", "\fpassword\f", "a\u212aey", "\u0130", "xxſ")
+	rng := rand.New(rand.NewPCG(1, 2))
+	bits := []string{"\n", "\f", "\n\n", "KEY", "Token", "pass", "\u0130", "\u017f", "\u212a", "\xc4", "\xe2", "secret=", "\x00"}
+	n := len(texts)
+	for i := range n {
+		s := texts[i]
+		if len(s) == 0 {
+			continue
+		}
+		for range 3 {
+			b := []byte(s)
+			at := rng.IntN(len(b) + 1)
+			b = slices.Insert(b, at, []byte(bits[rng.IntN(len(bits))])...)
+			texts = append(texts, string(b))
+		}
+		texts = append(texts, s[:rng.IntN(len(s))], strings.ToUpper(s), s+texts[rng.IntN(n)])
+	}
+	for _, s := range texts {
+		got, gotSpans, gotLong := w.cut(s)
+		want, wantSpans, wantLong := ref.cutRef(s)
+		if got != want || !slices.Equal(gotSpans, wantSpans) || gotLong != wantLong {
+			t.Fatalf("cut(%.200q) = %.200q %v %v, want %.200q %v %v", s, got, gotSpans, gotLong, want, wantSpans, wantLong)
+		}
+	}
+	t.Logf("%d texts", len(texts))
+}
+
+// BenchmarkCut: cut over every text the redactor scans in the corpus.
+func BenchmarkCut(b *testing.B) {
+	r := newRedactor(b)
+	texts := corpusTexts(b, r)
+	size := 0
+	for _, s := range texts {
+		size += len(s)
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for range b.N {
+		for _, s := range texts {
+			r.det.win.cut(s)
+		}
+	}
+}
+
+func BenchmarkCutRef(b *testing.B) {
+	r := newRedactor(b)
+	texts := corpusTexts(b, r)
+	size := 0
+	for _, s := range texts {
+		size += len(s)
+	}
+	b.SetBytes(int64(size))
+	ref := newRefWindower(r.det.win)
+	b.ResetTimer()
+	for range b.N {
+		for _, s := range texts {
+			ref.cutRef(s)
+		}
+	}
+}
