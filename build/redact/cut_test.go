@@ -222,3 +222,64 @@ func BenchmarkCutRef(b *testing.B) {
 		}
 	}
 }
+
+// base64RunsRef is base64Runs as it was, byte by byte.
+func base64RunsRef(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		if b64Class[s[i]] == 0 || b64Class[s[i]] == 4 {
+			i++
+			continue
+		}
+		start := i
+		var seen byte
+		for i < len(s) && b64Class[s[i]] != 0 && b64Class[s[i]] != 4 {
+			seen |= 1 << b64Class[s[i]]
+			i++
+		}
+		for k := 0; k < 2 && i < len(s) && s[i] == '='; k++ {
+			i++
+		}
+		if i-start >= minBase64 && seen&(1<<1) != 0 && seen&(1<<2) != 0 {
+			out = append(out, [2]int{start, i})
+		}
+	}
+	return out
+}
+
+// TestBase64RunsAsBefore: base64Runs, which skips, finds what a scan of
+// every byte finds, on the corpus' scanned texts and on random strings of
+// base64 characters, padding and breaks.
+func TestBase64RunsAsBefore(t *testing.T) {
+	r := newRedactor(t)
+	texts := corpusTexts(t, r)
+	rng := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "aAzZ09+/-_==.  \n"
+	for range 200000 {
+		b := make([]byte, rng.IntN(80))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+			if rng.IntN(3) > 0 && i > 0 {
+				b[i] = b[i-1]&^0x20 | byte(rng.IntN(2))<<5 // runs of letters
+				if b64Class[b[i]] == 0 {
+					b[i] = 'q'
+				}
+			}
+		}
+		texts = append(texts, string(b))
+	}
+	withRuns := 0
+	for _, s := range texts {
+		got, want := base64Runs(s), base64RunsRef(s)
+		if !slices.Equal(got, want) {
+			t.Fatalf("base64Runs(%.300q) = %v, want %v", s, got, want)
+		}
+		if len(want) > 0 {
+			withRuns++
+		}
+	}
+	if withRuns < 1000 {
+		t.Errorf("only %d of %d texts hold a run: the test no longer tests", withRuns, len(texts))
+	}
+	t.Logf("%d texts, %d with runs", len(texts), withRuns)
+}

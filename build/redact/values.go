@@ -280,14 +280,28 @@ var b64Class = func() (t [256]byte) {
 // base64Runs finds the runs of base64 characters in s long enough to hide
 // a secret and mixed-case (as base64 of text always is; paths and words
 // seldom are).
+//
+// A run long enough holds minBase64-2 characters before its padding, so
+// one that starts within the next minBase64-2 bytes holds the last of
+// them: where that byte is not of a run, the scan skips them all (most of
+// a text, whose words and paths break every few bytes); where it is, the
+// run that holds it is found from its start.
 func base64Runs(s string) [][2]int {
+	const m = minBase64 - 2
 	var out [][2]int
 	for i := 0; i < len(s); {
-		if b64Class[s[i]] == 0 || b64Class[s[i]] == 4 {
-			i++
+		if i+m > len(s) {
+			break
+		}
+		if c := b64Class[s[i+m-1]]; c == 0 || c == 4 {
+			i += m
 			continue
 		}
-		start := i
+		start := i + m - 1
+		for start > i && b64Class[s[start-1]] != 0 && b64Class[s[start-1]] != 4 {
+			start--
+		}
+		i = start
 		var seen byte
 		for i < len(s) && b64Class[s[i]] != 0 && b64Class[s[i]] != 4 {
 			seen |= 1 << b64Class[s[i]]
