@@ -294,6 +294,32 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 			}
 		}
 	}
+	// longAt finds the keywords of three bytes or more at text[at:],
+	// whose first three bytes, folded, are the low 24 bits of v (and the
+	// byte after them next, when there is one).
+	longAt := func(at int, v uint32) {
+		t := hash3(v & 0xffffff)
+		if w.whole[t/64]&(1<<(t%64)) == 0 {
+			if at+3 == len(text) {
+				return
+			}
+			if q := hash4(v<<8 | uint32(lower[text[at+3]])); w.quads[q/64]&(1<<(q%64)) == 0 {
+				return
+			}
+		}
+		g := w.first[v>>8&0xffff]
+		if g == 0 {
+			return // a hash's false hit
+		}
+		for _, k := range w.groups[g-1] {
+			if hasFoldedPrefix(text[at:], k.word) {
+				found(k, at)
+			}
+		}
+	}
+	// Keywords are taken in the order they start (found counts line ends
+	// from the last): at i, those of three bytes or more from i-2, then
+	// those of two from i-1.
 	tris, short, lw := &w.tris, &w.short, &lower
 	v := uint32(lw[text[0]])<<8 | uint32(lw[text[1]]) // the last three bytes, folded
 	if p := v; short[p/64]&(1<<(p%64)) != 0 {
@@ -301,30 +327,11 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 	}
 	for i := 2; i < len(text); i++ {
 		v = v<<8 | uint32(lw[text[i]])
+		if t := hash3(v & 0xffffff); tris[t/64]&(1<<(t%64)) != 0 {
+			longAt(i-2, v)
+		}
 		if p := v & 0xffff; short[p/64]&(1<<(p%64)) != 0 {
 			shortAt(i - 1)
-		}
-		t := hash3(v & 0xffffff)
-		if tris[t/64]&(1<<(t%64)) == 0 {
-			continue
-		}
-		if w.whole[t/64]&(1<<(t%64)) == 0 {
-			if i+1 == len(text) {
-				continue
-			}
-			if q := hash4(v<<8 | uint32(lw[text[i+1]])); w.quads[q/64]&(1<<(q%64)) == 0 {
-				continue
-			}
-		}
-		at := i - 2 // where the keyword would start
-		g := w.first[v>>8&0xffff]
-		if g == 0 {
-			continue // a hash's false hit
-		}
-		for _, k := range w.groups[g-1] {
-			if hasFoldedPrefix(text[at:], k.word) {
-				found(k, at)
-			}
 		}
 	}
 	if len(wins) == 0 {

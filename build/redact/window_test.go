@@ -6,6 +6,9 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/zricethezav/gitleaks/v8/config"
+	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
 )
 
 // TestLowersToASCII: lowersToASCII is every character whose lower case,
@@ -145,5 +148,39 @@ func TestWindowsFindAsWhole(t *testing.T) {
 	}
 	if scannerFound < len(secrets)*5 {
 		t.Errorf("only %d findings: the texts no longer hold the secrets they should", scannerFound)
+	}
+}
+
+// TestWindowsShortInsideLong: a two-byte keyword that starts one byte
+// into a longer keyword ("ab" in "xabc") is found with it, in order (a
+// scan that took the two-byte one first counted line ends backwards).
+func TestWindowsShortInsideLong(t *testing.T) {
+	rule := func(id, expr string, kw ...string) config.Rule {
+		return config.Rule{RuleID: id, Regex: glregexp.MustCompile(expr), Keywords: kw}
+	}
+	w, long := newWindower(map[string]config.Rule{
+		"long":  rule("long", `xabc\s?=\s?\w+`, "xabc"),
+		"short": rule("short", `ab:\w+`, "ab"),
+	})
+	if w == nil || len(long) != 0 || len(w.shorts) != 1 {
+		t.Fatalf("windower %v, long %v", w, long)
+	}
+	filler := strings.Repeat("nothing to see\n", 20)
+	for _, text := range []string{"xabc = 1", filler + "xabc = 1\n" + filler, filler + "ab:1 xabc\n" + filler + "ab:2\n" + filler} {
+		cut, spans, _ := w.cut(text)
+		if cut == "" || len(spans) == 0 && cut != text {
+			t.Errorf("%.40q: no window", text)
+			continue
+		}
+		for _, s := range spans {
+			if s.from > s.to || s.to > len(text) {
+				t.Errorf("%.40q: span %v", text, s)
+			}
+		}
+		for _, k := range []string{"xabc", "ab:2"} {
+			if strings.Contains(text, k) && !strings.Contains(cut, k) {
+				t.Errorf("%.40q: %q not in the windows %q", text, k, cut)
+			}
+		}
 	}
 }
