@@ -124,3 +124,20 @@ func BenchmarkGoLexer(b *testing.B) {
 		})
 	}
 }
+
+// FuzzGoLexer: on any text, goLexer's markup is chroma's Go lexer's (and
+// the scan does not panic).
+func FuzzGoLexer(f *testing.F) {
+	for _, s := range []string{"package main\nfunc f() { x := `a{{.B}}` + \"c\\\"\" }", "0x1F 1.5e+3i 'a' '\\x41' /* c */ // d", "a<<=b&^c...d", "f (x)"} {
+		f.Add(s)
+	}
+	base := getLexer("go")
+	fast, slow := wrapLexer(base), chroma.Coalesce(fastOf(base))
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gotClean := highlightTokens(fast, s, 0)
+		want, wantClean := highlightTokens(slow, s, 0)
+		if got != want || gotClean != wantClean {
+			t.Errorf("%q: hand %q, chroma %q", s, got, want)
+		}
+	})
+}
