@@ -300,22 +300,49 @@ func (s *Store) writeGrown(old *Entry, hash string, data []byte) (int64, error) 
 		return 0, s.write(hash, data)
 	}
 	// The earlier copy must hold exactly data's start: decoded and
-	// compared, so a damaged copy is never built upon.
-	dec := decoders.Get().(*zstd.Decoder)
-	prev, err := dec.DecodeAll(base, nil)
-	decoders.Put(dec)
-	if err != nil || !bytes.Equal(prev, data[:old.Size]) {
+	// compared, so a damaged copy is never built upon. Decoded as a
+	// stream against data, not into a buffer the session's size, and
+	// written with the new frame after it, not joined to it first: an
+	// append to a long session allocated both, each page of them a page
+	// fault.
+	if !holds(base, data[:old.Size]) {
 		return 0, s.write(hash, data)
 	}
-	z := s.enc.EncodeAll(data[old.Size:], base) // base, then one more frame
+	frame := s.enc.EncodeAll(data[old.Size:], nil)
 	s.mu.Lock()
-	s.written += int64(len(z) - len(base))
+	s.written += int64(len(frame))
 	s.mu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return 0, err
 	}
-	return old.Appended + int64(len(data)) - old.Size, writeAtomic(p, z)
+	return old.Appended + int64(len(data)) - old.Size, writeAtomic(p, base, frame)
 }
+
+// holds tells whether the zstd frames z decode to exactly want.
+func holds(z, want []byte) bool {
+	dec := decoders.Get().(*zstd.Decoder)
+	defer decoders.Put(dec)
+	if err := dec.Reset(bytes.NewReader(z)); err != nil {
+		return false
+	}
+	w := &prefixWriter{want: want}
+	_, err := dec.WriteTo(w)
+	dec.Reset(nil)
+	return err == nil && len(w.want) == 0
+}
+
+// prefixWriter takes the bytes of want, in order, and fails on any other.
+type prefixWriter struct{ want []byte }
+
+func (w *prefixWriter) Write(p []byte) (int, error) {
+	if len(p) > len(w.want) || !bytes.Equal(p, w.want[:len(p)]) {
+		return 0, errNotPrefix
+	}
+	w.want = w.want[len(p):]
+	return len(p), nil
+}
+
+var errNotPrefix = errors.New("kept copy differs from the file's start")
 
 // decoders are zstd decoders (Read, writeGrown), reused.
 var decoders = sync.Pool{New: func() any {
@@ -541,15 +568,17 @@ func (s *Store) Save() (Stats, error) {
 // Close releases the compressor.
 func (s *Store) Close() error { return s.enc.Close() }
 
-func writeAtomic(path string, data []byte) error {
+func writeAtomic(path string, parts ...[]byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(tmp, bytes.NewReader(data)); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
+	for _, data := range parts {
+		if _, err := io.Copy(tmp, bytes.NewReader(data)); err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			return err
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())

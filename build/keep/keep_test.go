@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestKeep: a file is kept once per content (a copy shared by two files
@@ -300,5 +302,43 @@ func TestKeepGrown(t *testing.T) {
 	content = append(content, line(602)...)
 	if e := keep(content); e.Appended != 0 {
 		t.Errorf("built upon a damaged copy (%d appended bytes)", e.Appended)
+	}
+}
+
+// TestHolds: holds takes a copy that decodes to exactly the bytes asked,
+// and no other (longer, shorter, different, not zstd), decoding as a
+// stream; the decoders it uses still decode whole after.
+func TestHolds(t *testing.T) {
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	data := bytes.Repeat([]byte(`{"type":"user","message":"a line of a session"}`+"\n"), 50000)
+	z := enc.EncodeAll(data, nil)
+	z2 := enc.EncodeAll([]byte("and one more line\n"), append([]byte(nil), z...)) // two frames
+	for _, c := range []struct {
+		name string
+		z    []byte
+		want []byte
+		ok   bool
+	}{
+		{"same", z, data, true},
+		{"two frames", z2, append(append([]byte(nil), data...), "and one more line\n"...), true},
+		{"longer than asked", z2, data, false},
+		{"shorter than asked", z, append(append([]byte(nil), data...), 'x'), false},
+		{"different", z, bytes.Replace(data, []byte("session"), []byte("sessioN"), 1), false},
+		{"not zstd", []byte("not zstd at all"), data, false},
+		{"cut short", z[:len(z)/2], data, false},
+	} {
+		if got := holds(c.z, c.want); got != c.ok {
+			t.Errorf("%s: holds = %v, want %v", c.name, got, c.ok)
+		}
+		dec := decoders.Get().(*zstd.Decoder)
+		out, err := dec.DecodeAll(z, nil)
+		decoders.Put(dec)
+		if err != nil || !bytes.Equal(out, data) {
+			t.Fatalf("after %s: a pooled decoder decodes %d bytes, %v", c.name, len(out), err)
+		}
 	}
 }
