@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -200,10 +201,16 @@ func openDiskCache(dir, salt string) (*diskCache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	// The file is named for the redaction rules' version: a cache
-	// written by an older version (which may have let a secret through)
-	// is removed, never read.
-	name := "highlight-r" + redact.Version + ".db"
+	// The file is named for the redaction rules' version and for the
+	// tool: a cache written by another version is removed, never read.
+	// An older version's may have let a secret through; and every key
+	// holds the tool's identity (salt), so another binary's entries are
+	// never found: kept, they grew the file by the whole archive's worth
+	// at each new binary (432 MB after four builds of the 1 GB tree, up
+	// to hlCacheLimit), and a build's RSS with the pages it touched (930
+	// MB to rebuild the 1 GB tree, 727 cold).
+	sum := sha256.Sum256([]byte(salt))
+	name := "highlight-r" + redact.Version + "-" + hex.EncodeToString(sum[:6]) + ".db"
 	if old, err := filepath.Glob(filepath.Join(dir, "highlight*.db")); err == nil {
 		for _, o := range old {
 			if filepath.Base(o) != name {

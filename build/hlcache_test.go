@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"path/filepath"
 	"testing"
 )
 
@@ -86,5 +87,51 @@ func TestDecodeRedactedBroken(t *testing.T) {
 		if _, _, ok := decodeRedacted([]byte(g)); ok {
 			t.Errorf("garbage %q read as a line", g)
 		}
+	}
+}
+
+// TestDiskCacheOtherTool: a cache another binary wrote is removed when a
+// build opens its own (its keys hold that binary's identity: nothing in
+// it could be found), and the two never share a file.
+func TestDiskCacheOtherTool(t *testing.T) {
+	dir := t.TempDir()
+	block := sha256.Sum256([]byte("func main() {}"))
+	c, err := openDiskCache(dir, "tool A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Put(block, "<pre>A</pre>")
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := func() []string {
+		names, _ := filepath.Glob(filepath.Join(dir, "highlight*.db"))
+		return names
+	}
+	a := files()
+	if len(a) != 1 {
+		t.Fatalf("cache files %v", a)
+	}
+	c, err = openDiskCache(dir, "tool B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Get(block); ok {
+		t.Error("tool B found tool A's block")
+	}
+	c.Put(block, "<pre>B</pre>")
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b := files(); len(b) != 1 || b[0] == a[0] {
+		t.Errorf("after tool B: cache files %v (tool A's was %v)", b, a)
+	}
+	c, err = openDiskCache(dir, "tool B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got, ok := c.Get(block); !ok || got != "<pre>B</pre>" {
+		t.Errorf("tool B's own block: %q, %v", got, ok)
 	}
 }
