@@ -24,14 +24,7 @@ type goLexer struct{ chroma.Lexer }
 
 func (l goLexer) Tokenise(opts *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
 	if toks, ok := goTokens(text); ok {
-		i := 0
-		return func() chroma.Token {
-			if i == len(toks) {
-				return chroma.EOF
-			}
-			i++
-			return toks[i-1]
-		}, nil
+		return chroma.Literator(toks...), nil
 	}
 	return l.Lexer.Tokenise(opts, text)
 }
@@ -102,36 +95,7 @@ func goTokens(text string) ([]chroma.Token, bool) {
 		}
 		pos = end
 	}
-	at := func(i int) byte {
-		if i < len(text) {
-			return text[i]
-		}
-		return 0
-	}
-	// run is the end of the run of bytes from i on that ok takes.
-	run := func(i int, ok func(byte) bool) int {
-		for i < len(text) && ok(text[i]) {
-			i++
-		}
-		return i
-	}
-	// exponent is the end of [eE][+\-]?\d+ at i (sign optional when
-	// optSign, else required), or -1.
-	exponent := func(i int, optSign bool) int {
-		if c := at(i); c != 'e' && c != 'E' {
-			return -1
-		}
-		i++
-		if c := at(i); c == '+' || c == '-' {
-			i++
-		} else if !optSign {
-			return -1
-		}
-		if end := run(i, isDigit); end > i {
-			return end
-		}
-		return -1
-	}
+	src := goSrc(text)
 	for pos < len(text) {
 		c := text[pos]
 		if c >= utf8.RuneSelf {
@@ -142,14 +106,14 @@ func goTokens(text string) ([]chroma.Token, bool) {
 			emit(chroma.TextWhitespace, pos+1)
 			continue
 		case isGoSpace(c):
-			end := run(pos, isGoSpace)
-			if at(end) >= utf8.RuneSelf {
+			end := src.run(pos, isGoSpace)
+			if src.at(end) >= utf8.RuneSelf {
 				return nil, false // \s+ could go on
 			}
 			emit(chroma.TextWhitespace, end)
 			continue
-		case c == '/' && at(pos+1) == '/':
-			next := at(pos + 2)
+		case c == '/' && src.at(pos+1) == '/':
+			next := src.at(pos + 2)
 			if next >= utf8.RuneSelf {
 				return nil, false
 			}
@@ -171,13 +135,13 @@ func goTokens(text string) ([]chroma.Token, bool) {
 			if strings.HasPrefix(text[q:], "\\\n") {
 				q += 2
 			}
-			if at(q) == '*' {
+			if src.at(q) == '*' {
 				end := -1
 				for k := q + 1; k < len(text); k++ {
 					if text[k] != '*' {
 						continue
 					}
-					if at(k+1) == '/' {
+					if src.at(k+1) == '/' {
 						end = k + 2
 					} else if strings.HasPrefix(text[k+1:], "\\\n/") {
 						end = k + 4
@@ -195,8 +159,8 @@ func goTokens(text string) ([]chroma.Token, bool) {
 		// The rules of words: the word from pos on, which the \b after
 		// each rule's words asks to be whole.
 		if isGoWord(c) {
-			end := run(pos, isGoWord)
-			if at(end) >= utf8.RuneSelf {
+			end := src.run(pos, isGoWord)
+			if src.at(end) >= utf8.RuneSelf {
 				return nil, false
 			}
 			kinds := goWords[text[pos:end]]
@@ -214,7 +178,7 @@ func goTokens(text string) ([]chroma.Token, bool) {
 			case kinds&(1<<goConstant) != 0:
 				emit(chroma.KeywordConstant, end)
 				continue
-			case kinds&(1<<goBuiltin) != 0 && at(end) == '(':
+			case kinds&(1<<goBuiltin) != 0 && src.at(end) == '(':
 				emit(chroma.NameBuiltin, end)
 				emit(chroma.Punctuation, end+1)
 				continue
@@ -225,7 +189,7 @@ func goTokens(text string) ([]chroma.Token, bool) {
 		}
 		// Numbers, in the rules' order.
 		if isDigit(c) || c == '.' {
-			if t, end := goNumber(text, pos, run, exponent); end > pos {
+			if t, end := goNumber(src, pos); end > pos {
 				emit(t, end)
 				continue
 			}
@@ -269,7 +233,7 @@ func goTokens(text string) ([]chroma.Token, bool) {
 			// chroma's.
 			end := -1
 			for k := pos + 1; k < len(text); k++ {
-				if text[k] == '\\' && (at(k+1) == '\\' || at(k+1) == '"') {
+				if text[k] == '\\' && (src.at(k+1) == '\\' || src.at(k+1) == '"') {
 					k++
 					continue
 				}
@@ -287,12 +251,12 @@ func goTokens(text string) ([]chroma.Token, bool) {
 		if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
 			// ([a-zA-Z_]\w*)(\s*)(\() or [^\W\d]\w* : the word was
 			// checked above to end before any Unicode.
-			end := run(pos, isGoWord)
-			sp := run(end, isGoSpace)
-			if at(sp) >= utf8.RuneSelf {
+			end := src.run(pos, isGoWord)
+			sp := src.run(end, isGoSpace)
+			if src.at(sp) >= utf8.RuneSelf {
 				return nil, false
 			}
-			if at(sp) == '(' {
+			if src.at(sp) == '(' {
 				emit(chroma.NameFunction, end)
 				if sp > end {
 					emit(chroma.TextWhitespace, sp)
@@ -322,65 +286,96 @@ func goTokens(text string) ([]chroma.Token, bool) {
 	return out, true
 }
 
+// goSrc is a text being scanned.
+type goSrc string
+
+// at is the byte at i, 0 past the end.
+func (s goSrc) at(i int) byte {
+	if i < len(s) {
+		return s[i]
+	}
+	return 0
+}
+
+// run is the end of the run of bytes from i on that ok takes.
+func (s goSrc) run(i int, ok func(byte) bool) int {
+	for i < len(s) && ok(s[i]) {
+		i++
+	}
+	return i
+}
+
+// exponent is the end of [eE][+\-]?\d+ at i (the sign optional when
+// optSign, else required), or -1.
+func (s goSrc) exponent(i int, optSign bool) int {
+	if c := s.at(i); c != 'e' && c != 'E' {
+		return -1
+	}
+	i++
+	if c := s.at(i); c == '+' || c == '-' {
+		i++
+	} else if !optSign {
+		return -1
+	}
+	if end := s.run(i, isDigit); end > i {
+		return end
+	}
+	return -1
+}
+
 // goNumber matches the Go lexer's number rules at pos, in their order:
 // the token and its end, end == pos when none does.
-func goNumber(text string, pos int, run func(int, func(byte) bool) int, exponent func(int, bool) int) (chroma.TokenType, int) {
-	at := func(i int) byte {
-		if i < len(text) {
-			return text[i]
-		}
-		return 0
-	}
-	digits := run(pos, isDigit) // end of \d+ from pos (pos if none)
+func goNumber(text goSrc, pos int) (chroma.TokenType, int) {
+	digits := text.run(pos, isDigit) // end of \d+ from pos (pos if none)
 	if digits > pos {
 		// \d+i
-		if at(digits) == 'i' {
+		if text.at(digits) == 'i' {
 			return chroma.LiteralNumber, digits + 1
 		}
 		// \d+\.\d*([Ee][-+]\d+)?i
-		if at(digits) == '.' {
-			frac := run(digits+1, isDigit)
-			if e := exponent(frac, false); e > 0 && at(e) == 'i' {
+		if text.at(digits) == '.' {
+			frac := text.run(digits+1, isDigit)
+			if e := text.exponent(frac, false); e > 0 && text.at(e) == 'i' {
 				return chroma.LiteralNumber, e + 1
 			}
-			if at(frac) == 'i' {
+			if text.at(frac) == 'i' {
 				return chroma.LiteralNumber, frac + 1
 			}
 		}
 	}
 	// \.\d+([Ee][-+]\d+)?i
 	if text[pos] == '.' {
-		if frac := run(pos+1, isDigit); frac > pos+1 {
-			if e := exponent(frac, false); e > 0 && at(e) == 'i' {
+		if frac := text.run(pos+1, isDigit); frac > pos+1 {
+			if e := text.exponent(frac, false); e > 0 && text.at(e) == 'i' {
 				return chroma.LiteralNumber, e + 1
 			}
-			if at(frac) == 'i' {
+			if text.at(frac) == 'i' {
 				return chroma.LiteralNumber, frac + 1
 			}
 		}
 	}
 	if digits > pos {
 		// \d+[Ee][-+]\d+i
-		if e := exponent(digits, false); e > 0 && at(e) == 'i' {
+		if e := text.exponent(digits, false); e > 0 && text.at(e) == 'i' {
 			return chroma.LiteralNumber, e + 1
 		}
 		// \d+(\.\d+[eE][+\-]?\d+|\.\d*|[eE][+\-]?\d+)
-		if at(digits) == '.' {
-			if frac := run(digits+1, isDigit); frac > digits+1 {
-				if e := exponent(frac, true); e > 0 {
+		if text.at(digits) == '.' {
+			if frac := text.run(digits+1, isDigit); frac > digits+1 {
+				if e := text.exponent(frac, true); e > 0 {
 					return chroma.LiteralNumberFloat, e
 				}
 			}
-			return chroma.LiteralNumberFloat, run(digits+1, isDigit)
+			return chroma.LiteralNumberFloat, text.run(digits+1, isDigit)
 		}
-		if e := exponent(digits, true); e > 0 {
+		if e := text.exponent(digits, true); e > 0 {
 			return chroma.LiteralNumberFloat, e
 		}
 	}
 	// \.\d+([eE][+\-]?\d+)?
 	if text[pos] == '.' {
-		if frac := run(pos+1, isDigit); frac > pos+1 {
-			if e := exponent(frac, true); e > 0 {
+		if frac := text.run(pos+1, isDigit); frac > pos+1 {
+			if e := text.exponent(frac, true); e > 0 {
 				return chroma.LiteralNumberFloat, e
 			}
 			return chroma.LiteralNumberFloat, frac
@@ -389,25 +384,25 @@ func goNumber(text string, pos int, run func(int, func(byte) bool) int, exponent
 	}
 	if text[pos] == '0' {
 		// 0[0-7]+
-		if end := run(pos+1, isOctal); end > pos+1 {
+		if end := text.run(pos+1, isOctal); end > pos+1 {
 			return chroma.LiteralNumberOct, end
 		}
 		// 0[xX][0-9a-fA-F_]+
-		if c := at(pos + 1); c == 'x' || c == 'X' {
-			if end := run(pos+2, func(c byte) bool { return isHexDigit(c) || c == '_' }); end > pos+2 {
+		if c := text.at(pos + 1); c == 'x' || c == 'X' {
+			if end := text.run(pos+2, func(c byte) bool { return isHexDigit(c) || c == '_' }); end > pos+2 {
 				return chroma.LiteralNumberHex, end
 			}
 		}
 		// 0b[01_]+
-		if at(pos+1) == 'b' {
-			if end := run(pos+2, func(c byte) bool { return c == '0' || c == '1' || c == '_' }); end > pos+2 {
+		if text.at(pos+1) == 'b' {
+			if end := text.run(pos+2, func(c byte) bool { return c == '0' || c == '1' || c == '_' }); end > pos+2 {
 				return chroma.LiteralNumberBin, end
 			}
 		}
 		// (0|[1-9][0-9_]*)
 		return chroma.LiteralNumberInteger, pos + 1
 	}
-	return chroma.LiteralNumberInteger, run(pos+1, func(c byte) bool { return isDigit(c) || c == '_' })
+	return chroma.LiteralNumberInteger, text.run(pos+1, func(c byte) bool { return isDigit(c) || c == '_' })
 }
 
 // goChar matches the Go lexer's character rule at pos:

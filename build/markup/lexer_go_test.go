@@ -82,21 +82,7 @@ func TestGoLexerMatchesChroma(t *testing.T) {
 			texts = append(texts, s[:k]+c+s[k:])
 		}
 	}
-	taken := 0
-	for _, s := range texts {
-		if _, ok := goTokens(s); ok {
-			taken++
-		}
-		got, gotClean := highlightTokens(fast, s, 0)
-		want, wantClean := highlightTokens(slow, s, 0)
-		if got != want || gotClean != wantClean {
-			i := 0
-			for i < len(got) && i < len(want) && got[i] == want[i] {
-				i++
-			}
-			t.Errorf("%.300q: markup differs at byte %d (clean %v, chroma %v):\nhand:   …%.200q\nchroma: …%.200q", s, i, gotClean, wantClean, got[max(0, i-80):], want[max(0, i-80):])
-		}
-	}
+	taken := sameMarkup(t, fast, slow, texts, func(s string) bool { _, ok := goTokens(s); return ok })
 	t.Logf("%d texts, %d scanned by hand", len(texts), taken)
 	if taken < len(texts)/3 {
 		t.Errorf("only %d of %d texts scanned by hand", taken, len(texts))

@@ -22,14 +22,7 @@ type jsonLexer struct{ chroma.Lexer }
 
 func (l jsonLexer) Tokenise(opts *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
 	if toks, ok := jsonTokens(text); ok {
-		i := 0
-		return func() chroma.Token {
-			if i == len(toks) {
-				return chroma.EOF
-			}
-			i++
-			return toks[i-1]
-		}, nil
+		return chroma.Literator(toks...), nil
 	}
 	return l.Lexer.Tokenise(opts, text)
 }

@@ -75,21 +75,7 @@ func TestJSONLexerMatchesChroma(t *testing.T) {
 			texts = append(texts, s[:k]+string(c)+s[k:])
 		}
 	}
-	taken := 0
-	for _, s := range texts {
-		if _, ok := jsonTokens(s); ok {
-			taken++
-		}
-		got, gotClean := highlightTokens(fast, s, 0)
-		want, wantClean := highlightTokens(slow, s, 0)
-		if got != want || gotClean != wantClean {
-			i := 0
-			for i < len(got) && i < len(want) && got[i] == want[i] {
-				i++
-			}
-			t.Errorf("%.200q: markup differs at byte %d (clean %v, chroma %v):\nhand:   …%.200q\nchroma: …%.200q", s, i, gotClean, wantClean, got[max(0, i-60):], want[max(0, i-60):])
-		}
-	}
+	taken := sameMarkup(t, fast, slow, texts, func(s string) bool { _, ok := jsonTokens(s); return ok })
 	t.Logf("%d texts, %d scanned by hand", len(texts), taken)
 	if taken < 30 || taken < len(texts)/3 && os.Getenv("CCSITE_CORPUS") != "" {
 		t.Errorf("only %d of %d texts scanned by hand", taken, len(texts))
@@ -121,4 +107,27 @@ func BenchmarkJSONLexer(b *testing.B) {
 			}
 		})
 	}
+}
+
+// sameMarkup checks that the fast lexer's markup (and whether it is clean)
+// is the slow one's on each text, and returns how many texts scanned
+// tells were scanned by hand.
+func sameMarkup(t *testing.T, fast, slow chroma.Lexer, texts []string, scanned func(string) bool) int {
+	t.Helper()
+	taken := 0
+	for _, s := range texts {
+		if scanned(s) {
+			taken++
+		}
+		got, gotClean := highlightTokens(fast, s, 0)
+		want, wantClean := highlightTokens(slow, s, 0)
+		if got != want || gotClean != wantClean {
+			i := 0
+			for i < len(got) && i < len(want) && got[i] == want[i] {
+				i++
+			}
+			t.Errorf("%.300q: markup differs at byte %d (clean %v, chroma %v):\nhand:   …%.200q\nchroma: …%.200q", s, i, gotClean, wantClean, got[max(0, i-80):], want[max(0, i-80):])
+		}
+	}
+	return taken
 }

@@ -360,6 +360,14 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 			ff = nextByte(text, j+1, '\f')
 		}
 	}
+	cut, spans = writeWindows(text, wins, starts)
+	return cut, spans, long
+}
+
+// writeWindows writes the windows of text, lines lo to hi of each of wins
+// (starts: where each line but the first starts, as far as they reach),
+// and where they are in text: text itself and no spans when they cover it.
+func writeWindows(text string, wins [][2]int, starts []int) (string, []span) {
 	lineStart := func(l int) int {
 		if l <= 0 {
 			return 0
@@ -369,7 +377,7 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 		}
 		return starts[l-1]
 	}
-	spans = make([]span, 0, len(wins))
+	spans := make([]span, 0, len(wins))
 	for _, w := range wins {
 		// Lines w[0] to w[1], without the line end after the last.
 		spans = append(spans, span{lineStart(w[0]), lineStart(w[1]+1) - 1})
@@ -385,7 +393,7 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 		merged = append(merged, s)
 	}
 	if len(merged) == 1 && merged[0].from == 0 && merged[0].to == len(text) {
-		return text, nil, long
+		return text, nil
 	}
 	// A window is written with what is around it in the text as the
 	// expressions see it: the start of the text, or the line end before
@@ -411,7 +419,7 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 			b.WriteByte(0)
 		}
 	}
-	return b.String(), merged, long
+	return b.String(), merged
 }
 
 // textLines moves the lines (as gitleaks counts them, by \n) of findings
