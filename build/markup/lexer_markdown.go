@@ -13,7 +13,7 @@ import (
 // fast lexer.
 type fastMarkdown struct {
 	chroma.Lexer // chroma's, for the config and the rest
-	inner        chroma.Lexer
+	inner        *fastLexer
 }
 
 // newFastMarkdown wraps chroma's markdown lexer, or returns nil for any
@@ -31,8 +31,8 @@ func newFastMarkdown(l chroma.Lexer) chroma.Lexer {
 	if !ok {
 		return nil
 	}
-	fast := newFastLexer(inner)
-	if fast == nil {
+	fast, ok := newFastLexer(inner).(*fastLexer)
+	if !ok {
 		return nil
 	}
 	return &fastMarkdown{Lexer: l, inner: fast}
@@ -42,21 +42,33 @@ func newFastMarkdown(l chroma.Lexer) chroma.Lexer {
 func (m *fastMarkdown) Tokenise(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
 	frontmatter, rest, ok := splitFrontmatter(text)
 	if !ok {
-		return m.inner.Tokenise(options, text)
+		return m.body(options, text)
 	}
 	yaml := lexers.Get("YAML")
 	if yaml == nil {
-		return m.inner.Tokenise(options, text)
+		return m.body(options, text)
 	}
 	yamlTokens, err := yaml.Tokenise(options, frontmatter)
 	if err != nil {
 		return nil, err
 	}
-	mdTokens, err := m.inner.Tokenise(options, rest)
+	mdTokens, err := m.body(options, rest)
 	if err != nil {
 		return nil, err
 	}
 	return chroma.Concaterator(yamlTokens, mdTokens), nil
+}
+
+// body lexes the text after any front matter: scanned by hand (mdTokens)
+// when it is lexed from the start as chroma's highlighting does, else with
+// chroma's rules.
+func (m *fastMarkdown) body(options *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+	if options == nil {
+		if toks, ok := mdTokens(text, m.inner.registry); ok {
+			return chroma.Literator(toks...), nil
+		}
+	}
+	return m.inner.Tokenise(options, text)
 }
 
 // splitFrontmatter is chroma's: a leading block between --- lines.

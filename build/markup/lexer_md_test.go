@@ -1,0 +1,167 @@
+package markup
+
+import (
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+)
+
+// markdownLexers are the Markdown lexer as highlighting uses it (the hand
+// scan first) and chroma's own, the reference.
+func markdownLexers(t testing.TB) (hand, ref chroma.Lexer) {
+	base := getLexer("markdown")
+	if base == nil || base.Config().Name != "markdown" {
+		t.Fatal("no Markdown lexer")
+	}
+	return wrapLexer(base), chroma.Coalesce(base)
+}
+
+// mdScanned reports whether the hand scan takes s (not chroma's rules).
+func mdScanned(s string) bool {
+	_, ok := mdTokens(s, lexers.GlobalLexerRegistry)
+	return ok
+}
+
+// TestMarkdownLexerMatchesChroma: the hand scan's markup and tokens are
+// chroma's Markdown lexer's, on edge cases of each rule, on this
+// repository's Markdown, and on those texts cut and with characters put in
+// at random (fences, emphasis and links left open, lines run together).
+func TestMarkdownLexerMatchesChroma(t *testing.T) {
+	hand, ref := markdownLexers(t)
+	texts := []string{
+		``, ` `, "\n", "\n\n", "#", "#\n", "##", "x",
+		// Headings: # then one character not #, then at least one more.
+		"# Title\n", "# Title", "#a\n", "#a\nb", "#\nabc\n", "#\n\n", "#é€x\n", "## Sub\n", "##\n", "###\n", "##x\n",
+		"#######\n", "####### seven\n", "a # not\n", "  # indented\n", "#tag word", "#tag/x:y z", "@user and @", "@é_1/x",
+		// Lists: task, bullet, numbered, quote; spaces before them, blank
+		// lines among those spaces, Unicode spaces.
+		"- [ ] todo\n", "- [x] done\n", "* [X] Done\n", "- [y] no\n", "- [ ]\n", "- [ ] \n", "- [ ]x\n", "  - [ ] deep\n",
+		"- item\n", "* item\n", "-item\n", "- \n", "-\nnext\n", "-\n\n", "\n\n- after blanks\n", "\u00a0- nbsp\n", "\u2003* em space\n",
+		"-\u00a0x\n", "- item **bold** and *em*\n", "- `code` [a](b)\n", "1. one\n", "12. twelve\n", "1.one\n", "1. \n", "  3. x *y*\n", "1) no\n",
+		"> quote\n", ">quote\n", "> \n", ">\nx\n", "  > deep *x*\n", "> - not a list\n", "- x", "1. x", "> x",
+		// Fences: plain, with a language (lexed by its lexer), unknown,
+		// unclosed, closed at the end, a closing line with more on it.
+		"```\ncode\n```\n", "```\ncode\n```", "```\n```\n", "```\ncode\n``` x\n```\n", "```go\nfunc f() {}\n```\n",
+		"```python\ndef f():\n    return 1\n```\n", "```nosuchlang\nx\n```\n", "```go\nopen", "```go \nx\n```\n", "```\nopen",
+		"text\n```bash\necho hi # c\n```\nafter\n", "```json\n{\"a\": [1, true]}\n```", "```é\nx\n```\n", "```markdown\n# in\n- x\n```\n",
+		"````\nx\n````\n", " ```\nx\n```\n", "```go\n```\n",
+		// Emphasis, strong, deleted: after a space, closed before the line
+		// ends, followed by a character not of a word.
+		"a *em* b", "a *em*b", "a *em*", "a *em\n* b", "a _em_ b", "a _em_b", "a *a_b* c", "a ** b", "a *",
+		"a **strong** b", "a **strong**b", "a **s*t** b", "a **a** **b** c", "a __u__ b", "a **open\n** x", "a ****x",
+		"a ~~del~~ b", "a ~~del~~b", "a ~~~x~~ b", "a ~~d\nl~~ b", "a ~~x~ b", "a~~x~~ b", "\t*tab* x", "\u00a0*nbsp* x",
+		"a *é* b", "a *x*é", "a **x**é c", "a **x** é",
+		// Code, escapes, comments, links, images.
+		"`x`", "``", "`a\nb`", "`open", "\\*not em*", "\\\n", "\\", "\\é", "<!-- c -->x", "<!-- open", "<!--->", "a <!-- b\nc --> d",
+		"[a](b)", "![img](src.png)", "[a] (b)", "[](b)", "[a]()", "[a\nb](c\nd)", "!x", "![", "[open", "[a](open",
+		// Characters no rule takes.
+		"plain words, punctuation; and é€𝄞 emoji 🎯 text\n", "tabs\tand\vcontrol\x01chars\n", "a\u0085b\n",
+	}
+	for _, name := range []string{"../../README.md", "../../ARCHITECTURE.md"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(b))
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	m := len(texts)
+	for i := range m {
+		s := texts[i]
+		if len(s) < 2 {
+			continue
+		}
+		if len(s) > 6<<10 {
+			k := r.IntN(len(s) - 6<<10)
+			s = s[k : k+6<<10]
+		}
+		texts = append(texts, s[r.IntN(len(s)):])
+		for range 3 {
+			k := r.IntN(len(s))
+			c := []string{"*", "**", "_", "~~", "`", "```", "\n", " ", "#", "[", "](", ")", "<!--", "-->", "\\", "é", "- ", "1. ", "> "}[r.IntN(19)]
+			texts = append(texts, s[:k]+c+s[k:])
+		}
+	}
+	taken := sameMarkup(t, hand, ref, texts, mdScanned)
+	for _, s := range texts {
+		want, got := tokens(t, ref, s), tokens(t, hand, s)
+		if len(want) != len(got) {
+			t.Errorf("%.200q: %d tokens, chroma %d", s, len(got), len(want))
+			continue
+		}
+		for i := range want {
+			if want[i] != got[i] {
+				t.Errorf("%.200q: token %d is %v, chroma's %v", s, i, got[i], want[i])
+				break
+			}
+		}
+	}
+	t.Logf("%d texts, %d scanned by hand", len(texts), taken)
+	if taken < len(texts)*9/10 {
+		t.Errorf("only %d of %d texts scanned by hand", taken, len(texts))
+	}
+	// Where the scan gives way: chroma's rules lex these.
+	for _, s := range []string{"a\r\nb", "bad \xff utf8"} {
+		if mdScanned(s) {
+			t.Errorf("%q scanned by hand", s)
+		}
+	}
+}
+
+// TestMarkdownLexerFrontMatter: a leading YAML block is still YAML's, the
+// rest scanned by hand.
+func TestMarkdownLexerFrontMatter(t *testing.T) {
+	hand, ref := markdownLexers(t)
+	sameMarkup(t, hand, ref, []string{"---\ntitle: x\ntags: [a, b]\n---\n# Doc\n- *item*\n", "---\nopen: front\n# x\n"}, mdScanned)
+	got, _ := highlightTokens(hand, "---\ntitle: x\n---\n# Doc\n", 0)
+	if !strings.Contains(got, "title") || !strings.Contains(got, "# Doc") {
+		t.Errorf("front matter lost: %q", got)
+	}
+}
+
+// BenchmarkMarkdownLexer highlights this repository's README with the hand
+// scan and with chroma's rules (the fast lexer, as before the scan).
+func BenchmarkMarkdownLexer(b *testing.B) {
+	src, err := os.ReadFile("../../README.md")
+	if err != nil {
+		b.Skip(err)
+	}
+	text := string(src)
+	base := getLexer("markdown")
+	fm, ok := fastOf(base).(*fastMarkdown)
+	if !ok {
+		b.Fatal("markdown not wrapped")
+	}
+	rules := chroma.Coalesce(fm.inner)
+	for _, c := range []struct {
+		name  string
+		lexer chroma.Lexer
+	}{{"hand", wrapLexer(base)}, {"rules", rules}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				highlightTokens(c.lexer, text, 0)
+			}
+		})
+	}
+}
+
+// FuzzMarkdownLexer: on any text, the Markdown lexer's markup is chroma's
+// (and the scan does not panic).
+func FuzzMarkdownLexer(f *testing.F) {
+	for _, s := range []string{"# T\n- [ ] a *b* **c** ~~d~~\n1. `e` [f](g)\n> h\n```go\nx := 1\n```\n", "<!-- c --> @u #t \\* a __b__ c\n", "  -\n x\n```\ny\n```"} {
+		f.Add(s)
+	}
+	hand, ref := markdownLexers(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gotClean := highlightTokens(hand, s, 0)
+		want, wantClean := highlightTokens(ref, s, 0)
+		if got != want || gotClean != wantClean {
+			t.Errorf("%q: hand %q, chroma %q", s, got, want)
+		}
+	})
+}
