@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -53,6 +54,56 @@ func TestLazyRegexp(t *testing.T) {
 	}()
 	bad.MatchString("ab")
 	t.Error("a bad expression matched without a panic")
+}
+
+// TestFindAllStringIndexMemo: the copy of go-re2 hands back its last
+// FindAllStringIndex result when asked again for the same text and n
+// (third_party/go-re2/CCSITE.md): the answers are still Go's regexp's,
+// whatever the order of texts, ns and goroutines, and a caller changing
+// the slices it got changes no later answer.
+func TestFindAllStringIndexMemo(t *testing.T) {
+	const expr = `[a-z]+[0-9]`
+	re := re2.MustCompile(expr)
+	ref := regexp.MustCompile(expr)
+	texts := []string{"ab1 cd2 ef3", "x9", "none here", "", "ab1 cd2 ef3 gh4"}
+	same := func(s string, n int) {
+		t.Helper()
+		got, want := re.FindAllStringIndex(s, n), ref.FindAllStringIndex(s, n)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("FindAllStringIndex(%q, %d) = %v, want %v", s, n, got, want)
+		}
+	}
+	for _, s := range texts {
+		for _, n := range []int{-1, -1, 1, 1, -1, 2} {
+			same(s, n)
+		}
+	}
+	// The same text again after a caller wrote over its answer.
+	got := re.FindAllStringIndex(texts[0], -1)
+	for _, m := range got {
+		m[0], m[1] = -5, -5
+	}
+	same(texts[0], -1)
+	// A text with the same bytes in another string.
+	same(strings.Clone(texts[0]), -1)
+	// Many goroutines, each on texts of its own and shared ones.
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				s := texts[(g+i)%len(texts)]
+				if i%3 == 0 {
+					s = fmt.Sprintf("w%d%d q%d", g, i, i)
+				}
+				got, want := re.FindAllStringIndex(s, -1), ref.FindAllStringIndex(s, -1)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("goroutine %d: FindAllStringIndex(%q) = %v, want %v", g, s, got, want)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // TestRE2CacheReused: a process that matches loads RE2's native code from

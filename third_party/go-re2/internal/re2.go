@@ -46,6 +46,35 @@ type Regexp struct {
 	// engine (UseGo); nil when Go cannot compile it.
 	goOnce sync.Once
 	goRe   *regexp.Regexp
+	// lastAll is the last FindAllStringIndex's input and result (ccsite,
+	// see FindAllStringIndex).
+	lastAll atomic.Pointer[allMemo]
+}
+
+// allMemo is one FindAllStringIndex call: s and n, and a copy of what it
+// returned.
+type allMemo struct {
+	s   string
+	n   int
+	res [][]int
+}
+
+// copyIndex copies a FindAllStringIndex result, into one backing array.
+func copyIndex(res [][]int) [][]int {
+	if res == nil {
+		return nil
+	}
+	n := 0
+	for _, m := range res {
+		n += len(m)
+	}
+	flat := make([]int, 0, n)
+	out := make([][]int, len(res))
+	for i, m := range res {
+		flat = append(flat, m...)
+		out[i] = flat[len(flat)-len(m) : len(flat) : len(flat)]
+	}
+	return out
 }
 
 // ccsite: a process that matches little (a build that redacts a line or
@@ -499,10 +528,26 @@ func (re *Regexp) FindAllString(s string, n int) []string {
 // slice of all successive matches of the expression, as defined by the 'All'
 // description in the package comment.
 // A return value of nil indicates no match.
+//
+// ccsite: a call with the same text and n as the last one on re returns
+// (a copy of) the last one's result without matching again. gitleaks asks
+// each rule that matches a text for its matches twice in a row (once to
+// see whether there are any), and its expression of a newline for the
+// text's lines once for every rule that matched it: each a pass of RE2
+// over the text, one WebAssembly call per match.
 func (re *Regexp) FindAllStringIndex(s string, n int) [][]int {
 	if g := goRegexpFor(re, s); g != nil {
 		return g.FindAllStringIndex(s, n)
 	}
+	if m := re.lastAll.Load(); m != nil && m.n == n && m.s == s {
+		return copyIndex(m.res)
+	}
+	res := re.findAllStringIndex(s, n)
+	re.lastAll.Store(&allMemo{s: s, n: n, res: copyIndex(res)})
+	return res
+}
+
+func (re *Regexp) findAllStringIndex(s string, n int) [][]int {
 	re.ready()
 	alloc := re.abi.startOperation(len(s) + 16)
 	defer re.abi.endOperation(alloc)
