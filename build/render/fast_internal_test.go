@@ -1,11 +1,13 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"strings"
 	"testing"
 
+	"ccsite/build/session"
 	"ccsite/templates"
 )
 
@@ -191,5 +193,72 @@ func TestFastOverride(t *testing.T) {
 	}
 	if len(ts2.fast) != len(fastBlocks) {
 		t.Errorf("built-in files alone: %d of %d Go blocks in use", len(ts2.fast), len(fastBlocks))
+	}
+}
+
+// hostileSession is a session view with every field the header prints
+// set, its strings taken from hostile from k on.
+func hostileSession(k int, embedded, deferred bool) *SessionView {
+	n := func(j int) string { return hostile[(k+j)%len(hostile)] }
+	tm := Time{ISO: n(1), UTC: n(2), Clock: n(3)}
+	nav := func(j int) *Nav { return &Nav{Title: n(j), URL: n(j + 1)} }
+	v := &SessionView{
+		Title: n(0), ID: n(1), Project: n(2), ProjectURL: n(3), IsAgent: true,
+		Agent:  &session.AgentInfo{AgentType: n(4)},
+		Parent: nav(5), ParentCall: n(6), Prev: nav(7), Next: nav(8), ContinuedIn: nav(9), ContinuedFrom: nav(10),
+		Start: tm, End: Time{Zero: true}, Active: n(11), Branches: []string{n(12), n(13)},
+		Models: []string{n(14), n(15)}, Versions: []string{n(16)},
+		Stats: session.Stats{Messages: 12, ToolCalls: k, Tokens: session.Tokens{Input: 1234567, Output: int64(k), CacheRead: 0, CacheWrite: 99999}},
+		Tools: []NameCount{{Name: n(17), Count: 3}, {Name: n(18), Count: 1}},
+		PRs:   []session.PRLink{{Number: 7, URL: "https://example.com/" + n(19), Repository: n(20)}, {Number: 8, URL: n(0)}},
+		Agents: []AgentLink{{Title: n(1), URL: n(2), Type: n(3), Workflow: n(4), Messages: 1, ToolCalls: 2, CallAnchor: n(5)},
+			{Title: n(6), Messages: 3}},
+		Exports:  []ExportLink{{Name: n(7), Type: n(8), URL: n(9)}, {Name: "md", Type: "text/markdown", URL: n(10)}},
+		Embedded: embedded, Deferred: deferred, EmptyThinking: k % 3, Resume: n(11), SourceName: n(12), Deleted: n(13),
+		Cost: n(14), CostAgents: n(15), CostWithAgents: n(16), RecordedCost: n(17),
+		Charts: &Charts{Turns: template.HTML(`<svg class="chart"></svg>`), Tools: template.HTML(`<svg>t</svg>`),
+			TurnCols: []ChartCol{{Name: n(18), Class: n(19)}, {Name: "out", Class: "c-out"}},
+			TurnRows: []ChartRow{{Label: n(20), Anchor: n(0), Cells: []string{n(1), n(2)}}}},
+		Turns: []TurnView{
+			{Index: 1, Anchor: n(3), Start: tm, Excerpt: n(4), HasPrompt: true, Quiet: true, Tools: 2, Took: n(5), TimeTop: n(6), OutTokens: 12345, Cost: n(7)},
+			{Index: 2, Anchor: n(8), Start: Time{Zero: true}, HasPrompt: true, Tools: 1},
+			{Index: 0, Anchor: n(9), Took: n(10)},
+		},
+	}
+	if k%2 == 1 {
+		// The other side of every with and if.
+		v.IsAgent, v.Agent, v.Parent, v.ParentCall = false, nil, nil, ""
+		v.ProjectURL, v.Deleted, v.SourceName, v.Resume, v.Cost, v.CostAgents, v.RecordedCost = "", "", "", "", "", "", ""
+		v.Models, v.Versions, v.Tools, v.PRs, v.Exports, v.ContinuedIn, v.Prev = nil, nil, nil, nil, nil, nil, nil
+		v.Agents = append(v.Agents, AgentLink{}, AgentLink{})
+		v.Charts.Turns, v.Charts.Tools = "", ""
+		if k%4 == 3 {
+			v.Charts, v.Turns, v.Agents, v.ContinuedFrom, v.Next = nil, nil, nil, nil, nil
+		}
+	}
+	return v
+}
+
+// TestFastSessionHeadEscapes writes session headers with hostile values
+// in every field through the Go block and through the template: the bytes
+// must be the same.
+func TestFastSessionHeadEscapes(t *testing.T) {
+	fast, slow := fastAndSlow(t)
+	for k := range hostile {
+		for _, embedded := range []bool{false, true} {
+			v := hostileSession(k, embedded, k%3 == 0)
+			var got bytes.Buffer
+			w := &fastWriter{ts: fast, b: &got}
+			if !w.sessionHead(v) || w.err != nil {
+				t.Fatalf("session-head not written from Go: %v", w.err)
+			}
+			want, err := slow.partial("session-head", v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != string(want) {
+				t.Errorf("session %d (embedded %v): Go block and template differ:\n%s", k, embedded, firstDiff(string(want), got.String()))
+			}
+		}
 	}
 }
