@@ -15,13 +15,14 @@ import (
 // copied twice more by fmt. The blocks below write the same bytes as the
 // templates of the same name in templates/ (which stay the definition: a
 // theme overrides them there) straight into the page's buffer: the
-// layout's frame, a session's header and turns, the items and the common
-// tool cards. A block a theme redefines is executed from its template, and
+// layout's frame and head, a session's header and turns, the items and the
+// common tool cards. A block a theme redefines is executed from its template, and
 // so is every block without Go code here (the list pages, the rarer
 // cards). TestFastMatchesTemplates renders the test cases, a hostile
 // transcript and (with $CCSITE_CORPUS) every corpus session both ways and
-// compares the pages byte for byte; TestFastEscapes and
-// TestFastSessionHeadEscapes do so for hostile values of every field.
+// compares the pages byte for byte; TestFastEscapes,
+// TestFastSessionHeadEscapes and TestFastLayoutHeadEscapes do so for
+// hostile values of every field.
 //
 // The escaping copies html/template's own (html.go and url.go of Go's
 // html/template: htmlReplacementTable, urlProcessor, isSafeURL), for the
@@ -36,6 +37,7 @@ var fastBlocks map[string]func(w *fastWriter, data any) bool
 func init() {
 	fastBlocks = map[string]func(w *fastWriter, data any) bool{
 		"layout":               (*fastWriter).layout,
+		"layout-head":          (*fastWriter).layoutHead,
 		"layout-body":          (*fastWriter).layoutBody,
 		"body/session":         (*fastWriter).bodySession,
 		"body/agent":           (*fastWriter).bodySession,

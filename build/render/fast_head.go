@@ -420,3 +420,103 @@ func joinComma(s []string) string {
 	}
 	return string(b)
 }
+
+// layoutHead writes the "layout-head" block of templates/layout.html (the
+// document's head and the site's header) for a page of the site; a shared
+// file's (Single: its style and script inline, in contexts these blocks do
+// not write) runs the template.
+func (w *fastWriter) layoutHead(data any) bool {
+	p, ok := data.(*Page)
+	if !ok || p.Single {
+		return false
+	}
+	// The search box's scope: the session (a sub-agent's parent's) and
+	// the project of the page.
+	sid, proj := "", ""
+	switch p.Kind {
+	case "session", "agent":
+		v := view[SessionView](p.Body)
+		if v == nil {
+			return false
+		}
+		sid, proj = v.ID, v.Project
+		if v.Agent != nil && v.Agent.ParentID != "" {
+			sid = v.Agent.ParentID
+		}
+	case "project":
+		v := view[ProjectView](p.Body)
+		if v == nil {
+			return false
+		}
+		proj = v.Path
+	}
+	w.s("<!DOCTYPE html>\n<html lang=\"en\" data-theme=\"auto\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"ccsite\">\n<meta name=\"referrer\" content=\"no-referrer\">\n<link rel=\"icon\" href=\"data:,\">\n<title>")
+	w.text(p.Title)
+	w.s(" · ccsite</title>\n")
+	if p.Canonical != "" {
+		w.s(`<link rel="canonical" href="`)
+		w.url(p.Canonical)
+		w.s(`">`)
+	}
+	w.s("\n<link rel=\"stylesheet\" href=\"")
+	w.url(p.URL("assets/style.css"))
+	w.s("\">\n<link rel=\"stylesheet\" href=\"")
+	w.url(p.URL("assets/theme.css"))
+	w.s("\">\n<script src=\"")
+	w.url(p.URL("assets/app.js"))
+	w.s("\"></script>\n\n</head>\n<body class=\"page-")
+	w.attr(p.Kind)
+	w.s("\">\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"site-head\">\n<nav class=\"crumbs\" aria-label=\"Breadcrumbs\"><ol>\n<li><a href=\"")
+	w.url(p.URL("index.html"))
+	w.s(`">All projects</a></li>`)
+	for _, c := range p.Crumbs {
+		w.s(`<li>`)
+		if c.URL != "" {
+			w.s(`<a href="`)
+			w.url(c.URL)
+			w.s(`">`)
+			w.text(c.Label)
+			w.s(`</a>`)
+		} else {
+			w.s(`<span aria-current="page">`)
+			w.text(c.Label)
+			w.s(`</span>`)
+		}
+		w.s(`</li>`)
+	}
+	w.s("\n</ol></nav>\n")
+	if p.Search && p.Kind != "search" {
+		w.s(`<form class="site-search" role="search" action="`)
+		w.url(p.URL("search.html"))
+		w.s(`"`)
+		if proj != "" {
+			w.s(` data-project="`)
+			w.attr(proj)
+			w.s(`"`)
+		}
+		if sid != "" {
+			w.s(` data-session="`)
+			w.attr(sid)
+			w.s(`"`)
+		}
+		w.s(">\n<label class=\"sr-only\" for=\"search\">Search all sessions</label><input id=\"search\" name=\"q\" type=\"search\" placeholder=\"Search…\" autocomplete=\"off\" spellcheck=\"false\">")
+		if proj != "" {
+			w.s("\n<label class=\"sr-only\" for=\"search-scope\">Search in</label><select id=\"search-scope\" name=\"scope\" title=\"Search in\">\n<option value=\"\" selected>everywhere</option>")
+			if sid != "" {
+				w.s("\n<option value=\"session\">this session</option>")
+			}
+			w.s("\n<option value=\"project\">this project</option>\n</select>")
+			if sid != "" {
+				w.s(`<input type="hidden" name="session" value="`)
+				w.attr(sid)
+				w.s(`">`)
+			}
+			w.s(`<input type="hidden" name="project" value="`)
+			w.attr(proj)
+			w.s(`">`)
+		}
+		w.s("\n</form>")
+	}
+	w.s("\n<button type=\"button\" class=\"theme-toggle\" aria-label=\"Toggle dark theme\" title=\"Toggle theme\">◐</button>\n</header>\n<main id=\"main\">\n")
+	return true
+}

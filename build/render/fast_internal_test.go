@@ -262,3 +262,47 @@ func TestFastSessionHeadEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestFastLayoutHeadEscapes writes the head of pages of every kind, with
+// and without search, hostile values in every field, through the Go block
+// and through the template: the bytes must be the same. A shared file's
+// head (Single) is the template's.
+func TestFastLayoutHeadEscapes(t *testing.T) {
+	fast, slow := fastAndSlow(t)
+	for k := range hostile {
+		n := func(j int) string { return hostile[(k+j)%len(hostile)] }
+		sv := hostileSession(k, false, false)
+		if k%2 == 0 {
+			sv.Agent = &session.AgentInfo{ParentID: n(5)}
+		}
+		bodies := map[string]any{
+			"session": sv, "agent": *sv, "project": &ProjectView{Name: n(1), Path: n(2)},
+			"index": nil, "search": nil, n(3): nil,
+		}
+		for kind, body := range bodies {
+			for _, search := range []bool{false, true} {
+				p := &Page{Path: "p/" + n(4) + "/x.html", Title: n(0), Kind: kind, Search: search, Body: body,
+					Crumbs: []Crumb{{Label: n(6), URL: n(7)}, {Label: n(8)}}}
+				if k%3 == 0 {
+					p.Canonical, p.Crumbs = n(9), nil
+				}
+				var got bytes.Buffer
+				w := &fastWriter{ts: fast, b: &got}
+				if !w.layoutHead(p) || w.err != nil {
+					t.Fatalf("layout-head not written from Go: %v", w.err)
+				}
+				want, err := slow.partial("layout-head", p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.String() != string(want) {
+					t.Errorf("%s page %d (search %v): Go block and template differ:\n%s", kind, k, search, firstDiff(string(want), got.String()))
+				}
+			}
+		}
+		var b bytes.Buffer
+		if (&fastWriter{ts: fast, b: &b}).layoutHead(&Page{Single: true, Kind: "session", Body: sv}) || b.Len() > 0 {
+			t.Error("a shared file's head written from Go")
+		}
+	}
+}
