@@ -37,6 +37,11 @@
 #   6. warm --force                         <= 1.5 CPU-s per 100 MB (each tree)
 # A target whose tree was not measured says "not run". CPU figures are the
 # median over a scenario's runs; peak RSS and shard bytes the worst run.
+# The report ends with a probe of the machine (the CPU time of making a file
+# on WORK's file system, of a page fault, of a fixed Python loop): a build
+# makes thousands of files and faults in its heap, and machines of one kind
+# have charged 0.2-1 ms a file and 4-13 µs a fault, so compare benches whose
+# probes agree, or alternated runs.
 # A full run (both trees, RUNS=3) takes ~10-15 minutes wall on 2 cores;
 # SMALL=1 (corpus tree only) about 1 minute.
 #
@@ -445,11 +450,48 @@ for entry in "${plan[@]}"; do
 done
 
 echo "== summary"
-python3 - "$results" "$gover" "$work/bench.md" <<'PY'
-import json, os, sys
+python3 - "$results" "$gover" "$work/bench.md" "$work" <<'PY'
+import json, mmap, os, resource, shutil, sys, time
 
 res = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-gover, md_path = sys.argv[2], sys.argv[3]
+gover, md_path, work = sys.argv[2], sys.argv[3], sys.argv[4]
+
+
+def machine():
+    """What this machine charges for the work a build cannot avoid, in CPU
+    time (user+sys of this process): making a file on WORK's file system,
+    faulting in a page of fresh memory, and a fixed loop of Python. Two
+    benches compare directly only where these agree."""
+    def cpu():
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime, r.ru_minflt
+    d = os.path.join(work, "machine-probe")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    n = 300
+    c0, _ = cpu()
+    for i in range(n):
+        os.close(os.open(os.path.join(d, f"f{i}"), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    c1, f1 = cpu()
+    shutil.rmtree(d, ignore_errors=True)
+    size = 64 << 20
+    m = mmap.mmap(-1, size)
+    c2, f2 = cpu()
+    for off in range(0, size, 4096):
+        m[off] = 1
+    c3, f3 = cpu()
+    m.close()
+    x = 0
+    for i in range(3_000_000):
+        x = (x * 31 + i) & 0xFFFFFFFF
+    c4, _ = cpu()
+    faults = max(1, f3 - f2)
+    return (f"Machine: making a file {(c1 - c0) / n * 1e6:.0f} µs of CPU on WORK's file system, "
+            f"a page fault {(c3 - c2) / faults * 1e6:.1f} µs, a fixed Python loop {c4 - c3:.2f} CPU-s "
+            f"(benches compare where these agree).")
+
+
+machine_line = machine()
 by = {(r["role"], r["scen"]): r for r in res}
 TREE = {"corpus": "corpus tree", "big": "1 GB tree"}
 trees = {r["role"]: r for r in res if r["scen"] == "cold"}
@@ -548,6 +590,7 @@ foot = (f"CPU = user+sys of the build (wait4 rusage), median of the runs; peak R
         f"1 MB = 2^20 bytes; per 100 MB = per 100·2^20 bytes of .jsonl input.\n"
         f"Trees: {trees_line or 'none'}.\n"
         f"{gover}; cores: {os.cpu_count()}; load average at the end: {load}.\n"
+        f"{machine_line}\n"
         f"Targets: {met} met, {missed} MISSED, {len(rows) - met - missed} not run.")
 print(details)
 print()
