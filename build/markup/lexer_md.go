@@ -66,6 +66,70 @@ type mdScan struct {
 	s      string
 	plain  int
 	failed bool // a code block's lexer failed: chroma's rules say why
+	memo   mdMemo
+}
+
+// mdMemo keeps what the scan last searched forward for in s, so that rules
+// tried again and again further on (an opening ** with no closing one on
+// a long line, blank lines by the thousand before a list's marker, a < or
+// [ with nothing to close it) read each stretch of text once: a rule tried
+// at every occurrence and searching to the end was quadratic (a 32 KB line
+// of " **a" took 3 s; chroma's regexp2 14 s).
+type mdMemo struct {
+	bytes   [len(mdFound)]mdNext // the next of each byte of mdFound
+	comment mdNext               // the next -->
+	strong  [2]mdNext            // the next closing ** and __ (on the line)
+	spaces  mdNext               // where a run of spaces ends
+}
+
+// mdFound are the bytes the scan looks ahead for.
+const mdFound = "\n])`~"
+
+// mdNext says that from from on, the first place the search succeeds is
+// found (-1: none before end). A search from any place in [from, found],
+// or [from, end] when it failed, has the same answer: nothing between
+// from and it succeeded.
+type mdNext struct {
+	set              bool
+	from, found, end int
+}
+
+// recall returns the remembered answer for a search from at, if it holds.
+func (n *mdNext) recall(at int) (int, bool) {
+	if !n.set || at < n.from {
+		return 0, false
+	}
+	if n.found >= 0 && at <= n.found || n.found < 0 && at <= n.end {
+		return n.found, true
+	}
+	return 0, false
+}
+
+func (n *mdNext) keep(from, found, end int) int {
+	*n = mdNext{set: true, from: from, found: found, end: end}
+	return found
+}
+
+// next is the index in s of the first c at or after from, or -1.
+func (m *mdScan) next(c byte, from int) int {
+	n := &m.memo.bytes[strings.IndexByte(mdFound, c)]
+	if at, ok := n.recall(from); ok {
+		return at
+	}
+	i := strings.IndexByte(m.s[from:], c)
+	if i >= 0 {
+		i += from
+	}
+	return n.keep(from, i, len(m.s))
+}
+
+// lineEnd is the length of the line at from up to its \n, or -1 when the
+// text ends first (strings.IndexByte(s[from:], '\n')).
+func (m *mdScan) lineEnd(from int) int {
+	if i := m.next('\n', from); i >= 0 {
+		return i - from
+	}
+	return -1
 }
 
 // open writes the run of plain text before a match at pos.
@@ -104,8 +168,8 @@ func (m *mdScan) root(s string) {
 // inline scans s, a part of the text, in the inline state (chroma's
 // UsingSelf: a lexer of its own for the part).
 func (m *mdScan) inline(s string) {
-	outer, plain := m.s, m.plain
-	m.s, m.plain = s, 0
+	outer, plain, memo := m.s, m.plain, m.memo
+	m.s, m.plain, m.memo = s, 0, mdMemo{}
 	for pos := 0; pos < len(s); {
 		end := m.inlineRule(pos)
 		if end < 0 {
@@ -115,7 +179,7 @@ func (m *mdScan) inline(s string) {
 		pos, m.plain = end, end
 	}
 	m.open(len(s))
-	m.s, m.plain = outer, plain
+	m.s, m.plain, m.memo = outer, plain, memo
 }
 
 // comment: <!--[\w\W]*?-->
@@ -124,11 +188,18 @@ func (m *mdScan) comment(pos int) int {
 	if !strings.HasPrefix(s[pos:], "<!--") {
 		return -1
 	}
-	i := strings.Index(s[pos+4:], "-->")
+	c := &m.memo.comment
+	i, ok := c.recall(pos + 4)
+	if !ok {
+		if i = strings.Index(s[pos+4:], "-->"); i >= 0 {
+			i += pos + 4
+		}
+		c.keep(pos+4, i, len(s))
+	}
 	if i < 0 {
 		return -1
 	}
-	end := pos + 4 + i + 3
+	end := i + 3
 	m.open(pos)
 	m.tok(chroma.CommentMultiline, s[pos:end])
 	return end
@@ -146,7 +217,7 @@ func (m *mdScan) lineRule(pos int) int {
 		if s[pos+1] != '#' {
 			// ^(#[^#].+\n): [^#] takes a \n too.
 			q := pos + 1 + runeLen(s, pos+1)
-			if e := strings.IndexByte(s[q:], '\n'); e > 0 {
+			if e := m.lineEnd(q); e > 0 {
 				end := q + e + 1
 				m.open(pos)
 				m.tok(chroma.GenericHeading, s[pos:end])
@@ -156,7 +227,7 @@ func (m *mdScan) lineRule(pos int) int {
 		}
 		// ^(#{2,6}.+\n): two #s, then at least one character on the line
 		// (a third # when there are only #s).
-		if e := strings.IndexByte(s[pos:], '\n'); e >= 3 {
+		if e := m.lineEnd(pos); e >= 3 {
 			end := pos + e + 1
 			m.open(pos)
 			m.tok(chroma.GenericSubheading, s[pos:end])
@@ -167,13 +238,16 @@ func (m *mdScan) lineRule(pos int) int {
 		return m.fenced(pos)
 	}
 	// ^(\s*)...: the spaces, newlines among them.
-	q := pos
-	for q < len(s) {
-		r, w := utf8.DecodeRuneInString(s[q:])
-		if !unicode.IsSpace(r) {
-			break
+	q, ok := m.memo.spaces.recall(pos)
+	if !ok {
+		for q = pos; q < len(s); {
+			r, w := utf8.DecodeRuneInString(s[q:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			q += w
 		}
-		q += w
+		m.memo.spaces.keep(pos, q, q)
 	}
 	if q >= len(s) {
 		return -1
@@ -182,7 +256,7 @@ func (m *mdScan) lineRule(pos int) int {
 	case c == '*' || c == '-':
 		// ^(\s*)([*-] )(\[[ xX]\])( .+\n)
 		if q+6 < len(s) && s[q+1] == ' ' && s[q+2] == '[' && (s[q+3] == ' ' || s[q+3] == 'x' || s[q+3] == 'X') && s[q+4] == ']' && s[q+5] == ' ' {
-			if e := strings.IndexByte(s[q+6:], '\n'); e > 0 {
+			if e := m.lineEnd(q + 6); e > 0 {
 				end := q + 6 + e + 1
 				m.open(pos)
 				m.tok(chroma.Text, s[pos:q])
@@ -196,7 +270,7 @@ func (m *mdScan) lineRule(pos int) int {
 		if q+1 < len(s) {
 			if r, w := utf8.DecodeRuneInString(s[q+1:]); unicode.IsSpace(r) {
 				q2 := q + 1 + w
-				if e := strings.IndexByte(s[q2:], '\n'); e > 0 {
+				if e := m.lineEnd(q2); e > 0 {
 					end := q2 + e + 1
 					m.open(pos)
 					m.tok(chroma.Text, s[pos:q])
@@ -214,7 +288,7 @@ func (m *mdScan) lineRule(pos int) int {
 			d++
 		}
 		if d+2 < len(s) && s[d] == '.' && s[d+1] == ' ' {
-			if e := strings.IndexByte(s[d+2:], '\n'); e > 0 {
+			if e := m.lineEnd(d + 2); e > 0 {
 				end := d + 2 + e + 1
 				m.open(pos)
 				m.tok(chroma.Text, s[pos:q])
@@ -228,7 +302,7 @@ func (m *mdScan) lineRule(pos int) int {
 		if q+1 < len(s) {
 			if r, w := utf8.DecodeRuneInString(s[q+1:]); unicode.IsSpace(r) {
 				q2 := q + 1 + w
-				if e := strings.IndexByte(s[q2:], '\n'); e > 0 {
+				if e := m.lineEnd(q2); e > 0 {
 					end := q2 + e + 1
 					m.open(pos)
 					m.tok(chroma.Keyword, s[pos:q2])
@@ -330,8 +404,8 @@ func (m *mdScan) inlineRule(pos int) int {
 		return -1
 	case '`':
 		// `[^`]+`
-		if k := strings.IndexByte(s[pos+1:], '`'); k > 0 {
-			end := pos + 1 + k + 1
+		if k := m.next('`', pos+1); k > pos+1 {
+			end := k + 1
 			m.open(pos)
 			m.tok(chroma.LiteralStringBacktick, s[pos:end])
 			return end
@@ -395,16 +469,11 @@ func (m *mdScan) spaced(pos, p int) int {
 		// (\s)((\*\*|__).*?)\3((?=\W|\n)): the first dd on the line with a
 		// character not of a word after it.
 		if p+1 < len(s) && s[p+1] == d {
-			for k := p + 2; ; k += runeLen(s, k) {
-				if k+1 < len(s) && s[k] == d && s[k+1] == d && notWordAt(s, k+2) {
-					m.open(pos)
-					m.tok(chroma.Text, s[pos:p])
-					m.tok(chroma.GenericStrong, s[p:k+2])
-					return k + 2
-				}
-				if k >= len(s) || s[k] == '\n' {
-					break
-				}
+			if k := m.strongClose(d, p+2); k >= 0 {
+				m.open(pos)
+				m.tok(chroma.Text, s[pos:p])
+				m.tok(chroma.GenericStrong, s[p:k+2])
+				return k + 2
 			}
 		}
 		return -1
@@ -412,8 +481,7 @@ func (m *mdScan) spaced(pos, p int) int {
 	if d == '~' && p+1 < len(s) && s[p+1] == '~' {
 		// (\s)(~~[^~]+~~)((?=\W|\n))
 		c0 := p + 2
-		if k := strings.IndexByte(s[c0:], '~'); k > 0 {
-			kk := c0 + k
+		if kk := m.next('~', c0); kk > c0 {
 			if kk+1 < len(s) && s[kk+1] == '~' && notWordAt(s, kk+2) {
 				m.open(pos)
 				m.tok(chroma.Text, s[pos:p])
@@ -423,6 +491,28 @@ func (m *mdScan) spaced(pos, p int) int {
 		}
 	}
 	return -1
+}
+
+// strongClose returns where the first dd on the line at or after from
+// stands with a character not of a word after it (the end of
+// (\s)((\*\*|__).*?)\3((?=\W|\n)) opened before from), or -1. d and \n are
+// ASCII, so a byte of either starts a character.
+func (m *mdScan) strongClose(d byte, from int) int {
+	s := m.s
+	n := &m.memo.strong[0]
+	if d == '_' {
+		n = &m.memo.strong[1]
+	}
+	if k, ok := n.recall(from); ok {
+		return k
+	}
+	k := from
+	for ; k < len(s) && s[k] != '\n'; k++ {
+		if s[k] == d && k+1 < len(s) && s[k+1] == d && notWordAt(s, k+2) {
+			return n.keep(from, k, k)
+		}
+	}
+	return n.keep(from, -1, k)
 }
 
 // link: (!?\[)([^]]+)(\])(\()([^)]+)(\))
@@ -435,20 +525,19 @@ func (m *mdScan) link(pos int) int {
 		}
 		b++
 	}
-	k := strings.IndexByte(s[b:], ']')
-	if k <= 0 {
+	kb := m.next(']', b)
+	if kb <= b {
 		return -1
 	}
-	kb := b + k
 	if kb+1 >= len(s) || s[kb+1] != '(' {
 		return -1
 	}
 	c0 := kb + 2
-	n := strings.IndexByte(s[c0:], ')')
-	if n <= 0 {
+	n := m.next(')', c0)
+	if n <= c0 {
 		return -1
 	}
-	end := c0 + n + 1
+	end := n + 1
 	m.open(pos)
 	m.tok(chroma.Text, s[pos:b])
 	m.tok(chroma.NameTag, s[b:kb])

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -164,4 +165,27 @@ func FuzzMarkdownLexer(f *testing.F) {
 			t.Errorf("%q: hand %q, chroma %q", s, got, want)
 		}
 	})
+}
+
+// TestMarkdownLexerLinear: texts where a rule is tried at every occurrence
+// of something and searches to the end of the line or text each time (an
+// opening ** never closed, thousands of blank lines, a [ or <!-- with
+// nothing to close it) are scanned in linear time, and still as chroma
+// does. At 32 KB, the most a block is highlighted, the worst of these took
+// 3 s before the scan remembered its searches (chroma 14 s); now a few ms.
+func TestMarkdownLexerLinear(t *testing.T) {
+	hand, ref := markdownLexers(t)
+	units := []string{" **a", " __a", " *a", "\n", "\n \t", "<!--", "[a](", "[", "`", " ~~a~", "\n#", "```go\n", "- \n", "1. x"}
+	var small []string
+	for _, u := range units {
+		small = append(small, strings.Repeat(u, 2048/len(u))+"x")
+	}
+	sameMarkup(t, hand, ref, small, mdScanned)
+	start := time.Now()
+	for _, u := range units {
+		highlightTokens(hand, strings.Repeat(u, 32<<10/len(u))+"x", 0)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("%d texts of 32 KB took %v (quadratic again?)", len(units), d)
+	}
 }
