@@ -1,6 +1,7 @@
 package markup
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -12,10 +13,12 @@ import (
 // (lexers/embedded/json.xml: states root, value, objectvalue,
 // objectattribute, arrayvalue) from a hand-written scan of the same
 // states, for text where each rule is known to match as that scan does:
-// valid UTF-8, ASCII whitespace of space, tab and newline between tokens,
-// no comment. Anything else (a stray character, which chroma marks
-// as an error, a comment, a number followed by a letter, text a rule's
-// Unicode classes could read differently) hands the whole text to chroma.
+// valid UTF-8 without \r, ASCII whitespace of space, tab and newline
+// between tokens, // comments ended by a line end (a / no rule takes is an
+// error token, as chroma makes it). Anything else (another stray
+// character, which chroma marks as an error, a number followed by a
+// letter, text a rule's Unicode classes could read differently) hands the
+// whole text to chroma.
 // TestJSONLexerMatchesChroma compares the two on the corpus's JSON and on
 // edge cases.
 type jsonLexer struct{ chroma.Lexer }
@@ -38,23 +41,31 @@ const (
 // jsonTokens scans text as chroma's JSON lexer does, or reports false
 // where that is not certain.
 func jsonTokens(text string) ([]chroma.Token, bool) {
-	if !utf8.ValidString(text) {
+	// chroma makes every \r\n and \r a \n before it lexes; a \r left
+	// in a string here would not be.
+	if strings.IndexByte(text, '\r') >= 0 || !utf8.ValidString(text) {
 		return nil, false
 	}
 	toks := make([]chroma.Token, 0, len(text)/6+1)
-	emit := func(t chroma.TokenType, v string) {
-		// Coalesced as chroma.Coalesce does.
+	// emit adds text[pos:end] as a token of type t, coalesced as
+	// chroma.Coalesce does: tokens follow one another in the text, so a
+	// token of the previous one's type extends it (a slice of the text,
+	// not a copy: slash after slash, each an error token, was quadratic).
+	pos := 0
+	last := 0 // where the last token starts
+	emit := func(t chroma.TokenType, end int) {
 		if n := len(toks); n > 0 && toks[n-1].Type == t {
-			toks[n-1].Value += v
+			toks[n-1].Value = text[last:end]
 			return
 		}
-		toks = append(toks, chroma.Token{Type: t, Value: v})
+		last = pos
+		toks = append(toks, chroma.Token{Type: t, Value: text[pos:end]})
 	}
 	stack := []int{jsValue}
-	pos := 0
+	lastNL := strings.LastIndexByte(text, '\n')
 	// punct emits the punctuation at pos and pops pop states.
 	punct := func(pop int) {
-		emit(chroma.Punctuation, text[pos:pos+1])
+		emit(chroma.Punctuation, pos+1)
 		pos++
 		stack = stack[:len(stack)-pop]
 	}
@@ -68,13 +79,29 @@ func jsonTokens(text string) ([]chroma.Token, bool) {
 			for end < len(text) && isJSONSpace(text[end]) {
 				end++
 			}
-			emit(chroma.Text, text[pos:end])
+			emit(chroma.Text, end)
 			pos = end
 			continue
 		}
+		// A comment, //.*?\n with . taking any character: every state
+		// reaches the rule, and no rule before it takes a /. Any other /,
+		// or one with no line end after it, no rule takes: chroma marks it
+		// an error and goes on in the same state (each such try of the
+		// rule read to the end of the text: 20 s for 32 KB of slashes).
+		if c == '/' {
+			if strings.HasPrefix(text[pos:], "//") && lastNL > pos+1 {
+				end := pos + 2 + strings.IndexByte(text[pos+2:], '\n') + 1
+				emit(chroma.CommentSingle, end)
+				pos = end
+				continue
+			}
+			emit(chroma.Error, pos+1)
+			pos++
+			continue
+		}
 		// \s matches more than isJSONSpace (so a run of whitespace may go
-		// on past it), a comment starts with /.
-		if c == '\v' || c == '\f' || c >= utf8.RuneSelf || c == '/' {
+		// on past it).
+		if c == '\v' || c == '\f' || c >= utf8.RuneSelf {
 			return nil, false
 		}
 		switch state {
@@ -85,7 +112,7 @@ func jsonTokens(text string) ([]chroma.Token, bool) {
 				if !ok {
 					return nil, false
 				}
-				emit(chroma.NameTag, text[pos:end])
+				emit(chroma.NameTag, end)
 				pos = end
 				stack = append(stack, jsAttr)
 			case '}':
@@ -134,7 +161,7 @@ func jsonTokens(text string) ([]chroma.Token, bool) {
 			if !ok {
 				return nil, false
 			}
-			emit(chroma.LiteralStringDouble, text[pos:end])
+			emit(chroma.LiteralStringDouble, end)
 			pos = end
 		case c == 't' || c == 'f' || c == 'n':
 			var word string
@@ -150,7 +177,7 @@ func jsonTokens(text string) ([]chroma.Token, bool) {
 			if end > len(text) || text[pos:end] != word || (end < len(text) && !jsonDelim(text[end])) {
 				return nil, false
 			}
-			emit(chroma.KeywordConstant, word)
+			emit(chroma.KeywordConstant, end)
 			pos = end
 		case c == '-' || '0' <= c && c <= '9':
 			end, float, ok := jsonNumberEnd(text, pos)
@@ -158,9 +185,9 @@ func jsonTokens(text string) ([]chroma.Token, bool) {
 				return nil, false
 			}
 			if float {
-				emit(chroma.LiteralNumberFloat, text[pos:end])
+				emit(chroma.LiteralNumberFloat, end)
 			} else {
-				emit(chroma.LiteralNumberInteger, text[pos:end])
+				emit(chroma.LiteralNumberInteger, end)
 			}
 			pos = end
 		default:

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/go-json-experiment/json/jsontext"
@@ -34,7 +35,11 @@ func TestJSONLexerMatchesChroma(t *testing.T) {
 		`{"unicode": "ünï €𝄞", "esc": "\u0041\n\t\\\/"}`, "{\"a\":1}\n{\"b\":2}\n", `{"a":1}{"b":2}`, `[1,[2,[3,[4]]]]`,
 		// Text chroma reads differently, or marks: handed to chroma.
 		`{"a":1,}`, `[1,]`, `{"a" 1}`, `{1:2}`, `01`, `1.`, `1e`, `-`, `.5`, `tru`, `truex`, `nullnull`, `{"a":1}}`, `]`,
-		"{\"a\": 1} // comment\n", "{\"a\":\r\n 1}", "[1,\v2]", "[1,\f2]", "[1,\u00a02]", "[1,\u20282]", `"unterminated`,
+		"{\"a\": 1} // comment\n", "{\"a\":\r\n 1}", "[\"a\rb\"]", "[\"a\r\nb\"]", "{\"a\r\": 1}",
+		// Comments: // to the line's end, in every state; one without a
+		// line end after it is chroma's (an error).
+		"// c\n{\"a\": // x\n 1, // y\n \"b\": [1, // z\n 2 // w\n]// v\n} // end\n", "[1 // é \"q\" // again\n]", "{\"a\": 1} // no end",
+		"[1, /2]", "[1, / /\n2]", "//\n", "// only", "/", "//", "/\n", "{/}", "{\"a\"/: 1}", "[1,\n//\n/]", "[1,\v2]", "[1,\f2]", "[1,\u00a02]", "[1,\u20282]", `"unterminated`,
 		`"bad \` + "\xff" + ` utf8"`, `{"a":1e5x}`, `[1.5.5]`, `[--1]`, `{"a":-}`, `["a"/"b"]`, `[1 2]`, `{"a":[}]`,
 		"[1,\t2]", "\n\n[1]\n\n", `{"a":true,"b":false,"c":null}`, `{"":""}`, `["\\"]`, `["\\\""]`, `["\"\\"]`,
 	}
@@ -79,6 +84,31 @@ func TestJSONLexerMatchesChroma(t *testing.T) {
 	t.Logf("%d texts, %d scanned by hand", len(texts), taken)
 	if taken < 30 || taken < len(texts)/3 && os.Getenv("CCSITE_CORPUS") != "" {
 		t.Errorf("only %d of %d texts scanned by hand", taken, len(texts))
+	}
+	// Comments are scanned, and a / no rule takes (an error token);
+	// \r, which chroma turns into \n first, is not.
+	for s, want := range map[string]bool{"{\"a\": // x\n 1} // y\n": true, "[\"a\rb\"]": false, "[1] //": true, "[1] // end": false, "[1, /2]": true} {
+		if _, ok := jsonTokens(s); ok != want {
+			t.Errorf("%q scanned by hand: %v, want %v", s, ok, want)
+		}
+	}
+}
+
+// TestJSONLexerLinear: 32 KB of slashes (each an error token, and each a
+// try of the comment rule that chroma's regexp2 runs to the end of the
+// text: 20 s) or of comments scan in linear time.
+func TestJSONLexerLinear(t *testing.T) {
+	l := wrapLexer(getLexer("json"))
+	start := time.Now()
+	for _, u := range []string{"//", "/", "// x\n", "[1,//\n", "[\"a\", // b\n"} {
+		s := strings.Repeat(u, 32<<10/len(u))
+		if _, ok := jsonTokens(s); !ok {
+			t.Errorf("%q…: not scanned by hand", s[:12])
+		}
+		highlightTokens(l, s, 0)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("5 texts of 32 KB took %v (quadratic again?)", d)
 	}
 }
 
