@@ -86,6 +86,17 @@ func TestFindAllStringIndexMemo(t *testing.T) {
 	same(texts[0], -1)
 	// A text with the same bytes in another string.
 	same(strings.Clone(texts[0]), -1)
+	// Leftmost-longest from now on: nothing remembered from before holds.
+	alt := re2.MustCompile(`a|ab`)
+	altRef := regexp.MustCompile(`a|ab`)
+	if got := fmt.Sprint(alt.FindAllStringIndex("ab ab", -1)); got != fmt.Sprint(altRef.FindAllStringIndex("ab ab", -1)) {
+		t.Errorf("a|ab: %s", got)
+	}
+	alt.Longest()
+	altRef.Longest()
+	if got, want := fmt.Sprint(alt.FindAllStringIndex("ab ab", -1)), fmt.Sprint(altRef.FindAllStringIndex("ab ab", -1)); got != want {
+		t.Errorf("a|ab after Longest: %s, want %s", got, want)
+	}
 	// Many goroutines, each on texts of its own and shared ones.
 	var wg sync.WaitGroup
 	for g := range 8 {

@@ -905,6 +905,8 @@ func (re *Regexp) Longest() {
 	newOpts := re.opts
 	newOpts.Longest = true
 	re.ptr = newRE(re.abi, cs, newOpts)
+	// ccsite: what FindAllStringIndex remembers was matched leftmost-first.
+	re.lastAll.Store(nil)
 }
 
 // NumSubexp returns the number of parenthesized subexpressions in this Regexp.
