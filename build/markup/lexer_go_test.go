@@ -2,7 +2,6 @@ package markup
 
 import (
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -64,24 +63,7 @@ func TestGoLexerMatchesChroma(t *testing.T) {
 		}
 		return nil
 	})
-	r := rand.New(rand.NewPCG(5, 6))
-	m := len(texts)
-	for i := range m {
-		s := texts[i]
-		if len(s) < 2 {
-			continue
-		}
-		if len(s) > 6<<10 {
-			k := r.IntN(len(s) - 6<<10)
-			s = s[k : k+6<<10]
-		}
-		texts = append(texts, s[r.IntN(len(s)):])
-		for range 3 {
-			k := r.IntN(len(s))
-			c := []string{"\"", "'", "`", "/*", "//", "\\", ".", "e", "0x", "1", "(", " ", "\n", "é", "*/", "#", "_"}[r.IntN(17)]
-			texts = append(texts, s[:k]+c+s[k:])
-		}
-	}
+	texts = withMutations(texts, 5, []string{"\"", "'", "`", "/*", "//", "\\", ".", "e", "0x", "1", "(", " ", "\n", "é", "*/", "#", "_"})
 	taken := sameMarkup(t, fast, slow, texts, func(s string) bool { _, ok := goTokens(s); return ok })
 	t.Logf("%d texts, %d scanned by hand", len(texts), taken)
 	if taken < len(texts)/3 {
@@ -96,19 +78,8 @@ func BenchmarkGoLexer(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
-	text := string(src)
 	base := getLexer("go")
-	for _, c := range []struct {
-		name  string
-		lexer chroma.Lexer
-	}{{"hand", wrapLexer(base)}, {"chroma", chroma.Coalesce(fastOf(base))}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(text)))
-			for b.Loop() {
-				highlightTokens(c.lexer, text, 0)
-			}
-		})
-	}
+	benchLexers(b, string(src), wrapLexer(base), chroma.Coalesce(fastOf(base)))
 }
 
 // FuzzGoLexer: on any text, goLexer's markup is chroma's Go lexer's (and

@@ -126,10 +126,16 @@ func BenchmarkJSONLexer(b *testing.B) {
 	sb.WriteString("\n]")
 	text := sb.String()
 	base := getLexer("json")
+	benchLexers(b, text, wrapLexer(base), chroma.Coalesce(fastOf(base)))
+}
+
+// benchLexers highlights text with a hand scan ("hand") and with chroma's
+// rules ("chroma"), as sub-benchmarks.
+func benchLexers(b *testing.B, text string, hand, rules chroma.Lexer) {
 	for _, c := range []struct {
 		name  string
 		lexer chroma.Lexer
-	}{{"hand", wrapLexer(base)}, {"chroma", chroma.Coalesce(fastOf(base))}} {
+	}{{"hand", hand}, {"chroma", rules}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
@@ -137,6 +143,29 @@ func BenchmarkJSONLexer(b *testing.B) {
 			}
 		})
 	}
+}
+
+// withMutations adds to texts, for each (a window of 6 KB at most of the
+// longer ones), a random tail of it and three copies with one of inserts
+// put in at random: strings, comments and blocks left open or closed
+// early. seed makes it the same every run.
+func withMutations(texts []string, seed uint64, inserts []string) []string {
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	for _, s := range texts[:len(texts):len(texts)] {
+		if len(s) < 2 {
+			continue
+		}
+		if len(s) > 6<<10 {
+			k := r.IntN(len(s) - 6<<10)
+			s = s[k : k+6<<10]
+		}
+		texts = append(texts, s[r.IntN(len(s)):])
+		for range 3 {
+			k := r.IntN(len(s))
+			texts = append(texts, s[:k]+inserts[r.IntN(len(inserts))]+s[k:])
+		}
+	}
+	return texts
 }
 
 // sameMarkup checks that the fast lexer's markup (and whether it is clean)

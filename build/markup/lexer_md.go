@@ -267,19 +267,13 @@ func (m *mdScan) lineRule(pos int) int {
 			}
 		}
 		// ^(\s*)([*-])(\s)(.+\n)
-		if q+1 < len(s) {
-			if r, w := utf8.DecodeRuneInString(s[q+1:]); unicode.IsSpace(r) {
-				q2 := q + 1 + w
-				if e := m.lineEnd(q2); e > 0 {
-					end := q2 + e + 1
-					m.open(pos)
-					m.tok(chroma.Text, s[pos:q])
-					m.tok(chroma.Keyword, s[q:q+1])
-					m.tok(chroma.Text, s[q+1:q2])
-					m.inline(s[q2:end])
-					return end
-				}
-			}
+		if q2, end := m.spaceThenLine(q + 1); end > 0 {
+			m.open(pos)
+			m.tok(chroma.Text, s[pos:q])
+			m.tok(chroma.Keyword, s[q:q+1])
+			m.tok(chroma.Text, s[q+1:q2])
+			m.inline(s[q2:end])
+			return end
 		}
 	case '0' <= c && c <= '9':
 		// ^(\s*)([0-9]+\.)( .+\n)
@@ -299,20 +293,31 @@ func (m *mdScan) lineRule(pos int) int {
 		}
 	case c == '>':
 		// ^(\s*>\s)(.+\n)
-		if q+1 < len(s) {
-			if r, w := utf8.DecodeRuneInString(s[q+1:]); unicode.IsSpace(r) {
-				q2 := q + 1 + w
-				if e := m.lineEnd(q2); e > 0 {
-					end := q2 + e + 1
-					m.open(pos)
-					m.tok(chroma.Keyword, s[pos:q2])
-					m.tok(chroma.GenericEmph, s[q2:end])
-					return end
-				}
-			}
+		if q2, end := m.spaceThenLine(q + 1); end > 0 {
+			m.open(pos)
+			m.tok(chroma.Keyword, s[pos:q2])
+			m.tok(chroma.GenericEmph, s[q2:end])
+			return end
 		}
 	}
 	return -1
+}
+
+// spaceThenLine matches (\s)(.+\n) at i: it returns where the .+ starts
+// and where the match ends, or end 0.
+func (m *mdScan) spaceThenLine(i int) (q2, end int) {
+	s := m.s
+	if i >= len(s) {
+		return 0, 0
+	}
+	r, w := utf8.DecodeRuneInString(s[i:])
+	if !unicode.IsSpace(r) {
+		return 0, 0
+	}
+	if e := m.lineEnd(i + w); e > 0 {
+		return i + w, i + w + e + 1
+	}
+	return 0, 0
 }
 
 // fenced: ^(```\n)([\w\W]*?)(^```$) and ^(```)(\w+)(\n)([\w\W]*?)(^```$),

@@ -1,7 +1,7 @@
 package markup
 
 import (
-	"math/rand/v2"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -69,37 +69,11 @@ func TestMarkdownLexerMatchesChroma(t *testing.T) {
 		}
 		texts = append(texts, string(b))
 	}
-	r := rand.New(rand.NewPCG(7, 8))
-	m := len(texts)
-	for i := range m {
-		s := texts[i]
-		if len(s) < 2 {
-			continue
-		}
-		if len(s) > 6<<10 {
-			k := r.IntN(len(s) - 6<<10)
-			s = s[k : k+6<<10]
-		}
-		texts = append(texts, s[r.IntN(len(s)):])
-		for range 3 {
-			k := r.IntN(len(s))
-			c := []string{"*", "**", "_", "~~", "`", "```", "\n", " ", "#", "[", "](", ")", "<!--", "-->", "\\", "é", "- ", "1. ", "> "}[r.IntN(19)]
-			texts = append(texts, s[:k]+c+s[k:])
-		}
-	}
+	texts = withMutations(texts, 7, []string{"*", "**", "_", "~~", "`", "```", "\n", " ", "#", "[", "](", ")", "<!--", "-->", "\\", "é", "- ", "1. ", "> "})
 	taken := sameMarkup(t, hand, ref, texts, mdScanned)
+	base := getLexer("markdown")
 	for _, s := range texts {
-		want, got := tokens(t, ref, s), tokens(t, hand, s)
-		if len(want) != len(got) {
-			t.Errorf("%.200q: %d tokens, chroma %d", s, len(got), len(want))
-			continue
-		}
-		for i := range want {
-			if want[i] != got[i] {
-				t.Errorf("%.200q: token %d is %v, chroma's %v", s, i, got[i], want[i])
-				break
-			}
-		}
+		sameTokens(t, fmt.Sprintf("%.200q", s), base, s)
 	}
 	t.Logf("%d texts, %d scanned by hand", len(texts), taken)
 	if taken < len(texts)*9/10 {
@@ -125,7 +99,8 @@ func TestMarkdownLexerFrontMatter(t *testing.T) {
 }
 
 // BenchmarkMarkdownLexer highlights this repository's README with the hand
-// scan and with chroma's rules (the fast lexer, as before the scan).
+// scan and with chroma's rules (the fast lexer, as before the scan: its
+// "chroma" sub-benchmark).
 func BenchmarkMarkdownLexer(b *testing.B) {
 	src, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -137,18 +112,7 @@ func BenchmarkMarkdownLexer(b *testing.B) {
 	if !ok {
 		b.Fatal("markdown not wrapped")
 	}
-	rules := chroma.Coalesce(fm.inner)
-	for _, c := range []struct {
-		name  string
-		lexer chroma.Lexer
-	}{{"hand", wrapLexer(base)}, {"rules", rules}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(text)))
-			for b.Loop() {
-				highlightTokens(c.lexer, text, 0)
-			}
-		})
-	}
+	benchLexers(b, text, wrapLexer(base), chroma.Coalesce(fm.inner))
 }
 
 // FuzzMarkdownLexer: on any text, the Markdown lexer's markup is chroma's

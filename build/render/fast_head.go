@@ -30,16 +30,12 @@ func (w *fastWriter) sessionHead(data any) bool {
 			w.text(v.Agent.AgentType)
 		}
 		if v.Parent != nil {
-			w.s(` of <a href="`)
-			w.url(v.Parent.URL)
-			w.s(`">`)
-			w.text(v.Parent.Title)
-			w.s(`</a>`)
+			w.s(` of `)
+			w.a("", v.Parent.URL, v.Parent.Title)
 		}
 		if v.ParentCall != "" {
-			w.s(` · <a href="`)
-			w.url(v.ParentCall)
-			w.s(`">the call that ran it</a>`)
+			w.s(` · `)
+			w.a("", v.ParentCall, "the call that ran it")
 		}
 		w.s(`</p>`)
 	}
@@ -54,15 +50,7 @@ func (w *fastWriter) sessionHead(data any) bool {
 		w.s(`</h1>`)
 	}
 	w.s("\n<p class=\"project-line\">")
-	if v.ProjectURL != "" {
-		w.s(`<a href="`)
-		w.url(v.ProjectURL)
-		w.s(`">`)
-		w.text(v.Project)
-		w.s(`</a>`)
-	} else {
-		w.text(v.Project)
-	}
+	w.linkOr(v.ProjectURL, v.Project)
 	for _, b := range v.Branches {
 		w.s(` · <span class="git" title="git branch">⎇ `)
 		w.text(b)
@@ -247,21 +235,13 @@ func (w *fastWriter) sessionHead(data any) bool {
 	if v.ContinuedFrom != nil || v.ContinuedIn != nil {
 		w.s(`<nav class="continuation" aria-label="Continuation">`)
 		if n := v.ContinuedFrom; n != nil {
-			w.s(`<a class="continued-from" href="`)
-			w.url(n.URL)
-			w.s(`">↰ `)
-			w.text(n.Title)
-			w.s(`</a>`)
+			w.a(` class="continued-from"`, n.URL, "↰ "+n.Title)
 		}
 		if v.ContinuedFrom != nil && v.ContinuedIn != nil {
 			w.s(` · `)
 		}
 		if n := v.ContinuedIn; n != nil {
-			w.s(`<a class="continued-in" href="`)
-			w.url(n.URL)
-			w.s(`">`)
-			w.text(n.Title)
-			w.s(` ↱</a>`)
+			w.a(` class="continued-in"`, n.URL, n.Title+" ↱")
 		}
 		w.s(`</nav>`)
 	}
@@ -269,18 +249,10 @@ func (w *fastWriter) sessionHead(data any) bool {
 	if v.Prev != nil || v.Next != nil {
 		w.s(`<nav class="prev-next" aria-label="Sessions">`)
 		if n := v.Prev; n != nil {
-			w.s(`<a rel="prev" href="`)
-			w.url(n.URL)
-			w.s(`">← `)
-			w.text(n.Title)
-			w.s(`</a>`)
+			w.a(` rel="prev"`, n.URL, "← "+n.Title)
 		}
 		if n := v.Next; n != nil {
-			w.s(`<a rel="next" href="`)
-			w.url(n.URL)
-			w.s(`">`)
-			w.text(n.Title)
-			w.s(` →</a>`)
+			w.a(` rel="next"`, n.URL, n.Title+" →")
 		}
 		w.s(`</nav>`)
 	}
@@ -295,15 +267,7 @@ func (w *fastWriter) sessionHead(data any) bool {
 		w.s("</h2></summary><ul>\n")
 		for _, a := range v.Agents {
 			w.s(`<li>`)
-			if a.URL != "" {
-				w.s(`<a href="`)
-				w.url(a.URL)
-				w.s(`">`)
-				w.text(a.Title)
-				w.s(`</a>`)
-			} else {
-				w.text(a.Title)
-			}
+			w.linkOr(a.URL, a.Title)
 			if a.Type != "" {
 				w.s(` <span class="badge">`)
 				w.text(a.Type)
@@ -319,9 +283,8 @@ func (w *fastWriter) sessionHead(data any) bool {
 			w.s(` · `)
 			w.text(plural(a.ToolCalls, "tool call"))
 			if a.CallAnchor != "" {
-				w.s(` · <a href="`)
-				w.url(a.CallAnchor)
-				w.s(`">call</a>`)
+				w.s(` · `)
+				w.a("", a.CallAnchor, "call")
 			}
 			w.s("</span></li>\n")
 		}
@@ -399,6 +362,28 @@ func (w *fastWriter) sessionHead(data any) bool {
 	return true
 }
 
+// a writes a link, <a{attrs} href="url">text</a>: attrs are the block's
+// own markup, url and text are escaped for their places.
+func (w *fastWriter) a(attrs, url, text string) {
+	w.s(`<a`)
+	w.s(attrs)
+	w.s(` href="`)
+	w.url(url)
+	w.s(`">`)
+	w.text(text)
+	w.s(`</a>`)
+}
+
+// linkOr writes text as a link to url, or as it is without one
+// ({{if .URL}}<a href="{{.URL}}">{{.Title}}</a>{{else}}{{.Title}}{{end}}).
+func (w *fastWriter) linkOr(url, text string) {
+	if url == "" {
+		w.text(text)
+		return
+	}
+	w.a("", url, text)
+}
+
 // joinComma is {{join . ", "}}.
 func joinComma(s []string) string {
 	switch len(s) {
@@ -472,11 +457,7 @@ func (w *fastWriter) layoutHead(data any) bool {
 	for _, c := range p.Crumbs {
 		w.s(`<li>`)
 		if c.URL != "" {
-			w.s(`<a href="`)
-			w.url(c.URL)
-			w.s(`">`)
-			w.text(c.Label)
-			w.s(`</a>`)
+			w.a("", c.URL, c.Label)
 		} else {
 			w.s(`<span aria-current="page">`)
 			w.text(c.Label)
