@@ -23,6 +23,13 @@ type scanner struct {
 	win   *windower        // cuts a text down for main
 	long  *detect.Detector // the rules win cannot cut a text for, if it is set
 	split []splitRule
+	gated []gatedRule
+}
+
+// gatedRule is a rule run apart on windows of its own (see gates).
+type gatedRule struct {
+	det *detect.Detector
+	win *windower
 }
 
 // splitRule is a rule run apart, only on texts its precheck lets through.
@@ -55,6 +62,87 @@ var prechecks = map[string]struct {
 		func(s string) bool { return runAfter(s, "_", 35, isHex) },
 	},
 }
+
+// gates are the rules run apart on windows of their own, each opened at
+// a keyword of the rule only where the text after it can go on as the
+// expression does (the expression the gate was written for; another, from
+// a newer gitleaks, keeps the rule with the others). gitleaks'
+// generic-api-key costs more than all its other rules together: its
+// keywords ("key", "token", "access", "auth") are in most texts, each
+// opening a window of up to nine lines either side, and RE2 runs its
+// expression at ~10 MB/s; but a keyword is seldom followed, within a few
+// bytes, by an assignment and ten bytes of a value.
+var gates = map[string]struct {
+	expr string
+	gate func(text string, end int) int
+}{
+	"generic-api-key": {
+		`(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`,
+		genericGate,
+	},
+}
+
+// genericGate is generic-api-key's gate. A match holds one of its
+// keywords (each a keyword of the rule's), then at most 23 bytes of
+// (?:[ \t\w.-]{0,20})[\s'"]{0,3}, then an assignment (=, >, :, ||,
+// ?=, ",", at most four bytes: :::=), then at most five bytes of
+// [\x60'"\s=]{0,5}, then ten bytes or more of a value ([\w.=-] or
+// [a-z0-9+/]); the match starts on the keyword's line ([\w.-] holds no
+// line end) and its value ends on the line of the assignment's
+// surroundings (a value holds none either). So a keyword ending at end
+// can be a match's when the bytes after it are at most 23 of those gaps
+// then an assignment's first byte, and a run of ten value bytes starts
+// within nine bytes after that; it returns the line ends from the
+// keyword to the last byte that run can start at. A byte of a multi-byte
+// character counts as a gap and as a value byte: under (?i) [a-z] takes
+// the Kelvin sign and the long s.
+func genericGate(text string, end int) int {
+	j := end
+	for j < len(text) && j-end < 23 && genericGap[text[j]] {
+		j++
+	}
+	if j == len(text) || !genericOp[text[j]] { // no gap byte is one
+		return -1
+	}
+	run := 0
+	for k := j + 1; k < len(text) && k <= j+18; k++ {
+		if !genericValue[text[k]] {
+			run = 0
+			continue
+		}
+		if run++; run == 10 {
+			return lineEndCount(text[end : j+9]) // k-9 <= j+9 < k
+		}
+	}
+	return -1
+}
+
+// byteSet is a set of bytes, with every byte of a multi-byte character.
+func byteSet(ascii string) (t [256]bool) {
+	for i := range t {
+		t[i] = i >= 0x80 || i >= '0' && i <= '9' || i >= 'a' && i <= 'z' || i >= 'A' && i <= 'Z'
+	}
+	for i := range t[:0x80] {
+		if strings.IndexByte(ascii, byte(i)) >= 0 {
+			t[i] = true
+		}
+	}
+	return t
+}
+
+var (
+	// genericGap: [ \t\w.-] and [\s'"] (RE2's \s: \t \n \f \r space).
+	genericGap = byteSet("_.- \t\n\f\r'\"")
+	// genericValue: [\w.=-] and [a-z0-9+/].
+	genericValue = byteSet("_.=-+/")
+	// genericOp: an assignment's first byte.
+	genericOp = func() (t [256]bool) {
+		for _, c := range []byte("=>:|?,") {
+			t[c] = true
+		}
+		return t
+	}()
+)
 
 // vaultShort tells whether s may hold a short vault token as the rule
 // has it: \bs\.(?i:[a-z0-9]{24})(?:[\x60'"\s;]|\\[nr]|$). After a
@@ -162,6 +250,23 @@ func newScanner(cfg config.Config) *scanner {
 		one.Keywords = keywordsOf(one.Rules)
 		sc.split = append(sc.split, splitRule{det: newDetectorOf(one), maybe: pc.maybe})
 	}
+	for id, g := range gates {
+		rule, ok := mainCfg.Rules[id]
+		if !ok || rule.Regex == nil || rule.Regex.String() != g.expr || rule.Path != nil || len(rule.RequiredRules) > 0 {
+			continue
+		}
+		one := cfg
+		one.Rules = map[string]config.Rule{id: rule}
+		one.OrderedRules = []string{id}
+		one.Keywords = keywordsOf(one.Rules)
+		win, long := newWindower(one.Rules)
+		if win == nil || len(long) > 0 {
+			continue
+		}
+		win.setGate(g.gate)
+		sc.gated = append(sc.gated, gatedRule{det: newDetectorOf(one), win: win})
+		delete(mainCfg.Rules, id)
+	}
 	// The rules whose matches can span any number of lines run on whole
 	// texts, by a detector of their own; the others on windows of them.
 	var long map[string]config.Rule
@@ -215,6 +320,19 @@ func (sc *scanner) DetectString(text string) []report.Finding {
 	if long && sc.long != nil {
 		if fs := sc.long.DetectString(text); len(fs) > 0 {
 			more = len(found) > 0
+			found = append(found, fs...)
+		}
+	}
+	for _, g := range sc.gated {
+		t, spans, _ := g.win.cut(text)
+		if t == "" {
+			continue
+		}
+		if fs := g.det.DetectString(t); len(fs) > 0 {
+			if spans != nil {
+				textLines(fs, text, spans)
+			}
+			more = more || len(found) > 0
 			found = append(found, fs...)
 		}
 	}

@@ -59,6 +59,12 @@ type keyword struct {
 	word  string
 	lines int
 	long  bool
+	// gate, when set, looks at the text after a keyword found (end is
+	// where the keyword ends) and says how many lines after the
+	// keyword's a match holding it can end on, or -1 when no match of
+	// its rule can hold it: a window opens only where gate allows one,
+	// from the keyword's line to that many lines after it (see gates).
+	gate func(text string, end int) int
 }
 
 // newWindower makes the windower of rules, and returns those of them it
@@ -125,6 +131,15 @@ func newWindower(rules map[string]config.Rule) (*windower, map[string]config.Rul
 		}
 	}
 	return w, long
+}
+
+// setGate gives every keyword of w the gate g.
+func (w *windower) setGate(g func(text string, end int) int) {
+	for _, ks := range append(w.groups, w.shorts) {
+		for i := range ks {
+			ks[i].gate = g
+		}
+	}
 }
 
 // lineEnds is the most line ends (\n) a match of expr can hold, -1 when
@@ -279,12 +294,19 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 		if k.lines < 0 {
 			return
 		}
+		before, after := k.lines, k.lines
+		if k.gate != nil {
+			if after = k.gate(text, at+len(k.word)); after < 0 {
+				return
+			}
+			before = 0
+		}
 		line += lineEndCount(text[lineAt:at])
 		lineAt = at
-		if n := len(wins); n > 0 && wins[n-1][0] <= line-k.lines && line+k.lines <= wins[n-1][1] {
+		if n := len(wins); n > 0 && wins[n-1][0] <= line-before && line+after <= wins[n-1][1] {
 			return
 		}
-		wins = append(wins, [2]int{line - k.lines, line + k.lines})
+		wins = append(wins, [2]int{line - before, line + after})
 	}
 	// shortAt finds the two-byte keywords at text[at:].
 	shortAt := func(at int) {

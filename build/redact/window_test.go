@@ -2,6 +2,7 @@ package redact
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/zricethezav/gitleaks/v8/config"
 	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
+	"github.com/zricethezav/gitleaks/v8/report"
 )
 
 // TestLowersToASCII: lowersToASCII is every character whose lower case,
@@ -182,5 +184,128 @@ func TestWindowsShortInsideLong(t *testing.T) {
 				t.Errorf("%.40q: %q not in the windows %q", text, k, cut)
 			}
 		}
+	}
+}
+
+// TestGenericGate: generic-api-key, run on the windows its gate opens,
+// finds what gitleaks' detector finds on the whole text, for texts made
+// of the expression's parts at and past their bounds (23 bytes between
+// keyword and assignment, four-byte assignments, five bytes before the
+// value, values of nine to eleven bytes, line ends in the gaps, multi-byte
+// characters, keywords in any case), among lines that hold keywords and no
+// match.
+func TestGenericGate(t *testing.T) {
+	sc, err := newDetector()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := wholeDetector(t)
+	rnd := rand.New(rand.NewPCG(20, 26))
+	pick := func(s []string) string { return s[rnd.IntN(len(s))] }
+	keywords := []string{"access", "auth", "api", "Api", "API", "aPI", "credential", "creds", "key", "KEY", "passwd", "password", "PassWord", "secret", "token", "Tokens"}
+	gapBytes := []string{" ", "\t", "a", "Z", "9", "_", ".", "-", "\n", "\r", "'", "\"", "\f", "é", "\u212a"}
+	ops := []string{"=", ">", ":", "::=", ":::=", "||", "=>", "?=", ",", "?", "|", ";", "=="}
+	skips := []string{"", " ", "\"", "'", "`", "=", "\n", "  \"", "\t\t\t\t\t", " \n \n ", "======"}
+	value := func() string {
+		const alnum = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+		n := 14 + rnd.IntN(30) // fewer bytes than 13 fall short of the rule's entropy
+		if rnd.IntN(4) == 0 {
+			n = 9 + rnd.IntN(4)
+		}
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alnum[rnd.IntN(len(alnum))]
+		}
+		if rnd.IntN(5) == 0 {
+			b[rnd.IntN(n)] = ".=-+/_"[rnd.IntN(6)]
+		}
+		return string(b)
+	}
+	ends := []string{"", " ", "\n", ";", "\"", "`", `\n`, ")", "!"}
+	noise := []string{
+		"the api is down", "token, which expires", "keyboard: none", "access denied for user", "auth => ok",
+		"secret-less mode = on", "a line with nothing", "credential helper", "key\n\n\n\n= x",
+	}
+	found := 0
+	// At the bounds: gaps of 20 bytes of [ \t\w.-] and 3 of [\s'"], one
+	// more, spaces both take; every assignment; five bytes before values of
+	// nine to thirteen bytes.
+	for _, gap := range []string{
+		strings.Repeat("a", 20) + " \n'", strings.Repeat("a", 21) + " \n'", strings.Repeat("a", 20) + " \n''",
+		strings.Repeat("a", 18) + "     ", strings.Repeat("a", 18) + "      ", strings.Repeat(" ", 23), strings.Repeat(" ", 24),
+		"\n\n\n", "\n\n\n\n", "",
+	} {
+		for _, op := range ops {
+			for _, skip := range []string{"", "\n\n\n\n\n", "\n\n\n\n\n\n", "`'\" ="} {
+				for _, v := range []string{"Zx9QwErTy", "Zx9QwErTy8", "Zx9QwErTy8U", "Zx9QwErTy8Ui", "Zx9QwErTy8UiOp7As"} {
+					for _, sep := range []string{"\n", "\f"} {
+						text := "token: none" + sep + "api" + gap + op + skip + v + sep + "key\n\n\n\n= x"
+						before := scannerFound
+						sameFindings(t, sc, whole, text)
+						found += scannerFound - before
+					}
+				}
+			}
+		}
+	}
+	for i := 0; i < 4000; i++ {
+		gap := ""
+		for n := rnd.IntN(26); n > 0; n-- {
+			gap += pick(gapBytes)
+		}
+		m := pick([]string{"", "my_", "x.", "AWS-"}) + pick(keywords) + gap + pick(ops) + pick(skips) + value() + pick(ends)
+		var lines []string
+		for n := rnd.IntN(6); n > 0; n-- {
+			lines = append(lines, pick(noise))
+		}
+		at := rnd.IntN(len(lines) + 1)
+		lines = append(lines[:at], append([]string{m}, lines[at:]...)...)
+		text := strings.Join(lines, pick([]string{"\n", "\f"}))
+		before := scannerFound
+		sameFindings(t, sc, whole, text)
+		found += scannerFound - before
+		if t.Failed() {
+			break
+		}
+	}
+	if found < 700 {
+		t.Errorf("only %d findings (856 when written): the texts no longer hold what the rule matches", found)
+	}
+}
+
+// TestGenericGateLineAllowlist: gitleaks lets generic-api-key's finding go
+// when its line holds an import (import { a } from 'b'); to gitleaks a
+// line of a text the redactor makes is the whole text (its line ends are
+// form feeds), so an import anywhere in a file read let every generic
+// secret of the file through. On the gate's windows the line is the
+// window's (the keyword's lines): a secret lines away from an import is
+// found, one on the import's line is let go as before.
+func TestGenericGateLineAllowlist(t *testing.T) {
+	sc, err := newDetector()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := wholeDetector(t)
+	has := func(fs []report.Finding) bool {
+		for _, f := range fs {
+			if f.RuleID == "generic-api-key" {
+				return true
+			}
+		}
+		return false
+	}
+	// Run alone: ccsite's password-assignment finds these secrets too,
+	// and the scanner then drops generic-api-key's findings.
+	gated := func(text string) []report.Finding {
+		cut, _, _ := sc.gated[0].win.cut(text)
+		return sc.gated[0].det.DetectString(cut)
+	}
+	apart := "import { a } from 'b'\fconst x = 1\fapi_key: Zx9QwErTy8UiOp7AsDfGh\f"
+	if !has(gated(apart)) || has(whole.DetectString(apart)) {
+		t.Errorf("apart: gated %v, whole %v", gated(apart), whole.DetectString(apart))
+	}
+	same := "import { a } from 'b'; api_key: Zx9QwErTy8UiOp7AsDfGh\f"
+	if has(gated(same)) || has(whole.DetectString(same)) {
+		t.Errorf("same line: gated %v, whole %v", gated(same), whole.DetectString(same))
 	}
 }
