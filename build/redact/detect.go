@@ -80,6 +80,14 @@ var gates = map[string]struct {
 		`(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`,
 		genericGate,
 	},
+	"password-assignment": {
+		`(?i)(?:^|[^a-z0-9])[a-z0-9_.-]*?` +
+			`(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|access[_.-]?key|private[_.-]?key|account[_.-]?key|` +
+			`auth[_.-]?key|sharedaccesskey|credentials?|client[_.-]?secret)[a-z0-9_.-]*` +
+			`["'\x60]?(?:[ \t]*(?:=|:=|:|=>|\|\|=)[ \t]*|\t+)` +
+			`(?:"([^"\r\n\f]{6,})"|'([^'\r\n\f]{6,})'|([^\s"'\x60;,&<>]{6,}))`,
+		passwordGate,
+	},
 }
 
 // genericGate is generic-api-key's gate. A match holds one of its
@@ -117,6 +125,33 @@ func genericGate(text string, end int) int {
 	return -1
 }
 
+// passwordGate is password-assignment's gate (ccsite's rule, rules.go).
+// Each of its names ends with one of its keywords or goes on from one
+// with [a-z0-9_.-]; after the name, a quote may close it, then an
+// assignment (=, :=, :, =>, ||= after spaces or tabs) or tabs alone.
+// The name holds no line end, nor does the value: the match is on the
+// keyword's line (the byte before the name may be the line end before
+// it, which a window holds).
+func passwordGate(text string, end int) int {
+	j := end
+	for j < len(text) && passwordName[text[j]] {
+		j++
+	}
+	if j < len(text) && (text[j] == '"' || text[j] == '\'' || text[j] == '`') {
+		j++
+	}
+	if j < len(text) && text[j] == '\t' {
+		return 0
+	}
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		j++
+	}
+	if j < len(text) && (text[j] == '=' || text[j] == ':' || text[j] == '|') {
+		return 0
+	}
+	return -1
+}
+
 // byteSet is a set of bytes, with every byte of a multi-byte character.
 func byteSet(ascii string) (t [256]bool) {
 	for i := range t {
@@ -135,6 +170,8 @@ var (
 	genericGap = byteSet("_.- \t\n\f\r'\"")
 	// genericValue: [\w.=-] and [a-z0-9+/].
 	genericValue = byteSet("_.=-+/")
+	// passwordName: [a-z0-9_.-] under (?i).
+	passwordName = byteSet("_.-")
 	// genericOp: an assignment's first byte.
 	genericOp = func() (t [256]bool) {
 		for _, c := range []byte("=>:|?,") {

@@ -72,12 +72,12 @@ func TestWindows(t *testing.T) {
 		t.Fatal("no windower")
 	}
 	filler := strings.Repeat("nothing to see\f", 40)
-	text := filler + "my API_KEY = abc" + "\f" + filler
+	text := filler + "my CLOUDFLARE_KEY = abc" + "\f" + filler
 	cut, spans, long := w.cut(text)
 	if long || len(spans) != 1 {
 		t.Fatalf("cut: %d spans, long %v", len(spans), long)
 	}
-	if !strings.Contains(cut, "my API_KEY = abc") || len(cut) >= len(text)/2 {
+	if !strings.Contains(cut, "my CLOUDFLARE_KEY = abc") || len(cut) >= len(text)/2 {
 		t.Errorf("cut %q", cut)
 	}
 	// The window's edges are line ends (form feeds here), kept as they are,
@@ -101,10 +101,10 @@ func TestWindows(t *testing.T) {
 		}
 	}
 	// Two keywords far apart: two windows, apart.
-	two := "password = x\f" + filler + "token: y"
+	two := "password = x\f" + filler + "cloudflare: y"
 	cut, spans, _ = w.cut(two)
 	if len(spans) != 2 || strings.Count(cut, "\f\x00\f") != 1 || !strings.HasPrefix(cut, "password = x\f") ||
-		!strings.HasSuffix(cut, "\ftoken: y") || len(cut) >= len(two) {
+		!strings.HasSuffix(cut, "\fcloudflare: y") || len(cut) >= len(two) {
 		t.Errorf("two windows: %d spans, %q", len(spans), cut)
 	}
 }
@@ -307,5 +307,47 @@ func TestGenericGateLineAllowlist(t *testing.T) {
 	same := "import { a } from 'b'; api_key: Zx9QwErTy8UiOp7AsDfGh\f"
 	if has(gated(same)) || has(whole.DetectString(same)) {
 		t.Errorf("same line: gated %v, whole %v", gated(same), whole.DetectString(same))
+	}
+}
+
+// TestPasswordGate: password-assignment, run on the windows its gate
+// opens, finds what gitleaks' detector with every rule finds on the whole
+// text, for names of each keyword with and without quotes, every
+// assignment after spaces and tabs, tabs alone, values quoted and not,
+// long and too short, next to lines with keywords and no assignment.
+func TestPasswordGate(t *testing.T) {
+	sc, err := newDetector()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := wholeDetector(t)
+	rnd := rand.New(rand.NewPCG(28, 11))
+	pick := func(s []string) string { return s[rnd.IntN(len(s))] }
+	names := []string{"password", "db_Password", "PASSWD", "passphrase", "pwd", "my.secret", "client-secret", "Token", "api_key", "APIKEY",
+		"access.key", "private_key_file", "sharedAccessKey", "credentials", "credential9", "passes", "keychain", "pass", "x\u017fecret_z", "token.prod", "key.v2"}
+	quotes := []string{"", "", "\"", "'", "`"}
+	ops := []string{"=", ":=", ":", "=>", "||=", "\t", "\t\t", "|", "==", "-", ""}
+	spaces := []string{"", " ", "  ", "\t", " \t "}
+	values := []string{"hunter2hunter", "\"s3cr3tV4lue\"", "'s3cr3tV4lue'", "abc", "\"abc\"", "Zx9QwErTy8UiOp7AsDfGh", "`nope`", "ab;cdefgh", "=abcdefg", "\"line\fbreak\""}
+	noise := []string{"the key is here", "token, which expires", "password reset link sent", "secret sauce", "a line with nothing"}
+	found := 0
+	for i := 0; i < 3000; i++ {
+		m := pick([]string{"", " ", "(", "export ", "\""}) + pick(names) + pick(quotes) + pick(spaces) + pick(ops) + pick(spaces) + pick(values)
+		var lines []string
+		for n := rnd.IntN(5); n > 0; n-- {
+			lines = append(lines, pick(noise))
+		}
+		at := rnd.IntN(len(lines) + 1)
+		lines = append(lines[:at], append([]string{m}, lines[at:]...)...)
+		text := strings.Join(lines, pick([]string{"\n", "\f"}))
+		before := scannerFound
+		sameFindings(t, sc, whole, text)
+		found += scannerFound - before
+		if t.Failed() {
+			break
+		}
+	}
+	if found < 600 {
+		t.Errorf("only %d findings (729 when written): the texts no longer hold what the rule matches", found)
 	}
 }
