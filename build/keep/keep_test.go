@@ -36,7 +36,9 @@ func TestKeep(t *testing.T) {
 		}
 	}
 	// What a kill between writing a copy and renaming it leaves.
-	os.WriteFile(filepath.Join(dir, "blobs", "ab", ".tmp-123"), []byte("half"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "blobs", ".tmp-123"), []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	stats, err := st.Save()
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +272,7 @@ func TestKeepGrown(t *testing.T) {
 		t.Errorf("200 appends: %d kept by a frame added, %d compressed whole; want most added, some whole", grown, whole)
 	}
 	// Only the copy of the last content is left.
-	blobs, _ := filepath.Glob(filepath.Join(dir, "blobs", "*", "*.zst"))
+	blobs, _ := filepath.Glob(filepath.Join(dir, "blobs", "*.zst"))
 	if len(blobs) != 1 {
 		t.Errorf("%d copies on disk, want 1", len(blobs))
 	}
@@ -340,5 +342,69 @@ func TestHolds(t *testing.T) {
 		if err != nil || !bytes.Equal(out, data) {
 			t.Fatalf("after %s: a pooled decoder decodes %d bytes, %v", c.name, len(out), err)
 		}
+	}
+}
+
+// TestKeepOlderLayout: an archive an older ccsite wrote, its copies in a
+// folder per hash's first two digits, is read as it is: a file unchanged
+// is not copied again, reads back, grows from its old copy (the new one
+// written in blobs/ itself), and the old copy goes when no entry names it.
+func TestKeepOlderLayout(t *testing.T) {
+	src := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "archive")
+	a := filepath.Join(src, "a.jsonl")
+	content := []byte(strings.Repeat(`{"type":"user","message":{"content":"hello"}}`+"\n", 200))
+	os.WriteFile(a, content, 0o644)
+	keep := func(st *Store) *Entry {
+		t.Helper()
+		fi, _ := os.Stat(a)
+		if err := st.Keep(Entry{Path: a, Root: src, Rel: "a.jsonl", Kind: KindSession, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, "2026-11-28"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Save(); err != nil {
+			t.Fatal(err)
+		}
+		return st.Entries()[0]
+	}
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := keep(st)
+	st.Close()
+	// Moved where an older ccsite wrote it.
+	flat := filepath.Join(dir, "blobs", e.Hash+".zst")
+	old := filepath.Join(dir, "blobs", e.Hash[:2], e.Hash+".zst")
+	os.MkdirAll(filepath.Dir(old), 0o755)
+	if err := os.Rename(flat, old); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	keep(st)
+	if st.written != 0 || exists(flat) {
+		t.Errorf("an unchanged file kept in the older layout was copied again (%d bytes)", st.written)
+	}
+	if got, err := st.Read(e); err != nil || !bytes.Equal(got, content) {
+		t.Errorf("read from the older layout: %v", err)
+	}
+	st.Close()
+	// Grown: the new copy is the old one's frames and one more.
+	more := []byte(`{"type":"assistant","message":{"content":"hi"}}` + "\n")
+	os.WriteFile(a, append(append([]byte{}, content...), more...), 0o644)
+	if st, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	g := keep(st)
+	if g.Appended != int64(len(more)) {
+		t.Errorf("grown copy: %d bytes appended, want %d (built on the older copy)", g.Appended, len(more))
+	}
+	if got, err := st.Read(g); err != nil || !bytes.Equal(got, append(content, more...)) {
+		t.Errorf("grown copy reads back wrong: %v", err)
+	}
+	if !exists(filepath.Join(dir, "blobs", g.Hash+".zst")) || exists(old) {
+		t.Errorf("after growing: new copy in blobs/ %v, old copy still there %v", exists(filepath.Join(dir, "blobs", g.Hash+".zst")), exists(old))
 	}
 }
