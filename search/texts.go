@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -67,6 +68,21 @@ type textStore struct {
 }
 
 // openTexts opens the texts file of dir to change it; fresh makes it anew.
+// InitialMmap is the size bbolt first maps its file with (an address
+// range, not memory: pages are read in as they are used). bbolt maps a
+// file anew each time it outgrows the map, doubling it, and before each
+// copies every key and value the writing transaction touched out of the
+// old map: a cold corpus build's highlight cache (34 MB, written in
+// transactions of up to 32 MB) spent 0.22 of its 0.37 CPU-s doing that.
+// On Windows a map cannot be larger than its file, and bbolt grows the
+// file to the map's size: there it starts at bbolt's own size.
+var InitialMmap = func() int {
+	if runtime.GOOS == "windows" {
+		return 0
+	}
+	return 512 << 20
+}()
+
 func openTexts(dir string, fresh bool) (*textStore, error) {
 	p := textsPath(dir)
 	if fresh {
@@ -76,7 +92,8 @@ func openTexts(dir string, fresh bool) (*textStore, error) {
 	} else if _, err := os.Stat(p); err != nil {
 		return nil, err
 	}
-	db, err := bolt.Open(p, 0o644, &bolt.Options{Timeout: 10 * time.Second, NoSync: true, FreelistType: bolt.FreelistMapType})
+	db, err := bolt.Open(p, 0o644, &bolt.Options{Timeout: 10 * time.Second, NoSync: true, FreelistType: bolt.FreelistMapType,
+		InitialMmapSize: InitialMmap})
 	if err != nil {
 		return nil, fmt.Errorf("search texts: %w", err)
 	}
