@@ -14,7 +14,7 @@ type refWindower struct {
 	pairs, short [1 << 16 / 64]uint64
 	tris         [1 << 20 / 64]uint64
 	first        [1 << 16]uint16
-	groups       [][]keyword
+	lists        [][]keyword
 }
 
 func refTri(pair, c int) uint {
@@ -22,8 +22,8 @@ func refTri(pair, c int) uint {
 }
 
 func newRefWindower(w *windower) *refWindower {
-	r := &refWindower{first: w.first, groups: w.groups}
-	for _, g := range w.groups {
+	r := &refWindower{first: w.first, lists: w.lists}
+	for _, g := range w.lists {
 		for _, k := range g {
 			i := fold(k.word[0])<<8 | fold(k.word[1])
 			r.pairs[i/64] |= 1 << (i % 64)
@@ -81,21 +81,21 @@ func (w *refWindower) cutRef(text string) (cut string, spans []span, long bool) 
 			}
 		}
 		g := w.first[pair]
-		for _, k := range w.groups[g-1] {
+		for _, k := range w.lists[g-1] {
 			if !hasFoldedPrefix(text[i-1:], k.word) {
 				continue
 			}
 			if k.long {
 				long = true
 			}
-			if k.lines < 0 {
+			if len(k.uses) == 0 || k.uses[0].group != 0 { // the main group's windows
 				continue
 			}
-			line := len(starts)
-			if n := len(wins); n > 0 && wins[n-1][0] <= line-k.lines && line+k.lines <= wins[n-1][1] {
+			line, n := len(starts), k.uses[0].lines
+			if m := len(wins); m > 0 && wins[m-1][0] <= line-n && line+n <= wins[m-1][1] {
 				continue
 			}
-			wins = append(wins, [2]int{line - k.lines, line + k.lines})
+			wins = append(wins, [2]int{line - n, line + n})
 		}
 	}
 	if len(wins) == 0 {
@@ -224,4 +224,37 @@ func TestBase64RunsAsBefore(t *testing.T) {
 		t.Errorf("only %d of %d texts hold a run: the test no longer tests", withRuns, len(texts))
 	}
 	t.Logf("%d texts, %d with runs", len(texts), withRuns)
+}
+
+// TestCutsAsApart: one scan's windows for each group of rules (cuts) are
+// what a windower of that group alone cuts, on every text the redactor
+// scans in the corpus ($CCSITE_CORPUS) and on those texts upper-cased.
+func TestCutsAsApart(t *testing.T) {
+	r := newRedactor(t)
+	sc := r.det
+	alone := []*windower{}
+	w, _ := newWindower(ruleGroup{rules: sc.main.Config.Rules})
+	alone = append(alone, w)
+	for _, g := range sc.gated {
+		w, _ := newWindower(ruleGroup{rules: g.det.Config.Rules, gate: gates[g.id].gate})
+		alone = append(alone, w)
+	}
+	texts := append(corpusTexts(t, r), "api_key = Zx9QwErTy8UiOp7AsDfGh\nnothing\fpassword: hunter2hunter", "token")
+	windows := 0
+	for _, s := range append(texts, strings.ToUpper(strings.Join(texts[:min(len(texts), 200)], "\n"))) {
+		for g, a := range alone {
+			got, gotSpans, _ := sc.win.cutGroup(s, g)
+			want, wantSpans, _ := a.cut(s)
+			if got != want || !slices.Equal(gotSpans, wantSpans) {
+				t.Fatalf("group %d of %.200q: %.200q %v, alone %.200q %v", g, s, got, gotSpans, want, wantSpans)
+			}
+			if got != "" {
+				windows++
+			}
+		}
+	}
+	if windows < 3 {
+		t.Errorf("only %d windows cut: the texts no longer hold keywords", windows)
+	}
+	t.Logf("%d texts, %d windows", len(texts), windows)
 }

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/zricethezav/gitleaks/v8/config"
@@ -19,8 +20,10 @@ import (
 //   - gitleaks' last step (a generic finding that a specific one on the
 //     same line holds is dropped) is done again over all the findings.
 type scanner struct {
-	main  *detect.Detector
-	win   *windower        // cuts a text down for main
+	main *detect.Detector
+	// win cuts a text down for main (its group 0) and for each of
+	// gated (group i+1), in one scan.
+	win   *windower
 	long  *detect.Detector // the rules win cannot cut a text for, if it is set
 	split []splitRule
 	gated []gatedRule
@@ -28,8 +31,8 @@ type scanner struct {
 
 // gatedRule is a rule run apart on windows of its own (see gates).
 type gatedRule struct {
+	id  string
 	det *detect.Detector
-	win *windower
 }
 
 // splitRule is a rule run apart, only on texts its precheck lets through.
@@ -287,27 +290,26 @@ func newScanner(cfg config.Config) *scanner {
 		one.Keywords = keywordsOf(one.Rules)
 		sc.split = append(sc.split, splitRule{det: newDetectorOf(one), maybe: pc.maybe})
 	}
-	for id, g := range gates {
+	var groups []ruleGroup
+	for _, id := range slices.Sorted(maps.Keys(gates)) {
+		g := gates[id]
 		rule, ok := mainCfg.Rules[id]
-		if !ok || rule.Regex == nil || rule.Regex.String() != g.expr || rule.Path != nil || len(rule.RequiredRules) > 0 {
+		if !ok || rule.Regex == nil || rule.Regex.String() != g.expr || rule.Path != nil || len(rule.RequiredRules) > 0 ||
+			lineEnds(rule.Regex.String()) < 0 {
 			continue
 		}
 		one := cfg
 		one.Rules = map[string]config.Rule{id: rule}
 		one.OrderedRules = []string{id}
 		one.Keywords = keywordsOf(one.Rules)
-		win, long := newWindower(one.Rules)
-		if win == nil || len(long) > 0 {
-			continue
-		}
-		win.setGate(g.gate)
-		sc.gated = append(sc.gated, gatedRule{det: newDetectorOf(one), win: win})
+		sc.gated = append(sc.gated, gatedRule{id: id, det: newDetectorOf(one)})
+		groups = append(groups, ruleGroup{rules: one.Rules, gate: g.gate})
 		delete(mainCfg.Rules, id)
 	}
 	// The rules whose matches can span any number of lines run on whole
 	// texts, by a detector of their own; the others on windows of them.
 	var long map[string]config.Rule
-	if sc.win, long = newWindower(mainCfg.Rules); len(long) > 0 {
+	if sc.win, long = newWindower(append([]ruleGroup{{rules: mainCfg.Rules}}, groups...)...); len(long) > 0 {
 		longCfg := mainCfg
 		longCfg.Rules, longCfg.Keywords = long, keywordsOf(long)
 		sc.long = newDetectorOf(longCfg)
@@ -346,8 +348,13 @@ func newDetectorOf(cfg config.Config) *detect.Detector {
 // DetectString returns what a detector with all the rules finds in text.
 func (sc *scanner) DetectString(text string) []report.Finding {
 	var found []report.Finding
-	t, spans, long := sc.win.cut(text)
-	if t != "" {
+	var wins [4]window
+	cuts := wins[:]
+	if n := len(sc.gated) + 1; n > len(cuts) {
+		cuts = make([]window, n)
+	}
+	long := sc.win.cuts(text, cuts)
+	if t, spans := cuts[0].text, cuts[0].spans; t != "" {
 		found = sc.main.DetectString(t)
 		if spans != nil && len(found) > 0 {
 			textLines(found, text, spans)
@@ -360,8 +367,8 @@ func (sc *scanner) DetectString(text string) []report.Finding {
 			found = append(found, fs...)
 		}
 	}
-	for _, g := range sc.gated {
-		t, spans, _ := g.win.cut(text)
+	for i, g := range sc.gated {
+		t, spans := cuts[i+1].text, cuts[i+1].spans
 		if t == "" {
 			continue
 		}

@@ -43,22 +43,32 @@ type windower struct {
 	// the keywords it begins.
 	tris, whole, quads [1 << triBits / 64]uint64
 	// by folded first two bytes of a keyword of three or more: 1 + its
-	// index in groups.
-	first  [1 << 16]uint16
-	groups [][]keyword
+	// index in lists.
+	first [1 << 16]uint16
+	lists [][]keyword
 	// short holds a bit for each two-byte keyword (folded), shorts
 	// those keywords.
 	short  [1 << 16 / 64]uint64
 	shorts []keyword
+	// groups is how many groups of rules the windows are cut for.
+	groups int
 }
 
-// keyword is one of the rules' keywords, lower case, with the most lines
-// a match of a bounded rule it belongs to can span past it (-1: it is of
-// no bounded rule), and whether it is one of a long rule's.
+// keyword is one of the rules' keywords, lower case: whether it is one
+// of a long rule's (the main group's, see newWindower), and the windows
+// it opens in each group of rules it is a keyword of.
 type keyword struct {
-	word  string
+	word string
+	long bool
+	uses []use
+}
+
+// use is what a keyword opens in one group of rules: windows of as many
+// lines either side as a match of a bounded rule of the group holding it
+// can span past it; or, for a gated group, those its gate allows.
+type use struct {
+	group int
 	lines int
-	long  bool
 	// gate, when set, looks at the text after a keyword found (end is
 	// where the keyword ends) and says how many lines after the
 	// keyword's a match holding it can end on, or -1 when no match of
@@ -67,38 +77,61 @@ type keyword struct {
 	gate func(text string, end int) int
 }
 
-// newWindower makes the windower of rules, and returns those of them it
-// cannot cut a text for: the long rules, whose matches can span any number
-// of lines (or that need other rules' findings). It returns no windower
+// ruleGroup is rules cut for together: a text's windows for the group
+// are where any of its rules can match. gate, when set, gates every
+// keyword of the group (use.gate).
+type ruleGroup struct {
+	rules map[string]config.Rule
+	gate  func(text string, end int) int
+}
+
+// newWindower makes the windower of groups of rules, one scan of a text
+// finding the windows of each (cuts), and returns the rules of the first
+// group (the main one) it cannot cut a text for: the long rules, whose
+// matches can span any number of lines (or that need other rules'
+// findings). The other groups must have none. It returns no windower
 // when a rule has no keyword (it runs on every text whole).
-func newWindower(rules map[string]config.Rule) (*windower, map[string]config.Rule) {
+func newWindower(groups ...ruleGroup) (*windower, map[string]config.Rule) {
 	long := map[string]config.Rule{}
-	bound := map[string]keyword{}
-	for id, r := range rules {
-		if r.Regex != nil && len(r.Keywords) == 0 {
-			return nil, nil // none such today
-		}
-		n := -1 // a path rule (no expression) has no windows
-		if r.Regex != nil {
-			if n = lineEnds(r.Regex.String()); n < 0 || len(r.RequiredRules) > 0 {
-				long[id] = r
+	bound := map[string]*keyword{}
+	for g, grp := range groups {
+		lines := map[string]int{} // by keyword, in this group
+		for id, r := range grp.rules {
+			if r.Regex != nil && len(r.Keywords) == 0 {
+				return nil, nil // none such today
+			}
+			n := -1 // a path rule (no expression) has no windows
+			if r.Regex != nil {
+				if n = lineEnds(r.Regex.String()); n < 0 || len(r.RequiredRules) > 0 {
+					if g > 0 {
+						return nil, nil
+					}
+					long[id] = r
+				}
+			}
+			for _, k := range r.Keywords {
+				k = strings.ToLower(k)
+				kw := bound[k]
+				if kw == nil {
+					kw = &keyword{word: k}
+					bound[k] = kw
+				}
+				if _, isLong := long[id]; isLong {
+					kw.long = true
+					continue
+				}
+				if m, ok := lines[k]; !ok || n > m {
+					lines[k] = n
+				}
 			}
 		}
-		for _, k := range r.Keywords {
-			k = strings.ToLower(k)
-			kw, ok := bound[k]
-			if !ok {
-				kw = keyword{word: k, lines: -1}
+		for k, n := range lines {
+			if n >= 0 {
+				bound[k].uses = append(bound[k].uses, use{group: g, lines: n, gate: grp.gate})
 			}
-			if _, isLong := long[id]; isLong {
-				kw.long = true
-			} else {
-				kw.lines = max(kw.lines, n)
-			}
-			bound[k] = kw
 		}
 	}
-	w := &windower{}
+	w := &windower{groups: len(groups)}
 	words := make([]string, 0, len(bound))
 	for k := range bound {
 		words = append(words, k)
@@ -109,18 +142,20 @@ func newWindower(rules map[string]config.Rule) (*windower, map[string]config.Rul
 			// No such keyword today: such a one makes every text go whole.
 			return nil, nil
 		}
+		kw := *bound[k]
+		slices.SortFunc(kw.uses, func(a, b use) int { return a.group - b.group })
 		i := fold(k[0])<<8 | fold(k[1])
 		if len(k) == 2 {
 			w.short[i/64] |= 1 << (i % 64)
-			w.shorts = append(w.shorts, bound[k])
+			w.shorts = append(w.shorts, kw)
 			continue
 		}
 		if w.first[i] == 0 {
-			w.groups = append(w.groups, nil)
-			w.first[i] = uint16(len(w.groups))
+			w.lists = append(w.lists, nil)
+			w.first[i] = uint16(len(w.lists))
 		}
 		g := w.first[i] - 1
-		w.groups[g] = append(w.groups[g], bound[k])
+		w.lists[g] = append(w.lists[g], kw)
 		t := hash3(uint32(i<<8 | fold(k[2])))
 		w.tris[t/64] |= 1 << (t % 64)
 		if len(k) == 3 {
@@ -131,15 +166,6 @@ func newWindower(rules map[string]config.Rule) (*windower, map[string]config.Rul
 		}
 	}
 	return w, long
-}
-
-// setGate gives every keyword of w the gate g.
-func (w *windower) setGate(g func(text string, end int) int) {
-	for _, ks := range append(w.groups, w.shorts) {
-		for i := range ks {
-			ks[i].gate = g
-		}
-	}
 }
 
 // lineEnds is the most line ends (\n) a match of expr can hold, -1 when
@@ -262,56 +288,99 @@ var lineStarts = sync.Pool{New: func() any { return new([]int) }}
 // span is a window: bytes from to to of a text.
 type span struct{ from, to int }
 
-// cut returns the windows of text the bounded rules need and where they
-// are in text: text itself (and no spans) when they need all of it, ""
-// when none of their keywords is in it; and whether a long rule's keyword
+// window is the cut of a text for a group of rules: the windows of the
+// text the group's bounded rules need, and where they are in the text;
+// the text itself (and no spans) when they need all of it, "" when none
+// of their keywords is in it.
+type window struct {
+	text  string
+	spans []span
+}
+
+// cut is the main group's window of text, and whether a long rule's
+// keyword is in it.
+func (w *windower) cut(text string) (string, []span, bool) {
+	return w.cutGroup(text, 0)
+}
+
+// cutGroup is group g's window of text, and whether a long rule's keyword
 // is in it.
-func (w *windower) cut(text string) (cut string, spans []span, long bool) {
+func (w *windower) cutGroup(text string, g int) (string, []span, bool) {
+	var one [4]window
+	out := one[:]
+	if w != nil && w.groups > len(out) {
+		out = make([]window, w.groups)
+	}
+	long := w.cuts(text, out)
+	return out[g].text, out[g].spans, long
+}
+
+// cuts writes each group's window of text in out (one per group, as
+// newWindower had them), found in one scan of the text, and returns
+// whether a long rule's keyword is in it.
+func (w *windower) cuts(text string, out []window) (long bool) {
 	if w == nil {
-		return text, nil, true
+		for g := range out {
+			out[g] = window{text: text}
+		}
+		return true
+	}
+	for g := range out[:w.groups] {
+		out[g] = window{}
 	}
 	if len(text) < 2 {
-		return "", nil, false
+		return false
 	}
 	// A text holding a character that lowers to ASCII goes whole: looked
 	// for first, each with Go's vector search, not byte by byte below.
 	for _, s := range lowersToASCII {
 		if strings.Contains(text, s) {
-			return text, nil, true
+			for g := range out[:w.groups] {
+				out[g] = window{text: text}
+			}
+			return true
 		}
 	}
 	// A window is lines lo to hi, numbered by counting line ends (with
-	// Go's vector count) from one keyword found to the next.
+	// Go's vector count) from one keyword found to the next; wins holds
+	// each group's.
 	var (
-		wins         [][2]int
+		winsOf       [4][][2]int
 		line, lineAt int // line is the number of line ends before lineAt
 	)
+	wins := winsOf[:]
+	if w.groups > len(wins) {
+		wins = make([][][2]int, w.groups)
+	}
 	// found takes keyword k, found at text[at:].
-	found := func(k keyword, at int) {
+	found := func(k *keyword, at int) {
 		if k.long {
 			long = true
 		}
-		if k.lines < 0 {
+		if len(k.uses) == 0 {
 			return
-		}
-		before, after := k.lines, k.lines
-		if k.gate != nil {
-			if after = k.gate(text, at+len(k.word)); after < 0 {
-				return
-			}
-			before = 0
 		}
 		line += lineEndCount(text[lineAt:at])
 		lineAt = at
-		if n := len(wins); n > 0 && wins[n-1][0] <= line-before && line+after <= wins[n-1][1] {
-			return
+		for _, u := range k.uses {
+			before, after := u.lines, u.lines
+			if u.gate != nil {
+				if after = u.gate(text, at+len(k.word)); after < 0 {
+					continue
+				}
+				before = 0
+			}
+			ws := wins[u.group]
+			if n := len(ws); n > 0 && ws[n-1][0] <= line-before && line+after <= ws[n-1][1] {
+				continue
+			}
+			wins[u.group] = append(ws, [2]int{line - before, line + after})
 		}
-		wins = append(wins, [2]int{line - before, line + after})
 	}
 	// shortAt finds the two-byte keywords at text[at:].
 	shortAt := func(at int) {
-		for _, k := range w.shorts {
-			if hasFoldedPrefix(text[at:], k.word) {
+		for i := range w.shorts {
+			if k := &w.shorts[i]; hasFoldedPrefix(text[at:], k.word) {
 				found(k, at)
 			}
 		}
@@ -333,8 +402,9 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 		if g == 0 {
 			return // a hash's false hit
 		}
-		for _, k := range w.groups[g-1] {
-			if hasFoldedPrefix(text[at:], k.word) {
+		list := w.lists[g-1]
+		for i := range list {
+			if k := &list[i]; hasFoldedPrefix(text[at:], k.word) {
 				found(k, at)
 			}
 		}
@@ -356,19 +426,21 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 			shortAt(i - 1)
 		}
 	}
-	if len(wins) == 0 {
-		return "", nil, long
-	}
 	// The start of each line (but the first) up to the last a window
 	// needs: after each line end but one that ends the text.
+	need := 0
+	for _, ws := range wins[:w.groups] {
+		for _, w := range ws {
+			need = max(need, w[1]+1)
+		}
+	}
+	if need == 0 {
+		return long
+	}
 	sp := lineStarts.Get().(*[]int)
 	defer lineStarts.Put(sp)
 	starts := (*sp)[:0]
 	defer func() { *sp = starts[:0] }()
-	need := 0
-	for _, w := range wins {
-		need = max(need, w[1]+1)
-	}
 	nl, ff := nextByte(text, 0, '\n'), nextByte(text, 0, '\f')
 	for len(starts) < need {
 		j := min(nl, ff)
@@ -382,8 +454,12 @@ func (w *windower) cut(text string) (cut string, spans []span, long bool) {
 			ff = nextByte(text, j+1, '\f')
 		}
 	}
-	cut, spans = writeWindows(text, wins, starts)
-	return cut, spans, long
+	for g, ws := range wins[:w.groups] {
+		if len(ws) > 0 {
+			out[g].text, out[g].spans = writeWindows(text, ws, starts)
+		}
+	}
+	return long
 }
 
 // writeWindows writes the windows of text, lines lo to hi of each of wins
