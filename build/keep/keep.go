@@ -101,8 +101,12 @@ func Open(dir string) (*Store, error) {
 	}
 	// A 4 MB window, not the level's 8 MB: the encoder's history is twice
 	// the window, on the heap for the whole build, and the corpus'
-	// copies came out byte for byte the same size with either.
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(4<<20))
+	// copies came out byte for byte the same size with either. The
+	// fastest level: the corpus tree's 104 MB compress in 0.45 CPU-s to
+	// 17.1 MB, against 0.57-0.65 CPU-s to 16.0 MB at the default level
+	// (a copy is written once, by a build someone waits for, and read
+	// back only when its source is gone).
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(4<<20))
 	if err != nil {
 		return nil, err
 	}
