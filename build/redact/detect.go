@@ -299,6 +299,11 @@ func newScanner(cfg config.Config) *scanner {
 			continue
 		}
 		one := cfg
+		if id == "generic-api-key" {
+			if re := anchoredGeneric(g.expr); re != nil {
+				rule.Regex = re
+			}
+		}
 		one.Rules = map[string]config.Rule{id: rule}
 		one.OrderedRules = []string{id}
 		one.Keywords = keywordsOf(one.Rules)

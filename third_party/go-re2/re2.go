@@ -8,6 +8,9 @@ import (
 
 type Regexp = internal.Regexp
 
+// Hooks (ccsite) answer calls on a Regexp in its stead (Regexp.SetHooks).
+type Hooks = internal.Hooks
+
 // MatchString reports whether the string s
 // contains any match of the regular expression pattern.
 // More complicated queries need to use Compile and the full Regexp interface.

@@ -78,6 +78,11 @@ func matchFrom(re *Regexp, s cString, startPos int, matchesPtr wasmPtr, nMatches
 		s.length, startPos, s.length, 0, unsafe.Pointer(matchesPtr), int(nMatches))
 }
 
+func matchAnchored(re *Regexp, s cString, startPos int, matchesPtr wasmPtr, nMatches uint32) bool {
+	return cre2.Match(unsafe.Pointer(re.ptr), s.ptr,
+		s.length, startPos, s.length, 2, unsafe.Pointer(matchesPtr), int(nMatches))
+}
+
 type allocation struct{}
 
 func (*allocation) newCString(s string) cString {

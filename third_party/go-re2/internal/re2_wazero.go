@@ -485,6 +485,18 @@ func matchFrom(re *Regexp, s cString, startPos int, matchesPtr wasmPtr, nMatches
 	return res == 1
 }
 
+// matchAnchored is matchFrom anchored at startPos (cre2's
+// CRE2_ANCHOR_START, 2: 0 and 1 are unanchored).
+func matchAnchored(re *Regexp, s cString, startPos int, matchesPtr wasmPtr, nMatches uint32) bool {
+	ctx := context.Background()
+	res, err := re.abi.cre2Match.Call8(ctx, uint64(re.ptr), uint64(s.ptr), uint64(s.length), uint64(startPos), uint64(s.length), 2, uint64(matchesPtr), uint64(nMatches))
+	if err != nil {
+		panic(err)
+	}
+
+	return res == 1
+}
+
 func readMatch(alloc *allocation, cs cString, matchPtr wasmPtr, dstCap []int) []int {
 	matchBuf := alloc.read(matchPtr, 8)
 	subStrPtr := uint32(binary.LittleEndian.Uint32(matchBuf))
