@@ -373,6 +373,14 @@ func DecodeLine(line []byte, file string, lineNo int) (Record, *Problem) {
 // decodeLineInto is DecodeLine into *rec, which must be zero; on a problem,
 // *rec is left zero.
 func decodeLineInto(rec *Record, line []byte, file string, lineNo int) *Problem {
+	// The hand-written decoder takes nearly every line, over twice as
+	// fast; what it is not sure of goes to json below.
+	if decodeFast(rec, line) {
+		rec.Line, rec.Raw = lineNo, line
+		rec.Time = parseTime(rec.Timestamp)
+		return nil
+	}
+	*rec = Record{}
 	rec.Line, rec.Raw = lineNo, line
 	if err := json.Unmarshal(line, rec, decodeOpts); err == nil {
 		rec.Line, rec.Raw = lineNo, line

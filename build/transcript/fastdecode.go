@@ -1,0 +1,956 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// decodeFast decodes line into *rec, which must be zero, and reports whether
+// it did. When it returns true, *rec is exactly what json.Unmarshal(line,
+// rec, decodeOpts) gives; when it returns false, *rec holds garbage and the
+// caller must reset it and use that path instead.
+//
+// json.Unmarshal finds its way through reflection and was the biggest cost of
+// a warm rebuild; this scanner knows the record's shape and reads the line
+// once, over twice as fast (BenchmarkDecodeCorpus). It only takes what it is sure to decode
+// as json does and refuses the rest: invalid UTF-8 and lone surrogates (which
+// json replaces by U+FFFD), escaped member names, numbers an int field would
+// reject, nesting deeper than maxFastDepth, and a second member of a name
+// that json merges into the first (a struct or a Content). A repeated member
+// of any other known name simply replaces the first, as it does in json.
+// Invalid JSON anywhere in the line, even in a member it skips, is refused,
+// since json rejects the whole line for it.
+//
+// These rules were checked against the json package by the tests of
+// fastdecode_test.go, and FuzzFastDecode keeps checking them.
+func decodeFast(rec *Record, line []byte) bool {
+	s := fastScanner{b: line}
+	s.space()
+	if !s.record(rec) {
+		return false
+	}
+	s.space()
+	return s.i == len(s.b)
+}
+
+// maxFastDepth is the deepest nesting of arrays and objects decodeFast reads,
+// far below the 10000 json allows; deeper lines take the slow path.
+const maxFastDepth = 500
+
+// fastScanner reads JSON from b, at i.
+type fastScanner struct {
+	b     []byte
+	i     int
+	depth int
+}
+
+// Every reader of a value below starts at the value's first byte (the
+// whitespace before it skipped) and stops right after its last.
+
+// record reads the line's object into r.
+func (s *fastScanner) record(r *Record) bool {
+	return s.object(func(name []byte) bool {
+		switch string(name) {
+		case "type":
+			return s.str(&r.Type)
+		case "subtype":
+			return s.str(&r.Subtype)
+		case "uuid":
+			return s.str(&r.UUID)
+		case "parentUuid":
+			return s.str(&r.ParentUUID)
+		case "logicalParentUuid":
+			return s.str(&r.LogicalParentUUID)
+		case "sessionId":
+			return s.str(&r.SessionID)
+		case "timestamp":
+			return s.str(&r.Timestamp)
+		case "cwd":
+			return s.str(&r.CWD)
+		case "version":
+			return s.str(&r.Version)
+		case "gitBranch":
+			return s.str(&r.GitBranch)
+		case "isSidechain":
+			return s.boolean(&r.IsSidechain)
+		case "userType":
+			return s.str(&r.UserType)
+		case "slug":
+			return s.str(&r.Slug)
+		case "agentId":
+			return s.str(&r.AgentID)
+		case "entrypoint":
+			return s.str(&r.Entrypoint)
+		case "isMeta":
+			return s.boolean(&r.IsMeta)
+		case "permissionMode":
+			return s.str(&r.PermissionMode)
+		case "promptId":
+			return s.str(&r.PromptID)
+		case "requestId":
+			return s.str(&r.RequestID)
+		case "isCompactSummary":
+			return s.boolean(&r.IsCompactSummary)
+		case "isVisibleInTranscriptOnly":
+			return s.boolean(&r.IsVisibleInTranscriptOnly)
+		case "isApiErrorMessage":
+			return s.boolean(&r.IsAPIErrorMessage)
+		case "sourceToolAssistantUUID":
+			return s.str(&r.SourceToolAssistantUUID)
+		case "sourceToolUseID":
+			return s.str(&r.SourceToolUseID)
+		case "toolUseID":
+			return s.str(&r.ToolUseID)
+		case "parentToolUseID":
+			return s.str(&r.ParentToolUseID)
+		case "message":
+			if r.Message != nil || s.null() {
+				return r.Message == nil
+			}
+			r.Message = new(Message)
+			return s.message(r.Message)
+		case "toolUseResult":
+			return s.raw(&r.ToolUseResult)
+		case "planContent":
+			return s.str(&r.PlanContent)
+		case "todos":
+			return s.raw(&r.Todos)
+		case "error":
+			return s.raw(&r.Error)
+		case "content":
+			return s.raw(&r.Content)
+		case "level":
+			return s.str(&r.Level)
+		case "durationMs":
+			return s.float(&r.DurationMs)
+		case "retryAttempt":
+			return integer(s, &r.RetryAttempt)
+		case "maxRetries":
+			return integer(s, &r.MaxRetries)
+		case "retryInMs":
+			return s.float(&r.RetryInMs)
+		case "compactMetadata":
+			if r.CompactMetadata != nil || s.null() {
+				return r.CompactMetadata == nil
+			}
+			r.CompactMetadata = new(CompactMetadata)
+			return s.compactMetadata(r.CompactMetadata)
+		case "microcompactMetadata":
+			if r.MicrocompactMetadata != nil || s.null() {
+				return r.MicrocompactMetadata == nil
+			}
+			r.MicrocompactMetadata = new(MicrocompactMetadata)
+			return s.microcompactMetadata(r.MicrocompactMetadata)
+		case "hookCount":
+			return integer(s, &r.HookCount)
+		case "hookInfos":
+			return s.raw(&r.HookInfos)
+		case "hookErrors":
+			return s.raw(&r.HookErrors)
+		case "preventedContinuation":
+			return s.boolean(&r.PreventedContinue)
+		case "stopReason":
+			return s.str(&r.StopReason)
+		case "promptSource":
+			return s.str(&r.PromptSource)
+		case "effort":
+			return s.str(&r.Effort)
+		case "attributionAgent":
+			return s.str(&r.AttributionAgent)
+		case "attributionSkill":
+			return s.str(&r.AttributionSkill)
+		case "attributionMcpServer":
+			return s.str(&r.AttributionMCPServer)
+		case "attributionMcpTool":
+			return s.str(&r.AttributionMCPTool)
+		case "continuedInSessionId":
+			return s.str(&r.ContinuedInSessionID)
+		case "summary":
+			return s.str(&r.Summary)
+		case "leafUuid":
+			return s.str(&r.LeafUUID)
+		case "data":
+			if r.Data != nil || s.null() {
+				return r.Data == nil
+			}
+			r.Data = new(ProgressData)
+			return s.progressData(r.Data)
+		case "attachment":
+			if r.Attachment != nil || s.null() {
+				return r.Attachment == nil
+			}
+			r.Attachment = new(Attachment)
+			return s.attachment(r.Attachment)
+		case "operation":
+			return s.str(&r.Operation)
+		case "prNumber":
+			return integer(s, &r.PRNumber)
+		case "prUrl":
+			return s.str(&r.PRURL)
+		case "prRepository":
+			return s.str(&r.PRRepository)
+		case "customTitle":
+			return s.str(&r.CustomTitle)
+		case "aiTitle":
+			return s.str(&r.AITitle)
+		case "agentName":
+			return s.str(&r.AgentName)
+		case "lastPrompt":
+			return s.str(&r.LastPrompt)
+		case "mode":
+			return s.str(&r.Mode)
+		case "messageId":
+			return s.str(&r.MessageID)
+		case "isSnapshotUpdate":
+			return s.boolean(&r.IsSnapshotUpdate)
+		}
+		// Line, Raw and Time are not JSON members ("-"): their names
+		// are unknown ones like any other, skipped.
+		return s.skip()
+	})
+}
+
+// The pointer members above and below follow one pattern: a repeated member
+// is refused (json would merge the second object into the first), null
+// leaves the pointer nil, and an object gets a new struct.
+
+func (s *fastScanner) message(m *Message) bool {
+	return s.object(func(name []byte) bool {
+		switch string(name) {
+		case "id":
+			return s.str(&m.ID)
+		case "type":
+			return s.str(&m.Type)
+		case "role":
+			return s.str(&m.Role)
+		case "model":
+			return s.str(&m.Model)
+		case "content":
+			return s.content(&m.Content)
+		case "stop_reason":
+			return s.str(&m.StopReason)
+		case "usage":
+			if m.Usage != nil || s.null() {
+				return m.Usage == nil
+			}
+			m.Usage = new(Usage)
+			return s.usage(m.Usage)
+		}
+		return s.skip()
+	})
+}
+
+func (s *fastScanner) usage(u *Usage) bool {
+	return s.object(func(name []byte) bool {
+		switch string(name) {
+		case "input_tokens":
+			return integer(s, &u.InputTokens)
+		case "output_tokens":
+			return integer(s, &u.OutputTokens)
+		case "cache_creation_input_tokens":
+			return integer(s, &u.CacheCreationInputTokens)
+		case "cache_read_input_tokens":
+			return integer(s, &u.CacheReadInputTokens)
+		case "service_tier":
+			return s.str(&u.ServiceTier)
+		case "cache_creation":
+			if u.CacheCreation != nil || s.null() {
+				return u.CacheCreation == nil
+			}
+			u.CacheCreation = new(CacheCreation)
+			return s.object(func(name []byte) bool {
+				switch string(name) {
+				case "ephemeral_5m_input_tokens":
+					return integer(s, &u.CacheCreation.Ephemeral5m)
+				case "ephemeral_1h_input_tokens":
+					return integer(s, &u.CacheCreation.Ephemeral1h)
+				}
+				return s.skip()
+			})
+		case "server_tool_use":
+			if u.ServerToolUse != nil || s.null() {
+				return u.ServerToolUse == nil
+			}
+			u.ServerToolUse = new(ServerToolUse)
+			return s.object(func(name []byte) bool {
+				switch string(name) {
+				case "web_search_requests":
+					return integer(s, &u.ServerToolUse.WebSearchRequests)
+				case "web_fetch_requests":
+					return integer(s, &u.ServerToolUse.WebFetchRequests)
+				}
+				return s.skip()
+			})
+		}
+		return s.skip()
+	})
+}
+
+// content reads a Content as its UnmarshalJSONFrom does: a string becomes
+// one text block, an array its blocks (null ones zero), null nothing, and
+// any other value is kept in Raw.
+func (s *fastScanner) content(c *Content) bool {
+	// UnmarshalJSONFrom adds to what a first member of the name left (a
+	// second array appends its blocks), so a second one is refused unless
+	// the first left nothing.
+	if c.Blocks != nil || c.Raw != nil || c.IsString {
+		return false
+	}
+	switch s.peek() {
+	case '"':
+		var text string
+		if !s.str(&text) {
+			return false
+		}
+		c.IsString = true
+		c.Blocks = []Block{{Type: "text", Text: text}}
+		return true
+	case '[':
+		return s.array(func() bool {
+			c.Blocks = append(c.Blocks, Block{})
+			if s.null() {
+				return true
+			}
+			return s.block(&c.Blocks[len(c.Blocks)-1])
+		})
+	case 'n':
+		return s.null()
+	}
+	return s.raw(&c.Raw)
+}
+
+func (s *fastScanner) block(b *Block) bool {
+	return s.object(func(name []byte) bool {
+		switch string(name) {
+		case "type":
+			return s.str(&b.Type)
+		case "text":
+			return s.str(&b.Text)
+		case "citations":
+			return s.raw(&b.Citations)
+		case "thinking":
+			return s.str(&b.Thinking)
+		case "signature":
+			return s.str(&b.Signature)
+		case "data":
+			return s.str(&b.Data)
+		case "id":
+			return s.str(&b.ID)
+		case "name":
+			return s.str(&b.Name)
+		case "input":
+			return s.raw(&b.Input)
+		case "caller":
+			return s.raw(&b.Caller)
+		case "tool_use_id":
+			return s.str(&b.ToolUseID)
+		case "content":
+			return s.content(&b.Content)
+		case "is_error":
+			return s.boolean(&b.IsError)
+		case "source":
+			if b.Source != nil || s.null() {
+				return b.Source == nil
+			}
+			b.Source = new(Source)
+			src := b.Source
+			return s.object(func(name []byte) bool {
+				switch string(name) {
+				case "type":
+					return s.str(&src.Type)
+				case "media_type":
+					return s.str(&src.MediaType)
+				case "data":
+					return s.str(&src.Data)
+				case "url":
+					return s.str(&src.URL)
+				}
+				return s.skip()
+			})
+		case "tool_name":
+			return s.str(&b.ToolName)
+		}
+		return s.extra(&b.Extra, name)
+	})
+}
+
+func (s *fastScanner) compactMetadata(m *CompactMetadata) bool {
+	return s.object(func(name []byte) bool {
+		switch string(name) {
+		case "trigger":
+			return s.str(&m.Trigger)
+		case "preTokens":
+			return integer(s, &m.PreTokens)
+		}
+		return s.skip()
+	})
+}
+
+func (s *fastScanner) microcompactMetadata(m *MicrocompactMetadata) bool {
+	return s.object(func(name []byte) bool {
+		switch string(name) {
+		case "trigger":
+			return s.str(&m.Trigger)
+		case "preTokens":
+			return integer(s, &m.PreTokens)
+		case "tokensSaved":
+			return integer(s, &m.TokensSaved)
+		case "compactedToolIds":
+			// json empties the slice before filling it (a repeated
+			// member replaces the first); null leaves it nil, []
+			// makes it empty but not nil, a null element is "".
+			if s.null() {
+				m.CompactedToolIDs = nil
+				return true
+			}
+			m.CompactedToolIDs = []string{}
+			return s.array(func() bool {
+				m.CompactedToolIDs = append(m.CompactedToolIDs, "")
+				return s.str(&m.CompactedToolIDs[len(m.CompactedToolIDs)-1])
+			})
+		}
+		return s.skip()
+	})
+}
+
+func (s *fastScanner) progressData(d *ProgressData) bool {
+	return s.object(func(name []byte) bool {
+		switch string(name) {
+		case "type":
+			return s.str(&d.Type)
+		case "agentId":
+			return s.str(&d.AgentID)
+		case "prompt":
+			return s.str(&d.Prompt)
+		case "output":
+			return s.str(&d.Output)
+		case "hookName":
+			return s.str(&d.HookName)
+		case "message":
+			return s.raw(&d.Message)
+		}
+		return s.extra(&d.Extra, name)
+	})
+}
+
+func (s *fastScanner) attachment(a *Attachment) bool {
+	return s.object(func(name []byte) bool {
+		switch string(name) {
+		case "type":
+			return s.str(&a.Type)
+		case "prompt":
+			return s.raw(&a.Prompt)
+		case "hookName":
+			return s.str(&a.HookName)
+		case "content":
+			return s.raw(&a.Content)
+		}
+		return s.extra(&a.Extra, name)
+	})
+}
+
+// object reads an object whose member names have no escapes, calling member
+// with each name (its bytes between the quotes) to read the value.
+func (s *fastScanner) object(member func(name []byte) bool) bool {
+	if s.peek() != '{' || !s.enter() {
+		return false
+	}
+	s.space()
+	if s.peek() == '}' {
+		return s.leave()
+	}
+	for {
+		start, end, escaped, ok := s.scanString()
+		// An escaped name would have to be unescaped to be matched,
+		// and json keeps it escaped in an Extra.
+		if !ok || escaped {
+			return false
+		}
+		s.space()
+		if s.peek() != ':' {
+			return false
+		}
+		s.i++
+		s.space()
+		if !member(s.b[start:end]) {
+			return false
+		}
+		s.space()
+		switch s.peek() {
+		case ',':
+			s.i++
+			s.space()
+		case '}':
+			return s.leave()
+		default:
+			return false
+		}
+	}
+}
+
+// array reads an array, calling elem to read each element.
+func (s *fastScanner) array(elem func() bool) bool {
+	if s.peek() != '[' || !s.enter() {
+		return false
+	}
+	s.space()
+	if s.peek() == ']' {
+		return s.leave()
+	}
+	for {
+		if !elem() {
+			return false
+		}
+		s.space()
+		switch s.peek() {
+		case ',':
+			s.i++
+			s.space()
+		case ']':
+			return s.leave()
+		default:
+			return false
+		}
+	}
+}
+
+// enter steps into an object or array, refusing one too deep.
+func (s *fastScanner) enter() bool {
+	s.i++
+	s.depth++
+	return s.depth <= maxFastDepth
+}
+
+// leave steps out of an object or array, past its closing byte.
+func (s *fastScanner) leave() bool {
+	s.i++
+	s.depth--
+	return true
+}
+
+// peek returns the byte at i, or 0 at the end.
+func (s *fastScanner) peek() byte {
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+// space skips JSON whitespace.
+func (s *fastScanner) space() {
+	// Transcripts are written compact: mostly there is none.
+	if s.i < len(s.b) && s.b[s.i] > ' ' {
+		return
+	}
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// null reads a null if one is next.
+func (s *fastScanner) null() bool { return s.literal("null") }
+
+// literal reads lit if it is next.
+func (s *fastScanner) literal(lit string) bool {
+	if len(s.b)-s.i >= len(lit) && string(s.b[s.i:s.i+len(lit)]) == lit {
+		s.i += len(lit)
+		return true
+	}
+	return false
+}
+
+// str reads a string, or null as "" (json sets a field to its zero value on
+// null).
+func (s *fastScanner) str(p *string) bool {
+	if s.peek() != '"' {
+		if s.null() {
+			*p = ""
+			return true
+		}
+		return false
+	}
+	start, end, escaped, ok := s.scanString()
+	if !ok {
+		return false
+	}
+	if !escaped {
+		*p = string(s.b[start:end])
+		return true
+	}
+	*p = unescape(s.b[start:end])
+	return true
+}
+
+// boolean reads true, false, or null as false.
+func (s *fastScanner) boolean(p *bool) bool {
+	switch {
+	case s.literal("true"):
+		*p = true
+	case s.literal("false"), s.null():
+		*p = false
+	default:
+		return false
+	}
+	return true
+}
+
+// integer reads an integer, or null as 0. json refuses a fraction or an
+// exponent (even "1.0") and a number out of range, and reads "-0" as 0.
+func integer[T int | int64](s *fastScanner, p *T) bool {
+	if s.null() {
+		*p = 0
+		return true
+	}
+	start := s.i
+	if !s.number() {
+		return false
+	}
+	n, err := strconv.ParseInt(string(s.b[start:s.i]), 10, 64)
+	if err != nil {
+		return false // a fraction, an exponent, out of range
+	}
+	*p = T(n)
+	return true
+}
+
+// float reads a number as strconv.ParseFloat does (as json does), or null as
+// 0; a number out of range is refused.
+func (s *fastScanner) float(p *float64) bool {
+	if s.null() {
+		*p = 0
+		return true
+	}
+	start := s.i
+	if !s.number() {
+		return false
+	}
+	f, err := strconv.ParseFloat(string(s.b[start:s.i]), 64)
+	if err != nil {
+		return false
+	}
+	*p = f
+	return true
+}
+
+// raw reads any value into a jsontext.Value, which then holds its bytes as
+// written: json does the same, null included (stored as "null", not nil).
+func (s *fastScanner) raw(p *jsontext.Value) bool {
+	start := s.i
+	if !s.skip() {
+		return false
+	}
+	*p = s.b[start:s.i:s.i]
+	return true
+}
+
+// extra adds an unknown member to an embedded Extra as json does: the members
+// in their order, joined by commas in one object, each name and value as
+// written (the value without the whitespace around it).
+func (s *fastScanner) extra(x *jsontext.Value, name []byte) bool {
+	start := s.i
+	if !s.skip() {
+		return false
+	}
+	v := s.b[start:s.i]
+	if len(*x) == 0 {
+		*x = append(make(jsontext.Value, 0, len(name)+len(v)+8), '{')
+	} else {
+		(*x)[len(*x)-1] = ','
+	}
+	*x = append(*x, '"')
+	*x = append(*x, name...)
+	*x = append(*x, '"', ':')
+	*x = append(*x, v...)
+	*x = append(*x, '}')
+	return true
+}
+
+// skip reads and checks any value, keeping nothing.
+func (s *fastScanner) skip() bool {
+	switch c := s.peek(); {
+	case c == '"':
+		_, _, _, ok := s.scanString()
+		return ok
+	case c == '{':
+		if !s.enter() {
+			return false
+		}
+		s.space()
+		if s.peek() == '}' {
+			return s.leave()
+		}
+		for {
+			// Names here may be escaped: they are only checked.
+			if _, _, _, ok := s.scanString(); !ok {
+				return false
+			}
+			s.space()
+			if s.peek() != ':' {
+				return false
+			}
+			s.i++
+			s.space()
+			if !s.skip() {
+				return false
+			}
+			s.space()
+			switch s.peek() {
+			case ',':
+				s.i++
+				s.space()
+			case '}':
+				return s.leave()
+			default:
+				return false
+			}
+		}
+	case c == '[':
+		return s.array(s.skip)
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.null()
+	case c == '-' || c >= '0' && c <= '9':
+		return s.number()
+	}
+	return false
+}
+
+// number reads a number of JSON's grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *fastScanner) number() bool {
+	b, i := s.b, s.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	s.i = i
+	return true
+}
+
+// digits returns the index of the first byte at or after i that is not a
+// decimal digit.
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// plainByte marks the bytes a string holds as they are: printable ASCII
+// but the quote and the backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// Word-at-a-time constants: a byte of each value repeated eight times.
+const (
+	ones   = 0x0101010101010101
+	highs  = 0x8080808080808080
+	quotes = '"' * ones
+	slashs = '\\' * ones
+	spaces = 0x20 * ones
+)
+
+// specialBytes returns w (eight bytes read little-endian) with the high bit
+// set in each byte that is not plain, and perhaps in bytes above one that is
+// not, so that the lowest one set is exact. (x - ones) &^ x sets the high bit
+// of a zero byte of x (a borrow only travels up from a zero byte), which
+// finds the quotes and backslashes; (w - spaces) &^ w likewise finds a byte
+// below 0x20, and w itself one of 0x80 or more.
+func specialBytes(w uint64) uint64 {
+	q, bs := w^quotes, w^slashs
+	return ((q-ones)&^q | (bs-ones)&^bs | (w-spaces)&^w | w) & highs
+}
+
+// scanString reads a string starting at i, returning where its contents
+// start and end and whether it has escapes. It refuses what json would
+// change or reject: a control byte, an invalid escape, a lone surrogate
+// escape, invalid UTF-8.
+func (s *fastScanner) scanString() (start, end int, escaped, ok bool) {
+	b := s.b
+	if s.i >= len(b) || b[s.i] != '"' {
+		return 0, 0, false, false
+	}
+	i := s.i + 1
+	start = i
+	for {
+		// Runs of plain ASCII are skipped eight bytes at a time, to
+		// the first byte that is not plain.
+		for {
+			if i+8 > len(b) {
+				for i < len(b) && plainByte[b[i]] {
+					i++
+				}
+				break
+			}
+			if m := specialBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			return 0, 0, false, false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			s.i = i + 1
+			return start, i, escaped, true
+		case c == '\\':
+			escaped = true
+			// The escapes of one character (\n, \") are most of
+			// them, and are checked here.
+			if i+1 < len(b) && unescaped[b[i+1]] != 0 {
+				i += 2
+				continue
+			}
+			n := escapeLen(b[i:])
+			if n == 0 {
+				return 0, 0, false, false
+			}
+			i += n
+		case c < 0x20:
+			return 0, 0, false, false
+		default:
+			// A run of bytes of 0x80 or more must be whole runes
+			// (no rune's encoding holds an ASCII byte): checked at
+			// once, which is much faster than rune by rune.
+			j := i + 1
+			for j < len(b) && b[j] >= 0x80 {
+				j++
+			}
+			if !utf8.Valid(b[i:j]) {
+				return 0, 0, false, false
+			}
+			i = j
+		}
+	}
+}
+
+// unescaped maps the byte after a backslash in an escape of two bytes to
+// the byte it stands for, and every other byte to 0.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// escapeLen returns the length of the escape at the start of b, a
+// surrogate pair's two counting as one, or 0 when it is invalid or a lone
+// surrogate.
+func escapeLen(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		r, ok := hex4(b[2:])
+		switch {
+		case !ok || r >= 0xdc00 && r <= 0xdfff:
+			return 0
+		case r < 0xd800 || r > 0xdbff:
+			return 6
+		}
+		if len(b) < 12 || b[6] != '\\' || b[7] != 'u' {
+			return 0
+		}
+		if lo, ok := hex4(b[8:]); !ok || lo < 0xdc00 || lo > 0xdfff {
+			return 0
+		}
+		return 12
+	}
+	return 0
+}
+
+// hex4 reads four hexadecimal digits.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// unescape returns the contents of a string scanString accepted (so every
+// escape is valid and every surrogate paired), unescaped. Unescaping never
+// lengthens a string, so one allocation of len(src) holds it.
+func unescape(src []byte) string {
+	var dst strings.Builder
+	dst.Grow(len(src))
+	for {
+		i := bytes.IndexByte(src, '\\')
+		if i < 0 {
+			dst.Write(src)
+			return dst.String()
+		}
+		dst.Write(src[:i])
+		if c := unescaped[src[i+1]]; c != 0 {
+			dst.WriteByte(c)
+			src = src[i+2:]
+			continue
+		}
+		// A \u escape, or two for a surrogate pair.
+		r, _ := hex4(src[i+2:])
+		n := 6
+		if utf16.IsSurrogate(r) {
+			lo, _ := hex4(src[i+8:])
+			r, n = utf16.DecodeRune(r, lo), 12
+		}
+		dst.WriteRune(r)
+		src = src[i+n:]
+	}
+}
