@@ -18,6 +18,9 @@ type Input map[string]jsontext.Value
 // DecodeInput decodes a tool_use input. Prefer (*ToolCall).In, which
 // decodes a call's input once.
 func DecodeInput(raw jsontext.Value) Input {
+	if m, ok := transcript.FastObject(raw); ok {
+		return m
+	}
 	var in Input
 	_ = transcript.Unmarshal(raw, &in)
 	return in
@@ -162,6 +165,9 @@ func strsOf(v any, out *[]string) {
 func RawString(v jsontext.Value) string {
 	if len(v) == 0 || v[0] != '"' {
 		return ""
+	}
+	if s, ok := transcript.FastString(v); ok {
+		return s
 	}
 	var s string
 	if transcript.Unmarshal(v, &s) != nil {

@@ -81,3 +81,22 @@ func TestStripANSI(t *testing.T) {
 		}
 	}
 }
+
+// TestResultAgent: the agentId read from a toolUseResult by the scanner is
+// json's, on results the scanner takes and on those it leaves to json.
+func TestResultAgent(t *testing.T) {
+	for _, tur := range []string{
+		`{"agentId":"a1","status":"completed"}`, `{"status":"x","agentId":"a\u00e92"}`, `{"agentId":null}`, `{"agentId":7}`,
+		`{"agentId":{"x":1}}`, `{"other":1}`, `{"agentId":"a","agentId":"b"}`, `{"agent\u0049d":"c"}`, "{\"agentId\":\"\xff\"}",
+		`{"agentId":"a",}`, `"text"`, ``, `[1]`, ` {"agentId":"sp"} `,
+	} {
+		var ar agentResult
+		want := ""
+		if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(jsontext.Value(tur), &ar) == nil {
+			want = ar.AgentID
+		}
+		if got := resultAgent(jsontext.Value(tur)); got != want {
+			t.Errorf("%q: %q, json %q", tur, got, want)
+		}
+	}
+}

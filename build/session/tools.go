@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"ccsite/build/transcript"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // allMessages returns the live branch's messages, then every branch's.
@@ -25,6 +27,28 @@ func (s *Session) Tool(id string) *ToolCall { return s.toolIndex[id] }
 // agentResult is the part of a Task/Agent toolUseResult that links agents.
 type agentResult struct {
 	AgentID string `json:"agentId"`
+}
+
+// resultAgent is the agentId of a toolUseResult object, as json decodes it
+// into agentResult ("" when it is not one, or not a string). Every call's
+// result is asked: read by the transcript's scanner (FastObject), json's
+// reflection only for what that refuses.
+func resultAgent(tur jsontext.Value) string {
+	if len(tur) == 0 || tur[0] != '{' {
+		return ""
+	}
+	if m, ok := transcript.FastObject(tur); ok {
+		v := m["agentId"]
+		if len(v) == 0 || v[0] != '"' && string(v) != "null" {
+			return "" // json refuses another type: no agent
+		}
+		return RawString(v)
+	}
+	var ar agentResult
+	if transcript.Unmarshal(tur, &ar) != nil {
+		return ""
+	}
+	return ar.AgentID
 }
 
 // pairTools pairs every tool_use with its tool_result, attaches progress
@@ -82,12 +106,9 @@ func pairTools(s *Session) {
 				}
 				c.Result, c.ResultUUID, c.ResultBlock, c.IsError = m, m.UUID, b, b.IsError
 				c.ToolUseResult = r.ToolUseResult
-				if len(r.ToolUseResult) > 0 && r.ToolUseResult[0] == '{' {
-					var ar agentResult
-					if transcript.Unmarshal(r.ToolUseResult, &ar) == nil && ar.AgentID != "" {
-						c.AgentID = ar.AgentID
-						addRef(AgentRef{AgentID: ar.AgentID, ToolUseID: c.ID, Via: "toolUseResult"})
-					}
+				if id := resultAgent(r.ToolUseResult); id != "" {
+					c.AgentID = id
+					addRef(AgentRef{AgentID: id, ToolUseID: c.ID, Via: "toolUseResult"})
 				}
 			}
 		}

@@ -954,3 +954,43 @@ func unescape(src []byte) string {
 		src = src[i+n:]
 	}
 }
+
+// FastString is json.Unmarshal of v, a JSON string (blanks around it
+// allowed), into a string, by the scanner above; false when the scanner
+// is not sure (v is then for json.Unmarshal). Tool inputs and results
+// are decoded a member at a time, long after the line.
+func FastString(v []byte) (string, bool) {
+	s := fastScanner{b: v}
+	s.space()
+	var out string
+	if s.peek() != '"' || !s.str(&out) {
+		return "", false
+	}
+	s.space()
+	return out, s.i == len(s.b)
+}
+
+// FastObject is json.Unmarshal of v, a JSON object, into a map of its
+// members' raw values, by the scanner above (the values alias v); false
+// when the scanner is not sure, or a name comes twice.
+func FastObject(v []byte) (map[string]jsontext.Value, bool) {
+	s := fastScanner{b: v}
+	s.space()
+	m := map[string]jsontext.Value{}
+	ok := s.object(func(name []byte) bool {
+		if _, dup := m[string(name)]; dup {
+			return false
+		}
+		var r jsontext.Value
+		if !s.raw(&r) {
+			return false
+		}
+		m[string(name)] = r
+		return true
+	})
+	if !ok {
+		return nil, false
+	}
+	s.space()
+	return m, s.i == len(s.b)
+}

@@ -18,6 +18,7 @@ import (
 	"ccsite/internal/corpustest"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // compareFast decodes line with decodeFast and with json.Unmarshal, each into
@@ -840,4 +841,77 @@ func (g recordGen) str() string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// sameAsJSON fails when FastString or FastObject takes v and gives other
+// than json.Unmarshal does, or takes what json refuses; it returns whether
+// the fast one took v.
+func sameAsJSON(t *testing.T, v []byte) bool {
+	t.Helper()
+	took := false
+	if s, ok := FastString(v); ok {
+		took = true
+		var want string
+		if err := json.Unmarshal(v, &want, decodeOpts); err != nil || s != want {
+			t.Errorf("FastString(%.200q) = %.200q, json %.200q (%v)", v, s, want, err)
+		}
+	}
+	if m, ok := FastObject(v); ok {
+		took = true
+		var want map[string]jsontext.Value
+		if err := json.Unmarshal(v, &want, decodeOpts); err != nil || !reflect.DeepEqual(m, want) {
+			t.Errorf("FastObject(%.200q) = %q, json %q (%v)", v, m, want, err)
+		}
+	}
+	return took
+}
+
+// TestFastStringObject: FastString and FastObject, which tool inputs and
+// results are read with, give what json does on hand cases (escapes,
+// blanks, nesting, what they must refuse) and on every tool input of the
+// corpus ($CCSITE_CORPUS) and its members, nearly all of which they take.
+func TestFastStringObject(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		fast bool
+	}{
+		{`"plain"`, true}, {` "a\nb\t\"c\" \\ \/ \u00e9 \ud83d\ude00 \u0000" `, true}, {`""`, true},
+		{`"\ud800"`, false}, {"\"\xff\"", false}, {`"a" x`, false}, {`"a`, false}, {`null`, false}, {`1`, false},
+		{`{}`, true}, {`{"a":1,"b":[1,{"c":null}],"d":"x","e":{"f":true}}`, true}, {` { "a" : "b" } `, true},
+		{`{"a":1,"a":2}`, false}, {`{"a\u0062":1}`, false}, {`{"a":1,}`, false}, {`{"a":[1,2}`, false},
+		{`{"a":"\xff"}`, false}, {`{"a":1} {}`, false}, {`[]`, false},
+	} {
+		if took := sameAsJSON(t, []byte(c.in)); took != c.fast {
+			t.Errorf("%q: taken %v, want %v", c.in, took, c.fast)
+		}
+	}
+	var inputs, members, took int
+	corpustest.EachLine(t, func(_ string, line []byte) {
+		var rec Record
+		if !decodeFast(&rec, bytes.TrimSpace(line)) || rec.Message == nil {
+			return
+		}
+		for _, b := range rec.Message.Content.Blocks {
+			if len(b.Input) == 0 {
+				continue
+			}
+			inputs++
+			if sameAsJSON(t, b.Input) {
+				took++
+			}
+			m, _ := FastObject(b.Input)
+			for _, v := range m {
+				if len(v) > 0 && v[0] == '"' {
+					members++
+					if sameAsJSON(t, v) {
+						took++
+					}
+				}
+			}
+		}
+	})
+	t.Logf("%d tool inputs, %d string members; %d taken", inputs, members, took)
+	if inputs > 0 && took < (inputs+members)*99/100 {
+		t.Errorf("only %d of %d taken", took, inputs+members)
+	}
 }
