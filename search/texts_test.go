@@ -1,0 +1,101 @@
+package search
+
+import (
+	"encoding/binary"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	bolt "go.etcd.io/bbolt"
+)
+
+// TestTextKinds: a text is kept as it is when short or when S2 does not
+// shrink it, else as an S2 block; each reads back whole, and so does a
+// zstd frame as builds before S2 wrote them. A text another than its meta
+// says, or a damaged block, is an error, never a wrong text.
+func TestTextKinds(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "index")
+	st, err := openTexts(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]string{
+		"short": "a short text",
+		"long":  strings.Repeat("the same words again and again, ", 100),
+		"random": func() string {
+			var b strings.Builder
+			x := uint32(7)
+			for range 2000 {
+				x = x*1664525 + 1013904223
+				b.WriteByte(byte(x >> 24))
+			}
+			return b.String()
+		}(),
+	}
+	for id, text := range texts {
+		if err := st.put(id, uint64(len(id)), text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.close(); err != nil {
+		t.Fatal(err)
+	}
+	// What a build before S2 wrote, and a damaged block.
+	old := strings.Repeat("an older build's text, ", 50)
+	db, err := bolt.Open(textsPath(dir), 0o644, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]byte{}
+	err = db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(textsBucket)
+		enc, _ := zstd.NewWriter(nil)
+		v := make([]byte, 9)
+		binary.LittleEndian.PutUint64(v, uint64(len("zstd")))
+		v[8] = textZstd
+		if err := b.Put([]byte("zstd"), enc.EncodeAll([]byte(old), v)); err != nil {
+			return err
+		}
+		// A byte of the block's first literal (after its length, two
+		// bytes of varint, and the literal's tag): the block still decodes.
+		bad := append([]byte(nil), b.Get([]byte("long"))...)
+		bad[13+2+1+2] ^= 0x01
+		if err := b.Put([]byte("bad"), bad); err != nil {
+			return err
+		}
+		return b.ForEach(func(k, v []byte) error { kinds[string(k)] = v[8]; return nil })
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kinds["short"] != textRaw || kinds["long"] != textS2 || kinds["random"] != textRaw || kinds["zstd"] != textZstd {
+		t.Errorf("kinds %v: want short and random raw, long S2", kinds)
+	}
+	texts["zstd"] = old
+	r, err := openTextReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	err = r.view(func(get func(m *meta) (string, error)) error {
+		for id, want := range texts {
+			got, err := get(&meta{id: id, hash: uint64(len(id)), text: int64(len(want))})
+			if err != nil || got != want {
+				t.Errorf("%s: %.40q, %v", id, got, err)
+			}
+		}
+		if _, err := get(&meta{id: "long", hash: 4, text: 5}); !errors.Is(err, errStale) {
+			t.Errorf("a text of another length: %v, want stale", err)
+		}
+		if got, err := get(&meta{id: "bad", hash: 4, text: int64(len(texts["long"]))}); err == nil {
+			t.Errorf("a damaged block read back: %.40q", got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
