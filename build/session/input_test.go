@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"ccsite/build/transcript"
+	"ccsite/internal/corpustest"
+
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -99,4 +101,46 @@ func TestResultAgent(t *testing.T) {
 			t.Errorf("%q: %q, json %q", tur, got, want)
 		}
 	}
+}
+
+// TestStringsAsJSON: Input.Strings reads what json decoding every member
+// into any reads, on hand cases and every tool input of the corpus
+// ($CCSITE_CORPUS).
+func TestStringsAsJSON(t *testing.T) {
+	ref := func(in Input) []string {
+		var out []string
+		for _, k := range in.Keys() {
+			var x any
+			if transcript.Unmarshal(in[k], &x) == nil {
+				strsOf(x, &out)
+			}
+		}
+		return out
+	}
+	check := func(raw string) {
+		in := DecodeInput(jsontext.Value(raw))
+		if got, want := in.Strings(), ref(in); !slices.Equal(got, want) {
+			t.Errorf("%.200q: %q, json %q", raw, got, want)
+		}
+	}
+	for _, raw := range []string{
+		`{"a":"x","b":"","c":1,"d":true,"e":null,"f":["y",{"g":"z","a":"w"}],"h":{"z":"1","a":"2"}}`,
+		`{"s":"a\nb\u00e9\ud83d\ude00"}`, "{\"s\":\"\xff\"}", `{"s":"\ud800x"}`, `{"n":-1.5e3,"t":tru}`, `{}`,
+	} {
+		check(raw)
+	}
+	n := 0
+	corpustest.EachLine(t, func(_ string, line []byte) {
+		rec, prob := transcript.DecodeLine(line, "f", 1)
+		if prob != nil || rec.Message == nil {
+			return
+		}
+		for _, b := range rec.Message.Content.Blocks {
+			if len(b.Input) > 0 {
+				check(string(b.Input))
+				n++
+			}
+		}
+	})
+	t.Logf("%d corpus inputs", n)
 }
