@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,4 +99,53 @@ func TestTextKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestTextChangesInOrder: changes wait and go in sorted by id, but those of
+// one id keep their order: put then delete forgets, delete then put keeps,
+// the last of two puts wins; batches commit as they fill.
+func TestTextChangesInOrder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "index")
+	st, err := openTexts(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for i := range textsBatch + 10 { // a full batch, and more
+		id := fmt.Sprintf("d%05d", (i*7919)%(textsBatch+10))
+		want[id] = "text " + id
+		if err := st.put(id, 1, "text "+id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []func() error{
+		func() error { return st.put("gone", 1, "x") }, func() error { return st.del("gone") },
+		func() error { return st.del("back") }, func() error { return st.put("back", 1, "here") },
+		func() error { return st.put("twice", 1, "first") }, func() error { return st.put("twice", 1, "second") },
+	}
+	for _, f := range steps {
+		if err := f(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want["back"], want["twice"] = "here", "second"
+	if err := st.close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := openTextReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	r.view(func(get func(m *meta) (string, error)) error {
+		for id, w := range want {
+			if got, err := get(&meta{id: id, hash: 1, text: int64(len(w))}); err != nil || got != w {
+				t.Errorf("%s: %q, %v; want %q", id, got, err, w)
+			}
+		}
+		if _, err := get(&meta{id: "gone", hash: 1, text: 1}); err == nil {
+			t.Error("a text put then deleted is there")
+		}
+		return nil
+	})
 }
