@@ -1,12 +1,15 @@
 package search
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 	bolt "go.etcd.io/bbolt"
@@ -148,4 +151,54 @@ func TestTextChangesInOrder(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestDisplayBodyAsJSON: a display shard's body, written by hand, is what
+// encoding/json wrote: every byte, the escapes a script needs (<, >, &,
+// U+2028, U+2029), invalid UTF-8, control bytes, empty and nil lists.
+func TestDisplayBodyAsJSON(t *testing.T) {
+	ref := func(docs []displayRow) []byte {
+		var pages, titles, sessions []string
+		at := map[string]int{}
+		index := func(list *[]string, kind, v string) int {
+			k := kind + "\x00" + v
+			i, ok := at[k]
+			if !ok {
+				i = len(*list)
+				at[k] = i
+				*list = append(*list, v)
+			}
+			return i
+		}
+		rows := make([][]any, 0, len(docs))
+		for _, d := range docs {
+			page, anchor, _ := strings.Cut(d.m.id, "#")
+			var tm int64
+			if !d.m.time.IsZero() {
+				tm = d.m.time.Unix()
+			}
+			rows = append(rows, []any{index(&pages, "p", page), anchor, index(&titles, "t", d.m.title), tm, d.text, d.kind, d.project,
+				index(&sessions, "s", d.m.session)})
+		}
+		b, _ := json.Marshal([]any{pages, titles, rows, sessions})
+		return b
+	}
+	var all strings.Builder
+	for c := range 256 {
+		all.WriteByte(byte(c))
+	}
+	texts := []string{"", "plain", all.String(), "a\u2028b\u2029c", "<script>&amp;</script>", "é😀\xff\xfe\xc3", `"quoted" \back\slash`, "\x00\x1f\x7f"}
+	var docs []displayRow
+	for i, s := range texts {
+		m := meta{id: fmt.Sprintf("p%d.html#m-%d%s", i%3, i, s[:min(len(s), 3)]), title: "t<" + s, session: fmt.Sprintf("s%d", i%2)}
+		if i%2 == 1 {
+			m.time = time.Unix(int64(1700000000+i), 0)
+		}
+		docs = append(docs, displayRow{m: m, text: s, kind: i, project: -i})
+	}
+	for _, d := range [][]displayRow{docs, docs[:1], nil, {}} {
+		if got, want := displayBody(d), ref(d); !bytes.Equal(got, want) {
+			t.Errorf("display body:\n%q\nencoding/json:\n%q", got, want)
+		}
+	}
 }
