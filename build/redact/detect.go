@@ -74,7 +74,9 @@ var prechecks = map[string]struct {
 // keywords ("key", "token", "access", "auth") are in most texts, each
 // opening a window of up to nine lines either side, and RE2 runs its
 // expression at ~10 MB/s; but a keyword is seldom followed, within a few
-// bytes, by an assignment and ten bytes of a value.
+// bytes, by an assignment and ten bytes of a value. ccsite's
+// password-assignment has the same keywords, and needs a name running on
+// to an assignment after them.
 var gates = map[string]struct {
 	expr string
 	gate func(text string, end int) int
