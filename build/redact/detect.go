@@ -7,6 +7,7 @@ import (
 
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
+	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
 	"github.com/zricethezav/gitleaks/v8/report"
 )
 
@@ -80,18 +81,22 @@ var prechecks = map[string]struct {
 var gates = map[string]struct {
 	expr string
 	gate func(text string, end int) int
+	// regexp, when set, makes the expression the rule runs (nil: the
+	// rule's own): generic-api-key's is matched anchored (generic.go).
+	regexp func(expr string) *glregexp.Regexp
 }{
 	"generic-api-key": {
-		`(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`,
-		genericGate,
+		expr:   `(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`,
+		gate:   genericGate,
+		regexp: anchoredGeneric,
 	},
 	"password-assignment": {
-		`(?i)(?:^|[^a-z0-9])[a-z0-9_.-]*?` +
+		expr: `(?i)(?:^|[^a-z0-9])[a-z0-9_.-]*?` +
 			`(?:passw(?:or)?d|passphrase|pwd|secret|token|api[_.-]?key|access[_.-]?key|private[_.-]?key|account[_.-]?key|` +
 			`auth[_.-]?key|sharedaccesskey|credentials?|client[_.-]?secret)[a-z0-9_.-]*` +
 			`["'\x60]?(?:[ \t]*(?:=|:=|:|=>|\|\|=)[ \t]*|\t+)` +
 			`(?:"([^"\r\n\f]{6,})"|'([^'\r\n\f]{6,})'|([^\s"'\x60;,&<>]{6,}))`,
-		passwordGate,
+		gate: passwordGate,
 	},
 }
 
@@ -301,8 +306,8 @@ func newScanner(cfg config.Config) *scanner {
 			continue
 		}
 		one := cfg
-		if id == "generic-api-key" {
-			if re := anchoredGeneric(g.expr); re != nil {
+		if g.regexp != nil {
+			if re := g.regexp(g.expr); re != nil {
 				rule.Regex = re
 			}
 		}

@@ -1,9 +1,6 @@
 package redact
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // generic-api-key, matched where it can start. RE2 matching its
 // expression unanchored (a thread started at every byte, its counted
@@ -97,10 +94,5 @@ func genericFindAll(anchored func(s string, fn func(matchAt func(int) int)), s s
 // plainText tells whether s is valid UTF-8 without lowersToASCII's
 // characters.
 func plainText(s string) bool {
-	for _, c := range lowersToASCII {
-		if strings.Contains(s, c) {
-			return false
-		}
-	}
-	return utf8.ValidString(s)
+	return !holdsLowersToASCII(s) && utf8.ValidString(s)
 }

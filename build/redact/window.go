@@ -282,6 +282,16 @@ var lower = func() (t [256]byte) {
 // one is scanned whole. TestLowersToASCII checks there are no others.
 var lowersToASCII = []string{"\u0130", "\u017f", "\u212a"}
 
+// holdsLowersToASCII tells whether s holds one of lowersToASCII.
+func holdsLowersToASCII(s string) bool {
+	for _, c := range lowersToASCII {
+		if strings.Contains(s, c) {
+			return true
+		}
+	}
+	return false
+}
+
 // lineStarts holds cut's line starts, from one text to the next.
 var lineStarts = sync.Pool{New: func() any { return new([]int) }}
 
@@ -333,13 +343,11 @@ func (w *windower) cuts(text string, out []window) (long bool) {
 	}
 	// A text holding a character that lowers to ASCII goes whole: looked
 	// for first, each with Go's vector search, not byte by byte below.
-	for _, s := range lowersToASCII {
-		if strings.Contains(text, s) {
-			for g := range out[:w.groups] {
-				out[g] = window{text: text}
-			}
-			return true
+	if holdsLowersToASCII(text) {
+		for g := range out[:w.groups] {
+			out[g] = window{text: text}
 		}
+		return true
 	}
 	// A window is lines lo to hi, numbered by counting line ends (with
 	// Go's vector count) from one keyword found to the next; wins holds

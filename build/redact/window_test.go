@@ -255,13 +255,7 @@ func TestGenericGate(t *testing.T) {
 			gap += pick(gapBytes)
 		}
 		m := pick([]string{"", "my_", "x.", "AWS-"}) + pick(keywords) + gap + pick(ops) + pick(skips) + value() + pick(ends)
-		var lines []string
-		for n := rnd.IntN(6); n > 0; n-- {
-			lines = append(lines, pick(noise))
-		}
-		at := rnd.IntN(len(lines) + 1)
-		lines = append(lines[:at], append([]string{m}, lines[at:]...)...)
-		text := strings.Join(lines, pick([]string{"\n", "\f"}))
+		text := amidNoise(rnd, m, noise, 6)
 		before := scannerFound
 		sameFindings(t, sc, whole, text)
 		found += scannerFound - before
@@ -315,6 +309,17 @@ func TestGenericGateLineAllowlist(t *testing.T) {
 	}
 }
 
+// amidNoise is line m among fewer than n lines of noise, at random, the
+// lines joined by line ends or form feeds.
+func amidNoise(rnd *rand.Rand, m string, noise []string, n int) string {
+	var lines []string
+	for k := rnd.IntN(n); k > 0; k-- {
+		lines = append(lines, noise[rnd.IntN(len(noise))])
+	}
+	lines = slices.Insert(lines, rnd.IntN(len(lines)+1), m)
+	return strings.Join(lines, []string{"\n", "\f"}[rnd.IntN(2)])
+}
+
 // TestPasswordGate: password-assignment, run on the windows its gate
 // opens, finds what gitleaks' detector with every rule finds on the whole
 // text, for names of each keyword with and without quotes, every
@@ -338,13 +343,7 @@ func TestPasswordGate(t *testing.T) {
 	found := 0
 	for i := 0; i < 3000; i++ {
 		m := pick([]string{"", " ", "(", "export ", "\""}) + pick(names) + pick(quotes) + pick(spaces) + pick(ops) + pick(spaces) + pick(values)
-		var lines []string
-		for n := rnd.IntN(5); n > 0; n-- {
-			lines = append(lines, pick(noise))
-		}
-		at := rnd.IntN(len(lines) + 1)
-		lines = append(lines[:at], append([]string{m}, lines[at:]...)...)
-		text := strings.Join(lines, pick([]string{"\n", "\f"}))
+		text := amidNoise(rnd, m, noise, 5)
 		before := scannerFound
 		sameFindings(t, sc, whole, text)
 		found += scannerFound - before

@@ -381,6 +381,12 @@ func decodeLineInto(rec *Record, line []byte, file string, lineNo int) *Problem 
 		return nil
 	}
 	*rec = Record{}
+	return decodeLineJSON(rec, line, file, lineNo)
+}
+
+// decodeLineJSON is decodeLineInto by json alone (the path of what the
+// hand-written decoder refuses).
+func decodeLineJSON(rec *Record, line []byte, file string, lineNo int) *Problem {
 	rec.Line, rec.Raw = lineNo, line
 	if err := json.Unmarshal(line, rec, decodeOpts); err == nil {
 		rec.Line, rec.Raw = lineNo, line

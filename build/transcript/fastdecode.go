@@ -111,11 +111,7 @@ func (s *fastScanner) record(r *Record) bool {
 		case "parentToolUseID":
 			return s.str(&r.ParentToolUseID)
 		case "message":
-			if r.Message != nil || s.null() {
-				return r.Message == nil
-			}
-			r.Message = new(Message)
-			return s.message(r.Message)
+			return pointer(s, &r.Message, (*fastScanner).message)
 		case "toolUseResult":
 			return s.raw(&r.ToolUseResult)
 		case "planContent":
@@ -137,17 +133,9 @@ func (s *fastScanner) record(r *Record) bool {
 		case "retryInMs":
 			return s.float(&r.RetryInMs)
 		case "compactMetadata":
-			if r.CompactMetadata != nil || s.null() {
-				return r.CompactMetadata == nil
-			}
-			r.CompactMetadata = new(CompactMetadata)
-			return s.compactMetadata(r.CompactMetadata)
+			return pointer(s, &r.CompactMetadata, (*fastScanner).compactMetadata)
 		case "microcompactMetadata":
-			if r.MicrocompactMetadata != nil || s.null() {
-				return r.MicrocompactMetadata == nil
-			}
-			r.MicrocompactMetadata = new(MicrocompactMetadata)
-			return s.microcompactMetadata(r.MicrocompactMetadata)
+			return pointer(s, &r.MicrocompactMetadata, (*fastScanner).microcompactMetadata)
 		case "hookCount":
 			return integer(s, &r.HookCount)
 		case "hookInfos":
@@ -177,17 +165,9 @@ func (s *fastScanner) record(r *Record) bool {
 		case "leafUuid":
 			return s.str(&r.LeafUUID)
 		case "data":
-			if r.Data != nil || s.null() {
-				return r.Data == nil
-			}
-			r.Data = new(ProgressData)
-			return s.progressData(r.Data)
+			return pointer(s, &r.Data, (*fastScanner).progressData)
 		case "attachment":
-			if r.Attachment != nil || s.null() {
-				return r.Attachment == nil
-			}
-			r.Attachment = new(Attachment)
-			return s.attachment(r.Attachment)
+			return pointer(s, &r.Attachment, (*fastScanner).attachment)
 		case "operation":
 			return s.str(&r.Operation)
 		case "prNumber":
@@ -237,11 +217,7 @@ func (s *fastScanner) message(m *Message) bool {
 		case "stop_reason":
 			return s.str(&m.StopReason)
 		case "usage":
-			if m.Usage != nil || s.null() {
-				return m.Usage == nil
-			}
-			m.Usage = new(Usage)
-			return s.usage(m.Usage)
+			return pointer(s, &m.Usage, (*fastScanner).usage)
 		}
 		return s.skip()
 	})
@@ -261,32 +237,28 @@ func (s *fastScanner) usage(u *Usage) bool {
 		case "service_tier":
 			return s.str(&u.ServiceTier)
 		case "cache_creation":
-			if u.CacheCreation != nil || s.null() {
-				return u.CacheCreation == nil
-			}
-			u.CacheCreation = new(CacheCreation)
-			return s.object(func(name []byte) bool {
-				switch string(name) {
-				case "ephemeral_5m_input_tokens":
-					return integer(s, &u.CacheCreation.Ephemeral5m)
-				case "ephemeral_1h_input_tokens":
-					return integer(s, &u.CacheCreation.Ephemeral1h)
-				}
-				return s.skip()
+			return pointer(s, &u.CacheCreation, func(s *fastScanner, c *CacheCreation) bool {
+				return s.object(func(name []byte) bool {
+					switch string(name) {
+					case "ephemeral_5m_input_tokens":
+						return integer(s, &c.Ephemeral5m)
+					case "ephemeral_1h_input_tokens":
+						return integer(s, &c.Ephemeral1h)
+					}
+					return s.skip()
+				})
 			})
 		case "server_tool_use":
-			if u.ServerToolUse != nil || s.null() {
-				return u.ServerToolUse == nil
-			}
-			u.ServerToolUse = new(ServerToolUse)
-			return s.object(func(name []byte) bool {
-				switch string(name) {
-				case "web_search_requests":
-					return integer(s, &u.ServerToolUse.WebSearchRequests)
-				case "web_fetch_requests":
-					return integer(s, &u.ServerToolUse.WebFetchRequests)
-				}
-				return s.skip()
+			return pointer(s, &u.ServerToolUse, func(s *fastScanner, t *ServerToolUse) bool {
+				return s.object(func(name []byte) bool {
+					switch string(name) {
+					case "web_search_requests":
+						return integer(s, &t.WebSearchRequests)
+					case "web_fetch_requests":
+						return integer(s, &t.WebFetchRequests)
+					}
+					return s.skip()
+				})
 			})
 		}
 		return s.skip()
@@ -356,23 +328,20 @@ func (s *fastScanner) block(b *Block) bool {
 		case "is_error":
 			return s.boolean(&b.IsError)
 		case "source":
-			if b.Source != nil || s.null() {
-				return b.Source == nil
-			}
-			b.Source = new(Source)
-			src := b.Source
-			return s.object(func(name []byte) bool {
-				switch string(name) {
-				case "type":
-					return s.str(&src.Type)
-				case "media_type":
-					return s.str(&src.MediaType)
-				case "data":
-					return s.str(&src.Data)
-				case "url":
-					return s.str(&src.URL)
-				}
-				return s.skip()
+			return pointer(s, &b.Source, func(s *fastScanner, src *Source) bool {
+				return s.object(func(name []byte) bool {
+					switch string(name) {
+					case "type":
+						return s.str(&src.Type)
+					case "media_type":
+						return s.str(&src.MediaType)
+					case "data":
+						return s.str(&src.Data)
+					case "url":
+						return s.str(&src.URL)
+					}
+					return s.skip()
+				})
 			})
 		case "tool_name":
 			return s.str(&b.ToolName)
@@ -454,6 +423,19 @@ func (s *fastScanner) attachment(a *Attachment) bool {
 		}
 		return s.extra(&a.Extra, name)
 	})
+}
+
+// pointer reads an object into *p, a new T, with read; null leaves *p nil.
+// A second object for *p is refused: json would merge it into the first.
+func pointer[T any](s *fastScanner, p **T, read func(*fastScanner, *T) bool) bool {
+	if *p != nil {
+		return false
+	}
+	if s.null() {
+		return true
+	}
+	*p = new(T)
+	return read(s, *p)
 }
 
 // object reads an object whose member names have no escapes, calling member

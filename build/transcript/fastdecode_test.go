@@ -119,21 +119,8 @@ func firstDiff(path string, x, y reflect.Value) string {
 // DecodeLine must still give for every line.
 func slowDecodeLine(line []byte, file string, lineNo int) (Record, *Problem) {
 	var rec Record
-	prob := slowDecodeLineInto(&rec, line, file, lineNo)
+	prob := decodeLineJSON(&rec, line, file, lineNo)
 	return rec, prob
-}
-
-// slowDecodeLineInto is decodeLineInto as it was before the fast path.
-func slowDecodeLineInto(rec *Record, line []byte, file string, lineNo int) *Problem {
-	rec.Line, rec.Raw = lineNo, line
-	if err := json.Unmarshal(line, rec, decodeOpts); err == nil {
-		rec.Line, rec.Raw = lineNo, line
-		rec.Time = parseTime(rec.Timestamp)
-		return nil
-	}
-	r, prob := slowLine(line, file, lineNo)
-	*rec = r
-	return prob
 }
 
 // compareDecodeLine checks that DecodeLine gives what slowDecodeLine does.
@@ -640,7 +627,7 @@ func BenchmarkDecodeCorpus(b *testing.B) {
 		for b.Loop() {
 			for i, line := range lines {
 				r = Record{}
-				_ = slowDecodeLineInto(&r, line, "f", i+1)
+				_ = decodeLineJSON(&r, line, "f", i+1)
 			}
 		}
 	})
