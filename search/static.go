@@ -71,10 +71,17 @@ func apiScript(served bool) string {
 }
 
 // Shard sizes: a term shard is cut after about termShardBytes of
-// postings, a display shard after displayShardBytes.
+// postings, a display shard after displayShardBytes. Display shards were
+// 32 KB: at 64 KB the 1 GB tree's site has 2,630 of them, not 5,141, and
+// a typed query there (perf.TestSearchCold, 12 queries in a cold
+// Chromium) loads about as much as before (median 489 against 471 KB, at
+// most 662 against 640: the manifest, which lists every shard, shrank by
+// 64 KB), in about the same time (median 156 against 154 ms). Making a
+// file costs 0.3-1 ms of system CPU on the virtual machines we measure
+// on. At 128 KB, a query loaded a fifth to a third more (559 and 840 KB).
 const (
 	termShardBytes    = 32 << 10
-	displayShardBytes = 32 << 10
+	displayShardBytes = 64 << 10
 	metaShardDocs     = 4096
 )
 
