@@ -12,13 +12,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
@@ -419,14 +419,17 @@ func pageOf(id string) string {
 	return page
 }
 
-// docHash hashes every field of d the index holds.
+// docHash hashes every field of d the index holds. Strings go to the hash
+// as they are, not through io.WriteString, which copied each text into a
+// new []byte (sha256's digest has no WriteString): 0.7 CPU-s of a cold
+// 1 GB build. A hash.Hash neither keeps nor changes what it is given.
 func docHash(d *Doc) uint64 {
 	h := sha256.New()
 	for _, f := range []string{d.ID, d.Project, d.Session, d.Title, d.Role, d.Tool, d.Model, d.Time.UTC().Format(time.RFC3339Nano), d.Text} {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(f)))
 		h.Write(n[:])
-		io.WriteString(h, f)
+		h.Write(unsafe.Slice(unsafe.StringData(f), len(f)))
 	}
 	return binary.LittleEndian.Uint64(h.Sum(nil))
 }
