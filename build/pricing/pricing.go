@@ -33,6 +33,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json"
 )
@@ -150,6 +152,26 @@ var (
 // table key: "claude-opus-4-5-20251101" and "us.anthropic.claude-opus-4-5-20251101-v1:0"
 // give "claude-opus-4-5"; "claude-sonnet-4-5[1m]" gives "claude-sonnet-4-5".
 func Normalize(model string) string {
+	if m, ok := normalized.Load(model); ok {
+		return m.(string)
+	}
+	m := normalize(model)
+	// A transcript names a handful of models, each on every response:
+	// their keys are kept (0.46 CPU-s of a cold 1 GB build went to the
+	// expressions). Past a few hundred names (a transcript written to
+	// fill the map), new ones are worked out each time.
+	if normalizedN.Add(1) <= 512 {
+		normalized.Store(model, m)
+	}
+	return m
+}
+
+var (
+	normalized  sync.Map // model id → Normalize's key
+	normalizedN atomic.Int32
+)
+
+func normalize(model string) string {
 	m := strings.ToLower(strings.TrimSpace(model))
 	m = strings.TrimSuffix(m, "[1m]")
 	if i := strings.LastIndex(m, "/"); i >= 0 {

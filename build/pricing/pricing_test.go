@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,8 +19,18 @@ func TestNormalize(t *testing.T) {
 		"claude-3-5-sonnet-latest":                   "claude-3-5-sonnet",
 		"claude-opus-4-6":                            "claude-opus-4-6",
 	} {
-		if got := Normalize(in); got != want {
-			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		// Twice: worked out, then as kept.
+		for range 2 {
+			if got := Normalize(in); got != want {
+				t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+			}
+		}
+	}
+	// Past the kept names, each is still worked out.
+	for i := range 600 {
+		in := fmt.Sprintf("claude-x-%d-20250101", i)
+		if got, want := Normalize(in), fmt.Sprintf("claude-x-%d", i); got != want {
+			t.Fatalf("Normalize(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
