@@ -220,8 +220,11 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func fence(lang, text string) string {
 	n := 3
 	run := 0
-	for _, r := range text {
-		if r == '`' {
+	// By bytes, not runes: a backtick is one byte, never part of another
+	// character, and decoding every file written or read was most of
+	// this function's time.
+	for i := 0; i < len(text); i++ {
+		if text[i] == '`' {
 			run++
 			if run >= n {
 				n = run + 1
