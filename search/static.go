@@ -114,6 +114,10 @@ type StaticStats struct {
 const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 func varint(b []byte, n uint64) []byte {
+	if n < 32 && len(b) < cap(b) {
+		// One character (most gaps and position steps): no buffer.
+		return append(b, digits[n])
+	}
 	var tmp [13]byte
 	i := len(tmp) - 1
 	tmp[i] = digits[n&31]
