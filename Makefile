@@ -33,6 +33,7 @@ test:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./build/transcript
 	$(GO) test -run '^$$' -fuzz '^FuzzFastDecode$$' -fuzztime $(FUZZTIME) ./build/transcript
+	$(GO) test -run '^$$' -fuzz '^FuzzFastInto$$' -fuzztime $(FUZZTIME) ./build/transcript
 	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzGoLexer$$' -fuzztime $(FUZZTIME) ./build/markup
 	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzMarkdownLexer$$' -fuzztime $(FUZZTIME) ./build/markup
 

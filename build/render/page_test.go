@@ -45,7 +45,7 @@ func templatesForTest(t *testing.T) *render.Templates {
 // loadSession builds the session of a transcript file, with the sub-agent
 // files found beside it in <stem>/subagents/agent-<id>.jsonl attached (an
 // agent-<id>.meta.json there gives its type and description).
-func loadSession(t *testing.T, path string) *session.Session {
+func loadSession(t testing.TB, path string) *session.Session {
 	t.Helper()
 	f, err := transcript.ReadFile(path)
 	if err != nil {

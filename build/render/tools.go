@@ -443,9 +443,18 @@ func catN(text string) (start int, content string, lines int, ok bool) {
 
 // structured reads a toolUseResult object into res. It is false when there
 // is none, when it is a string (how failures are written) or malformed.
+// transcript.FastInto reads nearly all of them; what it is not sure of is
+// json's.
 func structured(tur jsontext.Value, res any) bool {
-	return len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(tur, res) == nil
+	if structuredHook != nil {
+		structuredHook(tur, res)
+	}
+	return len(tur) > 0 && tur[0] == '{' && (transcript.FastInto(tur, res) || transcript.Unmarshal(tur, res) == nil)
 }
+
+// structuredHook, when set (by tests), sees every value structured is
+// given and the pointer it is to be decoded into, before it is.
+var structuredHook func(tur jsontext.Value, res any)
 
 // hunksOf reads a structuredPatch.
 func hunksOf(tur jsontext.Value) []markup.Hunk {
@@ -464,12 +473,25 @@ func (c *viewCtx) writeTool(t *ToolView, call *session.ToolCall, in session.Inpu
 	t.Summary = p
 	v := FileView{Path: p}
 	var res struct {
-		Type         string `json:"type"`
-		OriginalFile string `json:"originalFile"`
+		Type            string        `json:"type"`
+		OriginalFile    string        `json:"originalFile"`
+		StructuredPatch []markup.Hunk `json:"structuredPatch"`
 	}
-	_ = structured(tur, &res)
+	var hunks []markup.Hunk
+	if structured(tur, &res) {
+		hunks = res.StructuredPatch
+	} else {
+		// A member of the wrong type fails the whole decode: read the
+		// two parts apart, as a failure of one leaves the other.
+		var part struct {
+			Type         string `json:"type"`
+			OriginalFile string `json:"originalFile"`
+		}
+		_ = structured(tur, &part)
+		res.Type, res.OriginalFile = part.Type, part.OriginalFile
+		hunks = hunksOf(tur)
+	}
 	content := in.Str("content")
-	hunks := hunksOf(tur)
 	switch {
 	case res.Type == "update" && len(hunks) > 0:
 		v.Note = "updated"
