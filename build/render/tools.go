@@ -413,7 +413,10 @@ func (c *viewCtx) readTool(t *ToolView, call *session.ToolCall, in session.Input
 // back into its first line number and content. A trailing system reminder
 // is left out. ok is false unless every line is numbered in sequence.
 func catN(text string) (start int, content string, lines int, ok bool) {
-	text = strings.TrimRight(reReminder.ReplaceAllString(text, ""), "\n ")
+	if strings.Contains(text, "<system-reminder>") { // what every match starts with
+		text = reReminder.ReplaceAllString(text, "")
+	}
+	text = strings.TrimRight(text, "\n ")
 	if text == "" {
 		return 0, "", 0, false
 	}
