@@ -514,7 +514,7 @@ func (c *viewCtx) writeTool(t *ToolView, call *session.ToolCall, in session.Inpu
 }
 
 func (c *viewCtx) setDiff(v *FileView, hunks []markup.Hunk) {
-	v.Diff = markup.Diff(hunks)
+	v.Diff = c.b.MD.Highlighter().Diff(hunks)
 	st := markup.Stats(hunks)
 	v.Added, v.Removed = st.Added, st.Removed
 	n := 0
