@@ -2,10 +2,6 @@ package render_test
 
 import (
 	"bytes"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"ccsite/build/link"
@@ -28,20 +24,7 @@ func TestFastMatchesTemplates(t *testing.T) {
 	files := caseFiles(t)
 	path, _ := hostileTranscript(t, t.TempDir())
 	files = append(files, path)
-	if root := os.Getenv("CCSITE_CORPUS"); root != "" {
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, string(filepath.Separator)+"subagents"+string(filepath.Separator)) {
-				files = append(files, p)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	files = append(files, corpusSessions(t)...)
 	pages := 0
 	for _, file := range files {
 		s := loadSession(t, file)
