@@ -52,7 +52,7 @@ func (r *runner) pages(ctx context.Context, src *sources, out *output, pl *plann
 	if pl.index != nil && pl.index.prev != nil {
 		rn.prevUnits = pl.index.prev.Units
 	}
-	lopts := LoadOptions{Workers: workers, Redact: r.cfg.Redact, Omit: r.cfg.Omit, panicOn: r.cfg.panicOn}
+	lopts := LoadOptions{Workers: workers, Redact: r.cfg.Redact, Omit: r.cfg.Omit, panicOn: r.cfg.panicOn, memo: pl.memo}
 	if pl.prev != nil && !r.cfg.Force {
 		lopts.Cache = func(l Loaded) *Cached { return cached(pl, out.w, l) }
 	}

@@ -43,9 +43,10 @@ const (
 	namesKind        // names redaction found clean (a few thousand: kept
 	// apart from the millions of lines so a build that only looks names up
 	// touches a few pages of the file, not one per name)
+	filesKind // what the load filter did to each file's lines (lineMemo)
 )
 
-var buckets = [...][]byte{hlKind: []byte("highlight"), cleanKind: []byte("clean"), namesKind: []byte("names")}
+var buckets = [...][]byte{hlKind: []byte("highlight"), cleanKind: []byte("clean"), namesKind: []byte("names"), filesKind: []byte("files")}
 
 // diskCache keeps highlighted code blocks between builds in a bbolt file,
 // keyed by the block's hash salted with the tool's identity (a new ccsite
@@ -71,7 +72,7 @@ type diskCache struct {
 type kv struct {
 	k      [32]byte
 	v      string
-	bucket int // hlKind, cleanKind or namesKind (these two: a mark, no value)
+	bucket int // hlKind, cleanKind, namesKind (these two: a mark, no value) or filesKind
 }
 
 // cleanLines is the cache's set of lines (or names) redaction found

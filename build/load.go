@@ -62,6 +62,9 @@ type LoadOptions struct {
 	// the parse and hands fn l with Cached set instead, unless the agent
 	// files the session would claim are no longer those it claimed.
 	Cache func(l Loaded) *Cached
+	// memo, when set, is the filter's memory of each file (lineMemo),
+	// made with the same Redact and Omit.
+	memo *lineMemo
 }
 
 // Load parses every session of the archive with its sub-agents, in
@@ -230,7 +233,7 @@ func loadSession(sf *archive.SessionFile, opts LoadOptions) (s *session.Session,
 	if opts.panicOn != nil {
 		opts.panicOn("parse", sf.Path)
 	}
-	f, err := transcript.ReadFileFiltered(sf.Path, opts.filter())
+	f, err := transcript.ReadFileWith(sf.Path, opts.lines())
 	if err != nil {
 		return nil, err
 	}
@@ -350,10 +353,18 @@ func (o LoadOptions) filter() transcript.Filter {
 	return nil
 }
 
+// lines is filter as the decoder takes it, with the memo when there is one.
+func (o LoadOptions) lines() transcript.FileFilter {
+	if o.memo != nil {
+		return o.memo
+	}
+	return transcript.Lines(o.filter())
+}
+
 // loadAgent parses a sub-agent file.
 func loadAgent(ag *archive.AgentFile, opts LoadOptions) (a *session.Session, err error) {
 	defer recoverTo(&a, &err)
-	f, err := transcript.ReadFileFiltered(ag.Path, opts.filter())
+	f, err := transcript.ReadFileWith(ag.Path, opts.lines())
 	if err != nil {
 		return nil, err
 	}

@@ -389,6 +389,9 @@ type planned struct {
 	hl    *markup.Highlighter
 	cache *diskCache
 	index *indexer
+	// memo remembers what redaction did to each file's lines (nil: no
+	// cache, or nothing to redact).
+	memo *lineMemo
 }
 
 func (r *runner) plan(src *sources, out *output) (*planned, error) {
@@ -444,6 +447,8 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 				// clean (just below) are not scanned again.
 				rfp := r.cfg.Redact.Fingerprint()
 				r.cfg.Redact.Remember(newCleanLines(pl.cache, rfp, cleanKind), newCleanLines(pl.cache, rfp, namesKind))
+				lo := LoadOptions{Redact: r.cfg.Redact, Omit: r.cfg.Omit}
+				pl.memo = newLineMemo(pl.cache, rfp, fmt.Sprintf("%+v", r.cfg.Omit), lo.filter())
 			}
 		} else {
 			r.sum.CacheErr = err

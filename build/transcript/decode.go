@@ -70,12 +70,56 @@ type Filter func(file string, line []byte) []byte
 
 // ReadFileFiltered is ReadFile with every line passed through filter first.
 func ReadFileFiltered(path string, filter Filter) (*File, error) {
-	return readFile(path, filter, MaxLineBytes)
+	return readFile(path, Lines(filter), MaxLineBytes)
+}
+
+// A FileFilter rewrites the lines of files before they are decoded, as a
+// Filter does, knowing each file whole: Lines gives the filter of one file
+// from its bytes when the file was read whole (nil when it was streamed,
+// too large for that). A line's number counts the file's lines from 1,
+// blank ones included: line n is the one the n-th "\n" ends.
+type FileFilter interface {
+	Lines(name string, data []byte) LineFilter
+}
+
+// A LineFilter rewrites one file's lines, each given with its number, and
+// is told when the file has been read to its end (Done; not called when
+// reading failed).
+type LineFilter interface {
+	Line(lineNo int, line []byte) []byte
+	Done()
+}
+
+// Lines is the FileFilter that passes each line through filter (nil:
+// none).
+func Lines(filter Filter) FileFilter {
+	if filter == nil {
+		return nil
+	}
+	return plainFilter(filter)
+}
+
+type plainFilter Filter
+
+func (f plainFilter) Lines(name string, _ []byte) LineFilter { return plainLines{f, name} }
+
+type plainLines struct {
+	f    plainFilter
+	name string
+}
+
+func (p plainLines) Line(_ int, line []byte) []byte { return p.f(p.name, line) }
+func (plainLines) Done()                            {}
+
+// ReadFileWith is ReadFile with every line passed through the filter ff
+// gives for the file first.
+func ReadFileWith(path string, ff FileFilter) (*File, error) {
+	return readFile(path, ff, MaxLineBytes)
 }
 
 // readFile is ReadFileFiltered with the longest line decoded as a parameter
 // (MaxLineBytes, lowered by tests).
-func readFile(path string, filter Filter, maxLine int) (*File, error) {
+func readFile(path string, filter FileFilter, maxLine int) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
@@ -159,9 +203,12 @@ func keepBuffer(bp *[]byte) {
 // decodeData is decode of a file read whole: its lines are copies when
 // copyLines (data is reused), else slices of data (capped at their end, so
 // an append to one copies it).
-func decodeData(data []byte, name string, filter Filter, maxLine int, copyLines bool) *File {
+func decodeData(data []byte, name string, filter FileFilter, maxLine int, copyLines bool) *File {
 	d := lineDecoder{out: &File{Path: name, Records: make([]Record, 0, bytes.Count(data, []byte{'\n'})+1)},
-		name: name, filter: filter, maxLine: maxLine, copyLines: copyLines}
+		name: name, maxLine: maxLine, copyLines: copyLines}
+	if filter != nil {
+		d.filter = filter.Lines(name, data)
+	}
 	for len(data) > 0 {
 		n := bytes.IndexByte(data, '\n') + 1
 		if n == 0 {
@@ -175,6 +222,9 @@ func decodeData(data []byte, name string, filter Filter, maxLine int, copyLines 
 			d.line(bytes.TrimSuffix(seg, []byte{'\n'}), n, false)
 		}
 	}
+	if d.filter != nil {
+		d.filter.Done()
+	}
 	return d.out
 }
 
@@ -182,7 +232,7 @@ func decodeData(data []byte, name string, filter Filter, maxLine int, copyLines 
 type lineDecoder struct {
 	out     *File
 	name    string
-	filter  Filter
+	filter  LineFilter
 	maxLine int
 	lineNo  int
 	// copyLines copies each line it keeps out of the caller's buffer.
@@ -214,7 +264,7 @@ func (d *lineDecoder) line(line []byte, n int, tooLong bool) {
 		}
 		out.Lines++
 		if d.filter != nil {
-			line = d.filter(name, line)
+			line = d.filter.Line(lineNo, line)
 		}
 		// Decoded in place: a Record is large, and one built
 		// apart and then copied in doubled the allocation.
@@ -294,12 +344,12 @@ func Decode(r io.Reader, name string) (*File, error) { return DecodeFiltered(r, 
 
 // DecodeFiltered is Decode with every line passed through filter first.
 func DecodeFiltered(r io.Reader, name string, filter Filter) (*File, error) {
-	return decode(r, name, filter, nil, MaxLineBytes)
+	return decode(r, name, Lines(filter), nil, MaxLineBytes)
 }
 
 // decode is DecodeFiltered, with what a first pass learned when there was one
 // and the longest line decoded (MaxLineBytes, lowered by tests).
-func decode(r io.Reader, name string, filter Filter, plan *linePlan, maxLine int) (*File, error) {
+func decode(r io.Reader, name string, filter FileFilter, plan *linePlan, maxLine int) (*File, error) {
 	out := &File{Path: name}
 	if plan != nil {
 		out.Records = make([]Record, 0, plan.lines)
@@ -310,12 +360,18 @@ func decode(r io.Reader, name string, filter Filter, plan *linePlan, maxLine int
 		br.Reset(nil)
 		readers.Put(br)
 	}()
-	d := lineDecoder{out: out, name: name, filter: filter, maxLine: maxLine}
+	d := lineDecoder{out: out, name: name, maxLine: maxLine}
+	if filter != nil {
+		d.filter = filter.Lines(name, nil)
+	}
 	for seg := 0; ; seg++ {
 		skip := plan != nil && plan.long[seg]
 		line, n, tooLong, err := readLine(br, skip, maxLine)
 		d.line(line, n, tooLong)
 		if err == io.EOF {
+			if d.filter != nil {
+				d.filter.Done()
+			}
 			return out, nil
 		}
 		if err != nil {
