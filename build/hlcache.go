@@ -103,6 +103,10 @@ const (
 	markRedacted = 2
 )
 
+// Empty tells whether the bucket held nothing when the cache was opened
+// (redact.Emptier): a cold build asks it nothing.
+func (l cleanLines) Empty() bool { return l.c.empty[l.bucket] }
+
 // Clean tells whether the line was found clean before.
 func (l cleanLines) Clean(k [32]byte) bool {
 	out, _, ok := l.Known(k)

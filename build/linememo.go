@@ -22,14 +22,22 @@ import (
 // fingerprint and the omission's options: another binary, other rules or
 // other options find nothing. A file's head is compared by content, never
 // trusted by size and time: a line taken as clean is published unredacted.
+//
+// The memo replaces the cache's memory of clean lines for the files it
+// covers: their lines go through filter, which marks none clean (only a
+// line redaction changed is kept, redacted, by its hash); a file streamed
+// (over 128 MB), which the memo cannot cover, goes through streamed, which
+// does.
 type lineMemo struct {
-	c      *diskCache
-	prefix []byte // the tool's salt, the redactor's fingerprint, the omission's options
-	filter transcript.Filter
+	c        *diskCache
+	prefix   []byte // the tool's salt, the redactor's fingerprint, the omission's options
+	filter   transcript.Filter
+	streamed transcript.Filter
 }
 
-func newLineMemo(c *diskCache, fingerprint, omit string, filter transcript.Filter) *lineMemo {
-	return &lineMemo{c: c, prefix: []byte(c.salt + "\x00" + fingerprint + "\x00" + omit + "\x00"), filter: filter}
+func newLineMemo(c *diskCache, fingerprint, omit string, filter, streamed transcript.Filter) *lineMemo {
+	return &lineMemo{c: c, prefix: []byte(c.salt + "\x00" + fingerprint + "\x00" + omit + "\x00"),
+		filter: filter, streamed: streamed}
 }
 
 func (m *lineMemo) key(name string) [32]byte {
@@ -116,10 +124,11 @@ func (m *lineMemo) get(name string) (fileLines, bool) {
 // Lines gives the filter of one file: lines an earlier build read in the
 // same bytes and left unchanged are passed on as they are.
 func (m *lineMemo) Lines(name string, data []byte) transcript.LineFilter {
-	l := &memoLines{m: m, name: name, data: data}
 	if data == nil {
-		return l // streamed: every line filtered, nothing remembered
+		// Streamed: every line filtered, nothing remembered here.
+		return transcript.Lines(m.streamed).Lines(name, nil)
 	}
+	l := &memoLines{m: m, name: name, data: data}
 	if f, ok := m.get(name); ok && f.size > 0 && f.size <= len(data) && data[f.size-1] == '\n' &&
 		sha256.Sum256(data[:f.size]) == f.sum {
 		l.known = f
@@ -130,7 +139,7 @@ func (m *lineMemo) Lines(name string, data []byte) transcript.LineFilter {
 type memoLines struct {
 	m     *lineMemo
 	name  string
-	data  []byte    // the file, read whole; nil when streamed
+	data  []byte    // the file, read whole
 	known fileLines // what an earlier build read of it (zero: nothing)
 	next  int       // index in known.changed of the first line not passed yet
 	// changed are the lines the filter changed in this read, ascending.
@@ -155,9 +164,6 @@ func (l *memoLines) Line(n int, line []byte) []byte {
 }
 
 func (l *memoLines) Done() {
-	if l.data == nil {
-		return
-	}
 	end := bytes.LastIndexByte(l.data, '\n') + 1
 	if end == 0 || end == l.known.size {
 		return // nothing new to remember

@@ -35,7 +35,7 @@ func TestLineMemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := newLineMemo(c, fp, omit, filter)
+		m := newLineMemo(c, fp, omit, filter, nil)
 		calls = calls[:0]
 		lf := m.Lines("s.jsonl", []byte(data))
 		for i, line := range strings.SplitAfter(data, "\n") {
@@ -86,18 +86,23 @@ func TestLineMemo(t *testing.T) {
 	// Shorter than what is remembered: all filtered again.
 	read("cut short", "fp", "o", "clean one\n")
 	want("cut short", 1)
-	// Streamed (no bytes): every line filtered, nothing remembered.
+	// Streamed (no bytes): every line through the streamed filter.
 	c, err := openDiskCache(dir, "tool")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newLineMemo(c, "fp", "o", filter)
+	var streamed []string
+	m := newLineMemo(c, "fp", "o", filter, func(name string, line []byte) []byte {
+		streamed = append(streamed, name+":"+string(line))
+		return line
+	})
 	lf := m.Lines("t.jsonl", nil)
-	calls = calls[:0]
-	lf.(*memoLines).lineCounted(1, []byte("x"), &calls)
+	lf.Line(1, []byte("x"))
 	lf.Done()
 	c.Close()
-	want("streamed", 1)
+	if fmt.Sprint(streamed) != "[t.jsonl:x]" {
+		t.Errorf("streamed: the streamed filter saw %q", streamed)
+	}
 }
 
 // lineCounted is Line, noting in calls each line given to the filter.

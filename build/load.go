@@ -340,13 +340,19 @@ func sortAgents(s *session.Session) {
 
 // filter is the line filter the options ask for, or none: what is left
 // out goes first, so redaction never scans it.
-func (o LoadOptions) filter() transcript.Filter {
+func (o LoadOptions) filter() transcript.Filter { return o.filterWith(o.Redact.Line) }
+
+// filterOnce is filter for lines a lineMemo remembers: redaction marks no
+// line clean (redact.Redactor.LineOnce).
+func (o LoadOptions) filterOnce() transcript.Filter { return o.filterWith(o.Redact.LineOnce) }
+
+func (o LoadOptions) filterWith(redact transcript.Filter) transcript.Filter {
 	red, om := o.Redact.Active(), o.Omit.Active()
 	switch {
 	case red && om:
-		return func(file string, line []byte) []byte { return o.Redact.Line(file, o.Omit.Line(file, line)) }
+		return func(file string, line []byte) []byte { return redact(file, o.Omit.Line(file, line)) }
 	case red:
-		return o.Redact.Line
+		return redact
 	case om:
 		return o.Omit.Line
 	}

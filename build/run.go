@@ -448,7 +448,7 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 				rfp := r.cfg.Redact.Fingerprint()
 				r.cfg.Redact.Remember(newCleanLines(pl.cache, rfp, cleanKind), newCleanLines(pl.cache, rfp, namesKind))
 				lo := LoadOptions{Redact: r.cfg.Redact, Omit: r.cfg.Omit}
-				pl.memo = newLineMemo(pl.cache, rfp, fmt.Sprintf("%+v", r.cfg.Omit), lo.filter())
+				pl.memo = newLineMemo(pl.cache, rfp, fmt.Sprintf("%+v", r.cfg.Omit), lo.filterOnce(), lo.filter())
 			}
 		} else {
 			r.sum.CacheErr = err

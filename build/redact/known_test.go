@@ -66,3 +66,52 @@ func TestKnownRedacted(t *testing.T) {
 		t.Errorf("remembered %d redacted, %d clean lines; want 1, 1", len(mem.redacted), len(mem.clean))
 	}
 }
+
+// emptyKnown is a memKnown that says it holds nothing, and fails the test
+// if it is asked anything.
+type emptyKnown struct {
+	*memKnown
+	t *testing.T
+}
+
+func (e emptyKnown) Empty() bool { return true }
+func (e emptyKnown) Known(k [32]byte) ([]byte, map[string]int, bool) {
+	e.t.Error("an empty memory was asked for a line")
+	return nil, nil, false
+}
+
+// TestLineOnce: LineOnce redacts as Line does and keeps a line it changed,
+// redacted, but marks no line clean; and a memory that says it is empty
+// is asked nothing, by Line or LineOnce, yet still told what they found.
+func TestLineOnce(t *testing.T) {
+	secret := line(t, "export STRIPE_KEY="+stripe)
+	clean := line(t, "nothing to see here")
+	newMem := func() *memKnown {
+		return &memKnown{clean: map[[32]byte]bool{}, redacted: map[[32]byte][]byte{}, rules: map[[32]byte]map[string]int{}}
+	}
+	mem := newMem()
+	r := newRedactor(t)
+	r.Remember(mem, nil)
+	once := r.LineOnce("a.jsonl", secret)
+	if got := r.LineOnce("a.jsonl", clean); !bytes.Equal(got, clean) {
+		t.Errorf("LineOnce changed a clean line: %s", got)
+	}
+	if want := newRedactor(t).Line("a.jsonl", secret); !bytes.Equal(once, want) {
+		t.Errorf("LineOnce gives %s, Line %s", once, want)
+	}
+	if len(mem.clean) != 0 || len(mem.redacted) != 1 {
+		t.Errorf("LineOnce remembered %d clean, %d redacted lines; want 0, 1", len(mem.clean), len(mem.redacted))
+	}
+	for _, f := range []func(*Redactor, string, []byte) []byte{(*Redactor).Line, (*Redactor).LineOnce} {
+		m := newMem()
+		r := newRedactor(t)
+		r.Remember(emptyKnown{m, t}, nil)
+		if got := f(r, "a.jsonl", secret); !bytes.Equal(got, once) {
+			t.Errorf("with an empty memory: %s", got)
+		}
+		f(r, "a.jsonl", clean)
+		if len(m.redacted) != 1 {
+			t.Errorf("with an empty memory, %d redacted lines kept", len(m.redacted))
+		}
+	}
+}

@@ -234,13 +234,32 @@ func (r *Redactor) count(file string, rules map[string]int) {
 // the line carries. Identifiers and thinking signatures are left as they
 // are. A line that is not JSON is redacted as text.
 func (r *Redactor) Line(file string, line []byte) []byte {
+	return r.lineOf(file, line, true)
+}
+
+// LineOnce is Line for a caller that remembers clean lines its own way
+// (the build, by file): a line found clean is not marked so (KnownClean),
+// and its hash is taken only to look it up or to keep it redacted. A
+// cold build of the 1 GB tree hashed and stored every one of its millions
+// of lines, 2-3 CPU-s, for a memory the next build asks only of lines
+// the build's own does not cover.
+func (r *Redactor) LineOnce(file string, line []byte) []byte {
+	return r.lineOf(file, line, false)
+}
+
+// Emptier is a KnownClean that can tell it holds nothing: nothing need be
+// hashed to ask it.
+type Emptier interface{ Empty() bool }
+
+func (r *Redactor) lineOf(file string, line []byte, mark bool) []byte {
 	if !r.Active() {
 		return line
 	}
 	var key [32]byte
+	hashed := false
 	kr, _ := r.known.(KnownRedacted)
-	if r.known != nil {
-		key = sha256.Sum256(line)
+	if e, ok := r.known.(Emptier); r.known != nil && !(ok && e.Empty()) {
+		key, hashed = sha256.Sum256(line), true
 		if kr != nil {
 			if out, rules, ok := kr.Known(key); ok {
 				if out == nil {
@@ -255,12 +274,18 @@ func (r *Redactor) Line(file string, line []byte) []byte {
 	}
 	out, changed, rules := r.line(line)
 	if !changed {
-		if r.known != nil {
+		if r.known != nil && mark {
+			if !hashed {
+				key = sha256.Sum256(line)
+			}
 			r.known.MarkClean(key)
 		}
 		return line
 	}
 	if kr != nil {
+		if !hashed {
+			key = sha256.Sum256(line)
+		}
 		kr.MarkRedacted(key, out, rules)
 	}
 	r.count(file, rules)
