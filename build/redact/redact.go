@@ -414,7 +414,7 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 		} else {
 			switch binaryKind(s, objs) {
 			case binImage:
-				if v, ok := s.value(line); ok {
+				if v, ok := s.value(line, sc); ok {
 					if clean, rule := r.image(objs[s.obj], s.key, v); rule != "" {
 						set(i, clean)
 						add(rule, 1)
@@ -430,7 +430,7 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 				continue
 			}
 		}
-		v, ok := s.value(line)
+		v, ok := s.value(line, sc)
 		if !ok {
 			continue
 		}

@@ -2,7 +2,10 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -80,4 +83,49 @@ func BenchmarkUnquote(b *testing.B) {
 			jsontext.AppendUnquote(dst[:0], lit)
 		}
 	})
+}
+
+// TestArenaLines: one Redactor taking lines one after the other, each with
+// values unquoted into the arena the line before used (escapes, a secret
+// in some, the same value again in others, one large enough to outgrow
+// the arena), gives each line what a Redactor of its own gives it: no
+// value of a line outlives it in what the next one sees.
+func TestArenaLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var lines [][]byte
+	for i := range 40 {
+		// Blocks of their own values, several to a line: a value of the
+		// line overwritten by the next would hide its secret.
+		var blocks []any
+		for n := rng.IntN(4); n >= 0; n-- {
+			var b bytes.Buffer
+			switch rng.IntN(5) {
+			case 0:
+				b.WriteString("export STRIPE_KEY=" + stripe + "\n")
+			case 1:
+				b.WriteString("aws " + awsID + "\tdone\n")
+			case 2:
+				b.WriteString("plain \"quoted\" text\\with\\backslashes\n")
+			case 3:
+				b.WriteString(strings.Repeat("line of output é\n", 1+rng.IntN(80000)/16))
+			default:
+				b.WriteString(fmt.Sprintf("step %d ok\n", i))
+			}
+			blocks = append(blocks, map[string]any{"type": "text", "text": b.String()})
+		}
+		l, err := json.Marshal(map[string]any{"type": "assistant", "uuid": "11111111-1111-4111-8111-111111111111",
+			"message": map[string]any{"role": "assistant", "content": blocks}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, l)
+	}
+	shared := newRedactor(t)
+	for i, l := range lines {
+		got := shared.Line("a.jsonl", l)
+		want := newRedactor(t).Line("a.jsonl", l)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("line %d: one Redactor for all gives\n%.300s\nits own gives\n%.300s", i, got, want)
+		}
+	}
 }
