@@ -1,6 +1,8 @@
 package markup
 
 import (
+	"html/template"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -57,5 +59,25 @@ func TestANSI(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEscapeHTML: escapeHTML gives what template.HTMLEscapeString gives, on
+// every byte that is escaped, at each end, runs of them, and random text.
+func TestEscapeHTML(t *testing.T) {
+	texts := []string{"", "a", "<", "\x00", "a<b>c&d\"e'f\x00g", "<<>>&&''\"\"", "é<é", "plain text, nothing to escape"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "ab<>&\"'\x00é \n"
+	for range 5000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		texts = append(texts, string(b))
+	}
+	for _, s := range texts {
+		if got, want := escapeHTML(s), template.HTMLEscapeString(s); got != want {
+			t.Fatalf("escapeHTML(%q) = %q, want %q", s, got, want)
+		}
 	}
 }
