@@ -4,9 +4,11 @@
 package markup
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"html/template"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -83,12 +85,38 @@ func (r *Renderer) kept(kind, src string, render func(string) template.HTML) tem
 }
 
 func (r *Renderer) markdown(src string) template.HTML {
-	var buf bytes.Buffer
-	if err := r.md.Convert([]byte(src), &buf); err != nil {
+	o := mdOuts.Get().(*mdOut)
+	defer mdOuts.Put(o)
+	o.buf.Reset()
+	o.w.Reset(&o.buf)
+	// goldmark writes through a bufio.Writer: given none, it made one (4
+	// KB) for each text, and the HTML grew its buffer from nothing.
+	err := r.md.Convert([]byte(src), o.w)
+	if err == nil {
+		err = o.w.Flush()
+	}
+	if err != nil {
 		return Text(src)
 	}
-	return template.HTML(buf.String())
+	out := template.HTML(o.buf.String())
+	if o.buf.Cap() > 1<<20 {
+		o.buf = bytes.Buffer{} // not kept: a rare long text
+	}
+	return out
 }
+
+// mdOut is the buffer Markdown is converted into, and its writer, kept
+// from one text to the next.
+type mdOut struct {
+	buf bytes.Buffer
+	w   *bufio.Writer
+}
+
+var mdOuts = sync.Pool{New: func() any {
+	o := &mdOut{}
+	o.w = bufio.NewWriter(&o.buf)
+	return o
+}}
 
 // safeNodes renders the nodes goldmark's default renderer would drop or pass
 // through: raw HTML becomes escaped text, fenced code is highlighted with a
