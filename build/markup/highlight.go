@@ -231,8 +231,8 @@ func (h *Highlighter) pickLexer(lang, filename string) chroma.Lexer {
 }
 
 // wrapLexer is the lexer highlighting runs for chroma's l: its rules
-// through our filter (fastOf), tokens coalesced, JSON and Go scanned by
-// hand where that gives chroma's tokens (jsonLexer, goLexer).
+// through our filter (fastOf), tokens coalesced, JSON, Go and Bash scanned
+// by hand where that gives chroma's tokens (jsonLexer, goLexer, bashLexer).
 func wrapLexer(l chroma.Lexer) chroma.Lexer {
 	c := chroma.Coalesce(fastOf(l))
 	switch l.Config().Name {
@@ -240,6 +240,8 @@ func wrapLexer(l chroma.Lexer) chroma.Lexer {
 		return jsonLexer{c}
 	case "Go":
 		return goLexer{c}
+	case "Bash":
+		return bashLexer{c}
 	}
 	return c
 }
