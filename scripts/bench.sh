@@ -49,7 +49,9 @@
 # a profile of a cold corpus build right after (perf) put 3% of its CPU in
 # that check, and after a removal of tens of thousands of files a new file
 # cost 1 ms of CPU instead of ~40 µs. The probe makes files after 3,000
-# were removed, too.
+# were removed, too. WORK so needs room for every cold build's site, state
+# and cache at once: ~0.2 GB each on the corpus tree, ~1.6 GB on the 1 GB
+# tree (COLD_RUNS=3: ~11 GB in all).
 # A full run (both trees, RUNS=3) takes ~10-15 minutes wall on 2 cores;
 # SMALL=1 (corpus tree only) about 1 minute.
 #
