@@ -231,8 +231,9 @@ func (h *Highlighter) pickLexer(lang, filename string) chroma.Lexer {
 }
 
 // wrapLexer is the lexer highlighting runs for chroma's l: its rules
-// through our filter (fastOf), tokens coalesced, JSON, Go and Bash scanned
-// by hand where that gives chroma's tokens (jsonLexer, goLexer, bashLexer).
+// through our filter (fastOf), tokens coalesced, JSON, Go, Bash and Python
+// scanned by hand where that gives chroma's tokens (jsonLexer, goLexer,
+// bashLexer, pythonLexer).
 func wrapLexer(l chroma.Lexer) chroma.Lexer {
 	c := chroma.Coalesce(fastOf(l))
 	switch l.Config().Name {
@@ -242,6 +243,8 @@ func wrapLexer(l chroma.Lexer) chroma.Lexer {
 		return goLexer{c}
 	case "Bash":
 		return bashLexer{c}
+	case "Python":
+		return pythonLexer{c}
 	}
 	return c
 }
