@@ -359,7 +359,7 @@ func (m *mdScan) fenced(pos int) int {
 	m.tok(chroma.String, s[pos:pos+3])
 	m.tok(chroma.String, lang)
 	m.tok(chroma.String, "\n")
-	if sub := fastOf(registryGet(m.reg, lang)); sub != nil {
+	if sub := handOf(registryGet(m.reg, lang)); sub != nil {
 		it, err := sub.Tokenise(nil, code)
 		if err != nil {
 			m.failed = true
