@@ -2,11 +2,9 @@ package redact
 
 import (
 	"bytes"
-	encbin "encoding/binary"
-	"math/bits"
-	"unicode/utf16"
-	"unicode/utf8"
 	"unsafe"
+
+	"ccsite/build/transcript"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -217,7 +215,7 @@ func (s jsonString) value(b []byte, sc *scratch) (string, bool) {
 	}
 	lit := b[s.start:s.end]
 	n := len(sc.arena)
-	u, ok := unquote(sc.arena, lit)
+	u, ok := transcript.AppendString(sc.arena, lit)
 	if !ok {
 		var err error
 		if u, err = jsontext.AppendUnquote(u[:n], lit); err != nil {
@@ -229,108 +227,4 @@ func (s jsonString) value(b []byte, sc *scratch) (string, bool) {
 	// they keep alive; none is written over until the reset.
 	sc.arena = u
 	return view(u[n:]), true
-}
-
-// unquote appends the value of the string literal lit (quotes included,
-// its only unescaped quote the last byte, as stringEnd finds it) to dst, as
-// jsontext.AppendUnquote does, a run between escapes at a time; false when
-// it meets what it leaves to jsontext: a control byte, invalid UTF-8, an
-// escape that is not one or a surrogate not paired. jsontext reads a byte
-// at a time, and was a sixth of what redaction did per line on the 1 GB
-// tree, outside the secret rules.
-func unquote(dst, lit []byte) ([]byte, bool) {
-	if len(lit) < 2 {
-		return dst, false
-	}
-	src := lit[1 : len(lit)-1]
-	start, i := 0, 0 // src[start:i] is plain, not copied yet
-	for i < len(src) {
-		if i+8 <= len(src) {
-			// Eight bytes at a time while none is a backslash, a byte
-			// under 0x20 (it borrows into its top bit) or one of 0x80 or
-			// more (its top bit set): y has a zero byte where x has a
-			// backslash.
-			x := encbin.LittleEndian.Uint64(src[i:])
-			y := x ^ 0x5c5c5c5c5c5c5c5c
-			m := ((y-0x0101010101010101)&^y | (x - 0x2020202020202020) | x) & 0x8080808080808080
-			if m == 0 {
-				i += 8
-				continue
-			}
-			// The lowest byte marked is one of those (a mark above it
-			// may be a borrow's): the bytes below it are plain.
-			i += bits.TrailingZeros64(m) >> 3
-		}
-		c := src[i]
-		switch {
-		case c == '\\':
-			dst = append(dst, src[start:i]...)
-			if i+1 >= len(src) {
-				return dst, false
-			}
-			if e := unescapes[src[i+1]]; e != 0 {
-				dst = append(dst, e)
-				i += 2
-				start = i
-				continue
-			}
-			if src[i+1] != 'u' {
-				return dst, false
-			}
-			r, ok := hex4(src[i+2:])
-			if !ok {
-				return dst, false
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if i+6 > len(src) || src[i] != '\\' || src[i+1] != 'u' {
-					return dst, false
-				}
-				lo, ok := hex4(src[i+2:])
-				if r = utf16.DecodeRune(r, lo); !ok || r == utf8.RuneError {
-					return dst, false
-				}
-				i += 6
-			}
-			dst = utf8.AppendRune(dst, r)
-			start = i
-		case c < 0x20:
-			return dst, false
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, n := utf8.DecodeRune(src[i:])
-			if r == utf8.RuneError && n == 1 {
-				return dst, false
-			}
-			i += n
-		}
-	}
-	return append(dst, src[start:]...), true
-}
-
-// unescapes maps the character after a backslash to what it stands for,
-// for the escapes of one character.
-var unescapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
-// hex4 reads the four hexadecimal digits at the start of b.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }

@@ -8,10 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"ccsite/build/transcript"
+
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// TestUnquote: whatever unquote takes it unquotes as jsontext does, and it
+// TestUnquote: whatever transcript.AppendString, which value unquotes
+// with, takes it unquotes as jsontext does, and it
 // takes every valid literal of the pieces below; what jsontext refuses
 // (or mends) it leaves to jsontext. Literals are joined at random from
 // pieces at each edge: escapes of every kind, surrogates paired and not,
@@ -26,7 +29,7 @@ func TestUnquote(t *testing.T) {
 	check := func(body string) bool {
 		lit := []byte(`"` + body + `"`)
 		want, err := jsontext.AppendUnquote(nil, lit)
-		got, ok := unquote([]byte("prefix:"), lit)
+		got, ok := transcript.AppendString([]byte("prefix:"), lit)
 		if ok && (err != nil || !bytes.Equal(got, append([]byte("prefix:"), want...))) {
 			t.Fatalf("unquote(%q) = %q, jsontext %q (error %v)", lit, got, want, err)
 		}
@@ -60,7 +63,7 @@ func TestUnquote(t *testing.T) {
 
 // BenchmarkUnquote: a tool's output as a transcript holds it (lines of
 // code, a newline escape every 60 bytes or so, some non-ASCII), unquoted
-// by unquote and by jsontext.
+// by transcript.AppendString and by jsontext.
 func BenchmarkUnquote(b *testing.B) {
 	var body bytes.Buffer
 	for body.Len() < 16<<10 {
@@ -72,7 +75,7 @@ func BenchmarkUnquote(b *testing.B) {
 	b.Run("unquote", func(b *testing.B) {
 		b.SetBytes(int64(len(lit)))
 		for b.Loop() {
-			if _, ok := unquote(dst[:0], lit); !ok {
+			if _, ok := transcript.AppendString(dst[:0], lit); !ok {
 				b.Fatal("refused")
 			}
 		}
