@@ -29,14 +29,7 @@ import (
 type bashLexer struct{ chroma.Lexer }
 
 func (l bashLexer) Tokenise(opts *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
-	// The scan starts in the root state, as highlighting asks; a lexer
-	// nesting this one in another state gets chroma's.
-	if opts == nil || opts.State == "root" {
-		if toks, ok := bashTokens(text); ok {
-			return chroma.Literator(toks...), nil
-		}
-	}
-	return l.Lexer.Tokenise(opts, text)
+	return tokeniseRoot(l.Lexer, bashTokens, opts, text)
 }
 
 // bashKeywords and bashBuiltins are the words of the keyword rule and of
@@ -77,34 +70,8 @@ var bashTextStop = func() (set [128]bool) {
 	return set
 }()
 
-// bashScan is the state of a scan: the text, where it is, the tokens so
-// far (as spans of the text) and the state stack.
-type bashScan struct {
-	text  string
-	src   goSrc
-	pos   int
-	toks  []bashTok
-	stack []uint8
-}
-
-type bashTok struct {
-	t          chroma.TokenType
-	start, end int
-}
-
-// emit takes text[pos:end] as a token of type t, coalesced as
-// chroma.Coalesce does.
-func (s *bashScan) emit(t chroma.TokenType, end int) {
-	if n := len(s.toks); n > 0 && s.toks[n-1].t == t {
-		s.toks[n-1].end = end
-	} else {
-		s.toks = append(s.toks, bashTok{t, s.pos, end})
-	}
-	s.pos = end
-}
-
-func (s *bashScan) push(state uint8) { s.stack = append(s.stack, state) }
-func (s *bashScan) pop()             { s.stack = s.stack[:len(s.stack)-1] }
+// bashScan is a scan of the text (handScan) through the lexer's rules.
+type bashScan struct{ handScan }
 
 // bashTokens scans text as chroma's Bash lexer does, or reports false
 // where that is not certain.
@@ -112,10 +79,10 @@ func bashTokens(text string) ([]chroma.Token, bool) {
 	if strings.IndexByte(text, '\r') >= 0 || !utf8.ValidString(text) {
 		return nil, false
 	}
-	s := bashScan{text: text, src: goSrc(text), toks: make([]bashTok, 0, len(text)/4+1), stack: make([]uint8, 1, 8)}
+	s := bashScan{newHandScan(text)}
 	for s.pos < len(text) {
 		var ok bool
-		switch s.stack[len(s.stack)-1] {
+		switch s.state() {
 		case bashString:
 			ok = s.str()
 		case bashParen:
@@ -133,11 +100,7 @@ func bashTokens(text string) ([]chroma.Token, bool) {
 			return nil, false
 		}
 	}
-	out := make([]chroma.Token, len(s.toks))
-	for i, t := range s.toks {
-		out[i] = chroma.Token{Type: t.t, Value: text[t.start:t.end]}
-	}
-	return out, true
+	return s.tokens(), true
 }
 
 // str is the string state: a closing quote pops it; a run of escapes and

@@ -112,41 +112,12 @@ func TestBashLexerMatchesChroma(t *testing.T) {
 	// comparisons both need them, and chroma takes most of the time.
 	memo := memoLexer{ref, map[string][]chroma.Token{}}
 	taken := sameMarkup(t, hand, memo, texts, bashScanned)
-	bad := 0
-	for _, s := range texts {
-		got, ok := bashTokens(s)
-		if !ok {
-			continue
-		}
-		want := tokens(t, memo, s)
-		same := len(got) == len(want)
-		for i := 0; same && i < len(got); i++ {
-			same = got[i] == want[i]
-		}
-		if !same {
-			if bad++; bad <= 10 {
-				t.Errorf("%.200q: tokens %v, chroma %v", s, got, want)
-			}
-		}
-	}
+	sameHandTokens(t, memo, texts, bashTokens)
 	t.Logf("%d texts, %d scanned by hand", len(texts), taken)
 	if taken < len(texts)/2 {
 		t.Errorf("only %d of %d texts scanned by hand", taken, len(texts))
 	}
-	if len(corpus) > 0 {
-		n := 0
-		for i, s := range corpus {
-			if bashScanned(s) {
-				n++
-			} else if i-n < 5 {
-				t.Logf("handed to chroma: %.120q", s)
-			}
-		}
-		t.Logf("corpus: %d of %d shell texts scanned by hand (%.1f%%)", n, len(corpus), 100*float64(n)/float64(len(corpus)))
-		if n < len(corpus)/2 {
-			t.Errorf("only %d of %d corpus shell texts scanned by hand", n, len(corpus))
-		}
-	}
+	handShare(t, "corpus", corpus, bashScanned)
 }
 
 // bashCorpus returns up to limit distinct shell texts of the corpus, as
@@ -157,26 +128,11 @@ func bashCorpus(t *testing.T, limit int) []string {
 	if os.Getenv("CCSITE_CORPUS") == "" {
 		return nil
 	}
-	seen := map[string]bool{}
-	var out []string
-	add := func(s string) {
-		s = strings.TrimSuffix(s, "\n")
-		if s != "" && !seen[s] && len(out) < limit {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	blocks := func(text string) {
-		for _, m := range fence.FindAllStringSubmatch(text, -1) {
-			switch strings.ToLower(m[1]) {
-			case "bash", "sh", "shell":
-				add(m[2])
-			}
-		}
-	}
+	ts := newTextSet(limit)
+	blocks := func(text string) { ts.fenced(text, "bash", "sh", "shell") }
 	corpustest.EachLine(t, func(_ string, line []byte) {
 		// Only lines that may hold one are decoded: most are neither.
-		if len(out) >= limit || !bytes.Contains(line, []byte(`"Bash"`)) && !bytes.Contains(line, []byte("```bash")) &&
+		if ts.full() || !bytes.Contains(line, []byte(`"Bash"`)) && !bytes.Contains(line, []byte("```bash")) &&
 			!bytes.Contains(line, []byte("```sh")) && !bytes.Contains(line, []byte("```Bash")) {
 			return
 		}
@@ -198,7 +154,7 @@ func bashCorpus(t *testing.T, limit int) []string {
 					}
 					input, _ := item["input"].(map[string]any)
 					if cmd, ok := input["command"].(string); ok {
-						add(cmd)
+						ts.add(cmd)
 					}
 				case "text":
 					if text, ok := item["text"].(string); ok {
@@ -208,28 +164,10 @@ func bashCorpus(t *testing.T, limit int) []string {
 			}
 		}
 	})
-	if len(out) == 0 {
+	if len(ts.out) == 0 {
 		t.Error("no shell texts in the corpus")
 	}
-	return out
-}
-
-// memoLexer is a lexer whose tokens of each text are kept.
-type memoLexer struct {
-	chroma.Lexer
-	toks map[string][]chroma.Token
-}
-
-func (m memoLexer) Tokenise(opts *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
-	toks, ok := m.toks[text]
-	if !ok {
-		var err error
-		if toks, err = chroma.Tokenise(m.Lexer, opts, text); err != nil {
-			return nil, err
-		}
-		m.toks[text] = toks
-	}
-	return chroma.Literator(toks...), nil
+	return ts.out
 }
 
 // BenchmarkBashLexer highlights a script of common commands with

@@ -35,14 +35,7 @@ import (
 type pythonLexer struct{ chroma.Lexer }
 
 func (l pythonLexer) Tokenise(opts *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
-	// The scan starts in the root state, as highlighting asks; a lexer
-	// nesting this one in another state gets chroma's.
-	if opts == nil || opts.State == "root" {
-		if toks, ok := pythonTokens(text); ok {
-			return chroma.Literator(toks...), nil
-		}
-	}
-	return l.Lexer.Tokenise(opts, text)
+	return tokeniseRoot(l.Lexer, pythonTokens, opts, text)
 }
 
 // The kinds of word the Python lexer's word rules know, as bits.
@@ -122,32 +115,8 @@ func isPySpace(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
 // isPyNameStart is [_\p{L}] on ASCII.
 func isPyNameStart(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-// pyScan is the state of a scan: the text, where it is, the tokens so
-// far (as spans of the text) and the state stack.
-type pyScan struct {
-	text  string
-	src   goSrc
-	pos   int
-	toks  []bashTok
-	stack []uint8
-}
-
-// emit takes text[pos:end] as a token of type t, coalesced as
-// chroma.Coalesce does.
-func (s *pyScan) emit(t chroma.TokenType, end int) {
-	if end == s.pos {
-		return
-	}
-	if n := len(s.toks); n > 0 && s.toks[n-1].t == t {
-		s.toks[n-1].end = end
-	} else {
-		s.toks = append(s.toks, bashTok{t, s.pos, end})
-	}
-	s.pos = end
-}
-
-func (s *pyScan) push(state uint8) { s.stack = append(s.stack, state) }
-func (s *pyScan) pop()             { s.stack = s.stack[:len(s.stack)-1] }
+// pyScan is a scan of the text (handScan) through the lexer's rules.
+type pyScan struct{ handScan }
 
 // pythonTokens scans text as chroma's Python lexer does, or reports false
 // where that is not certain.
@@ -156,10 +125,10 @@ func pythonTokens(text string) ([]chroma.Token, bool) {
 		!utf8.ValidString(text) {
 		return nil, false
 	}
-	s := pyScan{text: text, src: goSrc(text), toks: make([]bashTok, 0, len(text)/4+1), stack: make([]uint8, 1, 8)}
+	s := pyScan{newHandScan(text)}
 	for s.pos < len(text) {
 		var ok bool
-		switch st := s.stack[len(s.stack)-1]; st {
+		switch st := s.state(); st {
 		case pyRoot:
 			ok = s.root()
 		case pyFuncname:
@@ -181,11 +150,7 @@ func pythonTokens(text string) ([]chroma.Token, bool) {
 			return nil, false
 		}
 	}
-	out := make([]chroma.Token, len(s.toks))
-	for i, t := range s.toks {
-		out[i] = chroma.Token{Type: t.t, Value: text[t.start:t.end]}
-	}
-	return out, true
+	return s.tokens(), true
 }
 
 // word is the end of the name [_\p{L}][_\p{L}\p{N}]* (or, from a digit,

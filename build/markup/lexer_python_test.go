@@ -134,54 +134,13 @@ func TestPythonLexerMatchesChroma(t *testing.T) {
 	// comparisons both need them, and chroma takes most of the time.
 	memo := memoLexer{ref, map[string][]chroma.Token{}}
 	taken := sameMarkup(t, hand, memo, texts, pythonScanned)
-	bad := 0
-	for _, s := range texts {
-		got, ok := pythonTokens(s)
-		if !ok {
-			continue
-		}
-		want := tokens(t, memo, s)
-		same := len(got) == len(want)
-		for i := 0; same && i < len(got); i++ {
-			same = got[i] == want[i]
-		}
-		if !same {
-			if bad++; bad <= 10 {
-				i := 0
-				for i < len(got) && i < len(want) && got[i] == want[i] {
-					i++
-				}
-				t.Errorf("%.200q: token %d: %v, chroma %v", s, i, got[i:min(i+3, len(got))], want[i:min(i+3, len(want))])
-			}
-		}
-	}
+	sameHandTokens(t, memo, texts, pythonTokens)
 	t.Logf("%d texts, %d scanned by hand", len(texts), taken)
 	if taken < len(texts)/2 {
 		t.Errorf("only %d of %d texts scanned by hand", taken, len(texts))
 	}
-	for _, real := range []struct {
-		name  string
-		texts []string
-	}{{"corpus", corpus}, {"library", library}} {
-		if len(real.texts) == 0 {
-			continue
-		}
-		n, size, sizeHand := 0, 0, 0
-		for i, s := range real.texts {
-			size += len(s)
-			if pythonScanned(s) {
-				n++
-				sizeHand += len(s)
-			} else if i-n < 5 {
-				t.Logf("%s: handed to chroma: %.120q", real.name, s)
-			}
-		}
-		t.Logf("%s: %d of %d Python texts scanned by hand (%.1f%%; %.1f%% of %d bytes)", real.name, n, len(real.texts),
-			100*float64(n)/float64(len(real.texts)), 100*float64(sizeHand)/float64(size), size)
-		if n < len(real.texts)/2 {
-			t.Errorf("%s: only %d of %d Python texts scanned by hand", real.name, n, len(real.texts))
-		}
-	}
+	handShare(t, "corpus", corpus, pythonScanned)
+	handShare(t, "library", library, pythonScanned)
 }
 
 // lineNumbers is the "cat -n" prefix of each line of a Read tool's result.
@@ -197,27 +156,13 @@ func pythonCorpus(t *testing.T, limit int) []string {
 	if os.Getenv("CCSITE_CORPUS") == "" {
 		return nil
 	}
-	seen := map[string]bool{}
-	var out []string
-	add := func(s string) {
-		s = strings.TrimSuffix(s, "\n")
-		if s != "" && !seen[s] && len(out) < limit {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	blocks := func(text string) {
-		for _, m := range fence.FindAllStringSubmatch(text, -1) {
-			switch strings.ToLower(m[1]) {
-			case "python", "py", "python3":
-				add(m[2])
-			}
-		}
-	}
+	ts := newTextSet(limit)
+	add := ts.add
+	blocks := func(text string) { ts.fenced(text, "python", "py", "python3") }
 	reads := map[string]bool{} // the ids of Read calls of .py files
 	corpustest.EachLine(t, func(_ string, line []byte) {
 		// Only lines that may hold one are decoded: most hold none.
-		if len(out) >= limit || !bytes.Contains(line, []byte(".py")) && !bytes.Contains(line, []byte("```py")) &&
+		if ts.full() || !bytes.Contains(line, []byte(".py")) && !bytes.Contains(line, []byte("```py")) &&
 			!bytes.Contains(line, []byte("```Py")) && !bytes.Contains(line, []byte("tool_result")) {
 			return
 		}
@@ -282,16 +227,16 @@ func pythonCorpus(t *testing.T, limit int) []string {
 			}
 		}
 	})
-	if len(out) == 0 {
+	if len(ts.out) == 0 {
 		t.Error("no Python texts in the corpus")
 	}
-	return out
+	return ts.out
 }
+
+func isPythonLexer(l chroma.Lexer) bool { _, ok := l.(pythonLexer); return ok }
 
 // pythonLibrary returns up to limit Python files of this machine's Python
 // library under 48 KB (every 30th), as highlighting gets them.
-func isPythonLexer(l chroma.Lexer) bool { _, ok := l.(pythonLexer); return ok }
-
 func pythonLibrary(t *testing.T, limit int) []string {
 	dirs, _ := filepath.Glob("/usr/lib/python3*")
 	var out []string
