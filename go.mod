@@ -118,8 +118,8 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-// go-re2 (gitleaks' regexps under the gore2regex tag) with one change:
-// libre2's compiled code is kept in a wazero compilation cache, so a
-// start no longer compiles it (about half a CPU-second); see
-// third_party/go-re2/CCSITE.md.
+// go-re2 (gitleaks' regexps under the gore2regex tag), changed so that
+// a start no longer compiles libre2 (about half a CPU-second): its code is
+// shipped compiled for linux/amd64 and kept in a wazero compilation cache
+// elsewhere; see third_party/go-re2/CCSITE.md.
 replace github.com/wasilibs/go-re2 => ./third_party/go-re2

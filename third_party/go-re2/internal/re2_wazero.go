@@ -174,12 +174,19 @@ func startRuntime() {
 	// ccsite: compiling libre2 to native code costs about half a CPU-second
 	// at every start; with a compilation cache (see cacheDir) it is done
 	// once per machine. A cache that cannot be used is passed over.
+	// The code shipped compiled (precompiled.go) is asked first, in front
+	// of the folder's cache or, without one, of none.
 	var rt wazero.Runtime
 	var code wazero.CompiledModule
 	var err error
 	if dir := cacheDir(); dir != "" {
 		if cache, cerr := wazero.NewCompilationCacheWithDir(dir); cerr == nil {
-			bufferCacheReads(cache)
+			wrapFileCache(cache, func(inner fileCache) fileCache {
+				if inner == nil {
+					return precompiledCache{}
+				}
+				return precompiledCache{bufferedCache{inner}}
+			})
 			rt = newRuntime(ctx, runtimeConfig().WithCompilationCache(cache))
 			if code, err = rt.CompileModule(ctx, libre2); err != nil {
 				if os.Getenv("GO_RE2_CACHE_STRICT") == "1" {
@@ -192,7 +199,9 @@ func startRuntime() {
 		}
 	}
 	if rt == nil {
-		rt = newRuntime(ctx, runtimeConfig())
+		cache := wazero.NewCompilationCache()
+		wrapFileCache(cache, func(fileCache) fileCache { return precompiledCache{} })
+		rt = newRuntime(ctx, runtimeConfig().WithCompilationCache(cache))
 		if code, err = rt.CompileModule(ctx, libre2); err != nil {
 			panic(err)
 		}
@@ -291,11 +300,11 @@ func (b bufferedReadCloser) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// bufferCacheReads (ccsite) puts bufferedCache in front of the file cache
-// of c (wazero v1.9.0's *cache, field fileCache), before a runtime uses it.
-// wazero has no option for it; should its layout change, c is left as it
-// is (slower, never wrong).
-func bufferCacheReads(c wazero.CompilationCache) {
+// wrapFileCache (ccsite) puts wrap(its file cache) in the place of the
+// file cache of c (wazero v1.9.0's *cache, field fileCache, nil for a cache
+// in memory only), before a runtime uses it. wazero has no option for it;
+// should its layout change, c is left as it is (slower, never wrong).
+func wrapFileCache(c wazero.CompilationCache, wrap func(fileCache) fileCache) {
 	v := reflect.ValueOf(c)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return
@@ -305,11 +314,14 @@ func bufferCacheReads(c wazero.CompilationCache) {
 		return
 	}
 	f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
-	inner, ok := f.Interface().(fileCache)
-	if !ok || inner == nil {
-		return
+	var inner fileCache
+	if !f.IsNil() {
+		var ok bool
+		if inner, ok = f.Interface().(fileCache); !ok {
+			return
+		}
 	}
-	w := reflect.ValueOf(bufferedCache{inner})
+	w := reflect.ValueOf(wrap(inner))
 	if !w.Type().AssignableTo(f.Type()) {
 		return
 	}
