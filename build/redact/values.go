@@ -96,8 +96,62 @@ func scanKey(name []byte) bool {
 }
 
 // sensitiveKey tells whether a member's name says its value is a secret
-// (a password, a token, a key): the rules then see "name: value".
+// (a password, a token, a key): the rules then see "name: value". It is
+// asked of every long value's member name, so an ASCII name is judged in
+// one pass over a lowered copy on the stack; sensitiveKeyOf is the rule.
 func sensitiveKey(k string) bool {
+	if len(k) > 64 {
+		return false
+	}
+	var buf [64]byte
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c >= utf8.RuneSelf {
+			return sensitiveKeyOf(k)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	l := buf[:len(k)]
+	if hasSuffix(l, "tokens") || hasSuffix(l, "source") || hasSuffix(l, "count") {
+		return false
+	}
+	for i, c := range l {
+		var words []string
+		switch c {
+		case 'p':
+			words = []string{"pass", "pwd"}
+		case 's':
+			words = []string{"secret", "sig"}
+		case 't':
+			words = []string{"token"}
+		case 'k':
+			words = []string{"key"}
+		case 'a':
+			words = []string{"auth"}
+		case 'c':
+			words = []string{"credential", "cookie"}
+		default:
+			continue
+		}
+		for _, w := range words {
+			if hasPrefix(l[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasPrefix(b []byte, w string) bool { return len(b) >= len(w) && string(b[:len(w)]) == w }
+func hasSuffix(b []byte, w string) bool { return len(b) >= len(w) && string(b[len(b)-len(w):]) == w }
+
+// sensitiveKeyOf is sensitiveKey's rule, for any name: lowered, it does
+// not end in "tokens", "source" or "count" (token counts, a key's source)
+// and holds one of the words.
+func sensitiveKeyOf(k string) bool {
 	if len(k) > 64 {
 		return false
 	}
@@ -105,13 +159,15 @@ func sensitiveKey(k string) bool {
 	if strings.HasSuffix(l, "tokens") || strings.HasSuffix(l, "source") || strings.HasSuffix(l, "count") {
 		return false
 	}
-	for _, w := range []string{"pass", "pwd", "secret", "token", "key", "auth", "credential", "cookie", "sig"} {
+	for _, w := range sensitiveWords {
 		if strings.Contains(l, w) {
 			return true
 		}
 	}
 	return false
 }
+
+var sensitiveWords = []string{"pass", "pwd", "secret", "token", "key", "auth", "credential", "cookie", "sig"}
 
 // loosen prepares text for the rules without moving anything: closing
 // punctuation right after a token (a secret at the end of a sentence, in
