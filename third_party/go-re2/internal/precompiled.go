@@ -11,7 +11,6 @@ import (
 	"compress/gzip"
 	"encoding/hex"
 	"io"
-	"io/fs"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -103,19 +102,4 @@ func wazeroVersion() string {
 		return "dev"
 	}
 	return v
-}
-
-// PrecompiledKeys lists the keys of the shipped code (hex), for tests.
-func PrecompiledKeys() []string {
-	if precompiledCode == nil {
-		return nil
-	}
-	ents, _ := fs.ReadDir(precompiledCode, precompiledDir)
-	var keys []string
-	for _, e := range ents {
-		if n := e.Name(); len(n) == 64+3 {
-			keys = append(keys, n[:64])
-		}
-	}
-	return keys
 }
