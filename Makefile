@@ -38,6 +38,7 @@ fuzz:
 	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzMarkdownLexer$$' -fuzztime $(FUZZTIME) ./build/markup
 	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzBashLexer$$' -fuzztime $(FUZZTIME) ./build/markup
 	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzPythonLexer$$' -fuzztime $(FUZZTIME) ./build/markup
+	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzPlainParagraph$$' -fuzztime $(FUZZTIME) ./build/markup
 
 golden:
 	CCSITE_UPDATE=1 $(GO) test -count=1 $(GOLDEN)
