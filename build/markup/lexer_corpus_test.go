@@ -1,7 +1,6 @@
 package markup
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -25,33 +24,16 @@ func TestFastLexerCorpus(t *testing.T) {
 	h := NewHighlighter()
 	type block struct{ lang, name, code string }
 	var blocks []block
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			if name, ok := v["file_path"].(string); ok {
-				if code, ok := v["content"].(string); ok {
-					blocks = append(blocks, block{"", name, code})
-				}
-			}
-			if text, ok := v["text"].(string); ok {
-				for _, m := range fence.FindAllStringSubmatch(text, -1) {
-					blocks = append(blocks, block{m[1], "", m[2]})
-				}
-			}
-			for _, x := range v {
-				walk(x)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
+	corpustest.EachObject(t, func(v map[string]any) {
+		if name, ok := v["file_path"].(string); ok {
+			if code, ok := v["content"].(string); ok {
+				blocks = append(blocks, block{"", name, code})
 			}
 		}
-	}
-	corpustest.EachLine(t, func(_ string, line []byte) {
-		var v any
-		if json.Unmarshal(line, &v) == nil {
-			walk(v)
+		if text, ok := v["text"].(string); ok {
+			for _, m := range fence.FindAllStringSubmatch(text, -1) {
+				blocks = append(blocks, block{m[1], "", m[2]})
+			}
 		}
 	})
 	seen := map[string]bool{}

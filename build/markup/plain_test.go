@@ -1,7 +1,6 @@
 package markup
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -88,31 +87,14 @@ func FuzzPlainParagraph(f *testing.F) {
 func TestPlainParagraphCorpus(t *testing.T) {
 	r := New(NewHighlighter())
 	taken, texts := 0, 0
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			for _, k := range []string{"text", "content", "thinking", "prompt", "summary"} {
-				if s, ok := v[k].(string); ok {
-					texts++
-					if samePlain(t, r, s) {
-						taken++
-					}
+	corpustest.EachObject(t, func(v map[string]any) {
+		for _, k := range []string{"text", "content", "thinking", "prompt", "summary"} {
+			if s, ok := v[k].(string); ok {
+				texts++
+				if samePlain(t, r, s) {
+					taken++
 				}
 			}
-			for _, x := range v {
-				walk(x)
-			}
-		case []any:
-			for _, x := range v {
-				walk(x)
-			}
-		}
-	}
-	corpustest.EachLine(t, func(_ string, line []byte) {
-		var v any
-		if json.Unmarshal(line, &v) == nil {
-			walk(v)
 		}
 	})
 	t.Logf("%d of %d texts taken by the fast path", taken, texts)

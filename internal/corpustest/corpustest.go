@@ -4,6 +4,7 @@ package corpustest
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,4 +41,30 @@ func EachLine(tb testing.TB, fn func(file string, line []byte)) (files int) {
 		tb.Fatal(err)
 	}
 	return files
+}
+
+// EachObject calls fn with every JSON object (at any depth) of every line
+// of the corpus that parses, skipping the test as EachLine does.
+func EachObject(tb testing.TB, fn func(obj map[string]any)) {
+	tb.Helper()
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			fn(v)
+			for _, x := range v {
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	EachLine(tb, func(_ string, line []byte) {
+		var v any
+		if json.Unmarshal(line, &v) == nil {
+			walk(v)
+		}
+	})
 }
