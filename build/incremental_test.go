@@ -325,25 +325,31 @@ func TestInterruptedBuild(t *testing.T) {
 // TestCacheBetweenBuilds: a --force build with the cache of a previous one
 // highlights nothing again and skips the lines it knows clean, yet gives
 // the same site and finds the same secrets.
+// redactedForceBuild builds in into out with secrets redacted, --force and
+// the cache folder cache, failing the test on an error of the build or of
+// its cache.
+func redactedForceBuild(t *testing.T, in, out, cache string) Summary {
+	t.Helper()
+	red, err := redact.New(redact.Options{Secrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, CacheDir: cache, Force: true, Redact: red})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.CacheErr != nil {
+		t.Fatal(sum.CacheErr)
+	}
+	return sum
+}
+
 func TestCacheBetweenBuilds(t *testing.T) {
 	sec := fakeSecrets()
 	in, _ := secretArchive(t, sec)
 	copyTree(t, "../demo/projects", in)
 	cache := t.TempDir()
-	build := func(out string) Summary {
-		red, err := redact.New(redact.Options{Secrets: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, CacheDir: cache, Force: true, Redact: red})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sum.CacheErr != nil {
-			t.Fatal(sum.CacheErr)
-		}
-		return sum
-	}
+	build := func(out string) Summary { return redactedForceBuild(t, in, out, cache) }
 	one, two := filepath.Join(t.TempDir(), "one"), filepath.Join(t.TempDir(), "two")
 	first := build(one)
 	second := build(two)

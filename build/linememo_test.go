@@ -2,14 +2,12 @@ package build
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"ccsite/build/redact"
 	"ccsite/build/transcript"
 )
 
@@ -161,18 +159,7 @@ func TestLineMemoSecretsInPlace(t *testing.T) {
 	f.WriteString(note("77777777-7777-4777-8777-777777777777", filler))
 	f.Close()
 	cache := t.TempDir()
-	build := func(out string) Summary {
-		t.Helper()
-		red, err := redact.New(redact.Options{Secrets: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, CacheDir: cache, Force: true, Redact: red})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sum
-	}
+	build := func(out string) Summary { return redactedForceBuild(t, in, out, cache) }
 	build(filepath.Join(t.TempDir(), "one"))
 	st, err := os.Stat(path)
 	if err != nil {
