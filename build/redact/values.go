@@ -119,24 +119,7 @@ func sensitiveKey(k string) bool {
 		return false
 	}
 	for i, c := range l {
-		var words []string
-		switch c {
-		case 'p':
-			words = []string{"pass", "pwd"}
-		case 's':
-			words = []string{"secret", "sig"}
-		case 't':
-			words = []string{"token"}
-		case 'k':
-			words = []string{"key"}
-		case 'a':
-			words = []string{"auth"}
-		case 'c':
-			words = []string{"credential", "cookie"}
-		default:
-			continue
-		}
-		for _, w := range words {
+		for _, w := range sensitiveByFirst[c] {
 			if hasPrefix(l[i:], w) {
 				return true
 			}
@@ -144,6 +127,14 @@ func sensitiveKey(k string) bool {
 	}
 	return false
 }
+
+// sensitiveByFirst is sensitiveWords by their first byte.
+var sensitiveByFirst = func() (t [256][]string) {
+	for _, w := range sensitiveWords {
+		t[w[0]] = append(t[w[0]], w)
+	}
+	return t
+}()
 
 func hasPrefix(b []byte, w string) bool { return len(b) >= len(w) && string(b[:len(w)]) == w }
 func hasSuffix(b []byte, w string) bool { return len(b) >= len(w) && string(b[len(b)-len(w):]) == w }
