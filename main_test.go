@@ -25,20 +25,35 @@ import (
 // TestMain lets the test binary double as the ccsite command that the
 // scripts in testdata/script run.
 func TestMain(m *testing.M) {
+	var tm testscript.TestingM = m
 	if os.Getenv("CCSITE_STATE_HOME") == "" {
 		// The build states of the tests that call run, in a folder of
-		// their own (the scripts get their own in Setup).
+		// their own (the scripts get their own in Setup), removed when
+		// the tests end: testscript.Main exits, so a deferred removal
+		// never ran and each run of the tests left ~100 MB in $TMPDIR.
 		dir, err := os.MkdirTemp("", "ccsite-state-")
 		if err == nil {
 			os.Setenv("CCSITE_STATE_HOME", dir)
-			defer os.RemoveAll(dir)
+			tm = removeAfter{m, dir}
 		}
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(tm, map[string]func(){
 		"ccsite": func() {
 			os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 		},
 	})
+}
+
+// removeAfter runs the tests, then removes dir.
+type removeAfter struct {
+	m   *testing.M
+	dir string
+}
+
+func (r removeAfter) Run() int {
+	code := r.m.Run()
+	os.RemoveAll(r.dir)
+	return code
 }
 
 // TestScripts runs the CLI scripts in testdata/script. Each script starts
