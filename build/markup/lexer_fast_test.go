@@ -167,3 +167,21 @@ func TestRuleFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryGet: registryGet finds what the registry's Get finds, for
+// chroma's registry (through getLexer) and another one, names that are
+// lexers' and names that are not, asked twice (the second from memory).
+func TestRegistryGet(t *testing.T) {
+	other := chroma.NewLexerRegistry()
+	other.Register(lexers.Get("go"))
+	names := []string{"go", "Go", "bash", "py", "tsx", "yaml", "x.rs", "Makefile", "", "nosuchlang", "mermaid", "text", "C++", "shell-session"}
+	for round := range 2 {
+		for _, reg := range []*chroma.LexerRegistry{lexers.GlobalLexerRegistry, other} {
+			for _, n := range names {
+				if got, want := registryGet(reg, n), reg.Get(n); got != want {
+					t.Errorf("round %d: registryGet(%q) = %v, Get gives %v", round, n, got, want)
+				}
+			}
+		}
+	}
+}
