@@ -3,10 +3,12 @@ package search
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 )
@@ -30,7 +32,7 @@ func TestMetaSet(t *testing.T) {
 			m := mk(rnd.Intn(20), i, time.Duration(rnd.Intn(100)-5)*time.Minute)
 			ref[m.id] = m
 		}
-		s := newMetaSet(numbered(ref))
+		s := newMetaSet(numberedMap(ref))
 		for op := 0; op < rnd.Intn(40); op++ {
 			switch rnd.Intn(5) {
 			case 0: // the newest document, as an appended message
@@ -49,8 +51,12 @@ func TestMetaSet(t *testing.T) {
 					ref[id] = m
 					break
 				}
-			case 3: // a document deleted (or one not there)
+			case 3: // a document deleted (or one not there); half the
+				// time one of the set, maybe one added since the base
 				id := fmt.Sprintf("p/s%d.html#m-%d", rnd.Intn(22), rnd.Intn(300))
+				if ids := slices.Sorted(maps.Keys(ref)); len(ids) > 0 && rnd.Intn(2) == 0 {
+					id = ids[rnd.Intn(len(ids))]
+				}
 				s.del(id)
 				delete(ref, id)
 			case 4: // a page's documents
@@ -88,7 +94,7 @@ func TestMetaSet(t *testing.T) {
 		if n != len(ref) {
 			t.Fatalf("round %d: each gave %d ids, want %d", round, n, len(ref))
 		}
-		got, want := s.numbered(), numbered(ref)
+		got, want := s.numbered(), numberedMap(ref)
 		if len(got) == 0 && len(want) == 0 {
 			continue
 		}
@@ -178,4 +184,9 @@ func TestMetasAppend(t *testing.T) {
 	if _, _, err := readMetas(p, len(all)); err == nil {
 		t.Error("a file cut short read without error")
 	}
+}
+
+// numberedMap is numbered of a map's metas.
+func numberedMap(metas map[string]meta) []meta {
+	return numbered(slices.Collect(maps.Values(metas)))
 }

@@ -233,16 +233,19 @@ func layerCuts(metas []meta) []int {
 // without one bleve can index first, so that a new message is always the
 // last), then id, the order in which bleve's results break ties
 // (Index.Search sorts by score, time and id). Keys made once are sorted
-// and each meta copied once: metas are large to swap.
-func numbered(metas map[string]meta) []meta {
+// and each meta copied once: metas are large to swap. metas is not
+// changed; ids are unique.
+func numbered(metas []meta) []meta {
 	type key struct {
 		has  bool
 		nano int64
 		id   string
+		at   int
 	}
 	keys := make([]key, 0, len(metas))
-	for id, m := range metas {
-		k := key{has: hasTime(m.time), id: id}
+	for i := range metas {
+		m := &metas[i]
+		k := key{has: hasTime(m.time), id: m.id, at: i}
 		if k.has {
 			k.nano = m.time.UnixNano()
 		}
@@ -262,7 +265,7 @@ func numbered(metas map[string]meta) []meta {
 	})
 	out := make([]meta, len(keys))
 	for i, k := range keys {
-		out[i] = metas[k.id]
+		out[i] = metas[k.at]
 	}
 	return out
 }

@@ -343,7 +343,7 @@ func TestStaticMatchesBleve(t *testing.T) {
 	for i := range docs {
 		byID[docs[i].ID] = newMeta(&docs[i])
 	}
-	metas := numbered(byID)
+	metas := numberedMap(byID)
 	want, wantLens := blevePostings(t, dir, metas)
 	// The filter terms hold each document under its values.
 	filters := map[string][]uint32{}
@@ -475,7 +475,7 @@ func TestMetasRoundTrip(t *testing.T) {
 		metas[docs[i].ID] = newMeta(&docs[i])
 	}
 	p := filepath.Join(t.TempDir(), "m")
-	if err := writeMetas(p, numbered(metas)); err != nil {
+	if err := writeMetas(p, numberedMap(metas)); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(p)
@@ -491,7 +491,7 @@ func TestMetasRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := numbered(metas)
+	want := numberedMap(metas)
 	if len(got) != len(want) {
 		t.Fatalf("read %d metas, want %d", len(got), len(want))
 	}
@@ -538,7 +538,7 @@ func TestTiesByNumber(t *testing.T) {
 	for i := range docs {
 		byID[docs[i].ID] = newMeta(&docs[i])
 	}
-	metas := numbered(byID)
+	metas := numberedMap(byID)
 	idx, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)

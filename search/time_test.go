@@ -90,7 +90,7 @@ func TestTimeFilterAndTies(t *testing.T) {
 	for i := range docs {
 		metas[docs[i].ID] = newMeta(&docs[i])
 	}
-	for _, m := range numbered(metas) {
+	for _, m := range numberedMap(metas) {
 		got = append(got, m.id[len("p/s.html#"):])
 	}
 	if want := []string{"f", "h", "g", "e", "b", "a", "i", "c", "d"}; !slices.Equal(got, want) {
