@@ -190,3 +190,69 @@ func TestMetasAppend(t *testing.T) {
 func numberedMap(metas map[string]meta) []meta {
 	return numbered(slices.Collect(maps.Values(metas)))
 }
+
+// TestPutMetas: the chunked metas against a map, through 30,000 random
+// adds, replacements and deletes that cross chunk ends both ways.
+func TestPutMetas(t *testing.T) {
+	rnd := rand.New(rand.NewSource(3))
+	p := putMetas{at: map[string]int32{}}
+	ref := map[string]meta{}
+	var ids []string
+	most, crossedDown := 0, false
+	for op := 0; op < 30000; op++ {
+		adds, replaces := 2, 4 // of 10: shrinking ~0.4 a step
+		if op%10000 < 6000 {
+			adds, replaces = 7, 8 // growing ~0.5 a step
+		}
+		before := p.len()
+		switch r := rnd.Intn(10); {
+		case r < adds:
+			m := meta{id: fmt.Sprintf("p/s.html#m-%d", op), title: "t", text: int64(op)}
+			p.set(m)
+			ref[m.id] = m
+			ids = append(ids, m.id)
+		case r < replaces && len(ids) > 0:
+			id := ids[rnd.Intn(len(ids))]
+			m := meta{id: id, title: "replaced", text: int64(op)}
+			p.set(m)
+			ref[id] = m
+		case len(ids) > 0:
+			k := rnd.Intn(len(ids))
+			id := ids[k]
+			ids[k] = ids[len(ids)-1]
+			ids = ids[:len(ids)-1]
+			p.del(id)
+			delete(ref, id)
+		}
+		most = max(most, p.len())
+		if before%putChunk == 0 && p.len() < before {
+			crossedDown = true
+		}
+		if p.len() != len(ref) || len(p.at) != len(ref) {
+			t.Fatalf("op %d: len %d (%d placed), want %d", op, p.len(), len(p.at), len(ref))
+		}
+		if op%997 == 0 || op == 29999 {
+			for id, m := range ref {
+				if g, ok := p.get(id); !ok || g != m {
+					t.Fatalf("op %d: get(%s) = %+v %v, want %+v", op, id, g, ok, m)
+				}
+			}
+			n := 0
+			p.each(func(m *meta) {
+				n++
+				if ref[m.id] != *m {
+					t.Fatalf("op %d: each gave %+v, want %+v", op, *m, ref[m.id])
+				}
+			})
+			if n != len(ref) {
+				t.Fatalf("op %d: each gave %d metas, want %d", op, n, len(ref))
+			}
+			if want := numberedMap(ref); len(want) > 0 && !reflect.DeepEqual(numbered(p.chunks...), want) {
+				t.Fatalf("op %d: numbered differs", op)
+			}
+		}
+	}
+	if most < 3*putChunk || !crossedDown {
+		t.Errorf("at most %d metas, a chunk's end crossed down: %v; the test means to cross them", most, crossedDown)
+	}
+}

@@ -233,23 +233,29 @@ func layerCuts(metas []meta) []int {
 // without one bleve can index first, so that a new message is always the
 // last), then id, the order in which bleve's results break ties
 // (Index.Search sorts by score, time and id). Keys made once are sorted
-// and each meta copied once: metas are large to swap. metas is not
-// changed; ids are unique.
-func numbered(metas []meta) []meta {
+// and each meta copied once: metas are large to swap. The metas are those
+// of all the lists, which are not changed; ids are unique.
+func numbered(lists ...[]meta) []meta {
 	type key struct {
 		has  bool
 		nano int64
 		id   string
-		at   int
+		m    *meta
 	}
-	keys := make([]key, 0, len(metas))
-	for i := range metas {
-		m := &metas[i]
-		k := key{has: hasTime(m.time), id: m.id, at: i}
-		if k.has {
-			k.nano = m.time.UnixNano()
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	keys := make([]key, 0, n)
+	for _, l := range lists {
+		for i := range l {
+			m := &l[i]
+			k := key{has: hasTime(m.time), id: m.id, m: m}
+			if k.has {
+				k.nano = m.time.UnixNano()
+			}
+			keys = append(keys, k)
 		}
-		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b key) int {
 		switch {
@@ -265,7 +271,7 @@ func numbered(metas []meta) []meta {
 	})
 	out := make([]meta, len(keys))
 	for i, k := range keys {
-		out[i] = metas[k.at]
+		out[i] = *k.m
 	}
 	return out
 }
