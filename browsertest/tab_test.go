@@ -48,6 +48,12 @@ func (tb *tab) in(t *testing.T) *tab {
 
 const tabTimeout = 45 * time.Second
 
+// waitTimeout is how long waitFor and waitAcross wait. It was 5 s, and
+// the full suite (go test ./..., the corpus's build tests beside these on
+// two cores) once took longer for a scroll's outline mark on the longest
+// corpus page; a wait that holds returns as soon as it does.
+const waitTimeout = 15 * time.Second
+
 // newTab opens a tab at 1280×800 with focus emulated (so the clipboard
 // works headless). opts may give it its own browser context (own storage).
 func newTab(t *testing.T, opts ...chromedp.ContextOption) *tab {
@@ -214,11 +220,11 @@ func (tb *tab) press(keys string) {
 	}
 }
 
-// waitFor polls the expression until it is truthy, for up to 5 s.
+// waitFor polls the expression until it is truthy, for up to waitTimeout.
 func (tb *tab) waitFor(expr string) {
 	tb.t.Helper()
 	_, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](expr,
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(5*time.Second)))
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(waitTimeout)))
 	if err != nil {
 		tb.t.Fatalf("wait for %s: %v", expr, err)
 	}
@@ -229,7 +235,7 @@ func (tb *tab) waitFor(expr string) {
 // that fail while the old page goes are retried.
 func (tb *tab) waitAcross(expr string) {
 	tb.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(waitTimeout)
 	var last error
 	for time.Now().Before(deadline) {
 		ok, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](expr))
@@ -239,7 +245,7 @@ func (tb *tab) waitAcross(expr string) {
 		last = err
 		time.Sleep(20 * time.Millisecond)
 	}
-	tb.t.Fatalf("wait for %s: not true after 5s (last error: %v)", expr, last)
+	tb.t.Fatalf("wait for %s: not true after %v (last error: %v)", expr, waitTimeout, last)
 }
 
 // viewport sets the window's size; mobile honours the viewport meta tag.
