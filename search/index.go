@@ -314,6 +314,11 @@ func (w *Writer) Delete(ids []string) error {
 // del with the same content: when a message is appended to a session, its
 // other documents stay as they are. It returns the ids it added.
 func (w *Writer) Replace(del []string, docs []Doc) ([]string, error) {
+	return w.replace(del, docs, nil)
+}
+
+// replace is Replace; hashes, when not nil, are the documents' DocHash.
+func (w *Writer) replace(del []string, docs []Doc, hashes []uint64) ([]string, error) {
 	if err := w.loadMetas(); err != nil {
 		return nil, err
 	}
@@ -322,18 +327,23 @@ func (w *Writer) Replace(del []string, docs []Doc) ([]string, error) {
 		gone[id] = true
 	}
 	fresh := make([]Doc, 0, len(docs))
+	var freshHashes []uint64
+	if hashes != nil {
+		freshHashes = make([]uint64, 0, len(docs))
+	}
 	for i := range docs {
 		d := &docs[i]
-		if !gone[d.ID] || w.added[d.ID] {
-			fresh = append(fresh, *d)
-			continue
-		}
-		if m, ok := w.metas.get(d.ID); ok && m.hash == docHash(d) {
-			delete(gone, d.ID)
-			w.added[d.ID] = true
-			continue
+		if gone[d.ID] && !w.added[d.ID] {
+			if m, ok := w.metas.get(d.ID); ok && m.hash == hashOf(d, hashes, i) {
+				delete(gone, d.ID)
+				w.added[d.ID] = true
+				continue
+			}
 		}
 		fresh = append(fresh, *d)
+		if hashes != nil {
+			freshHashes = append(freshHashes, hashes[i])
+		}
 	}
 	// A document this writer added before (another unit's, whose page
 	// this one's pages still name: a page that moved) is not stale.
@@ -346,18 +356,24 @@ func (w *Writer) Replace(del []string, docs []Doc) ([]string, error) {
 	if err := w.Delete(rest); err != nil {
 		return nil, err
 	}
-	return w.Add(fresh)
+	return w.add(fresh, freshHashes)
 }
 
 // ReplacePages is Replace with, for del, every document of the pages
 // (site paths, as document ids begin): the caller need not remember which
 // documents a page gave.
 func (w *Writer) ReplacePages(pages []string, docs []Doc) ([]string, error) {
+	return w.ReplacePagesHashed(pages, docs, nil)
+}
+
+// ReplacePagesHashed is ReplacePages of documents whose DocHash the
+// caller has: hashes[i] is docs[i]'s (nil: none).
+func (w *Writer) ReplacePagesHashed(pages []string, docs []Doc, hashes []uint64) ([]string, error) {
 	del, err := w.docsOf(pages)
 	if err != nil {
 		return nil, err
 	}
-	return w.Replace(del, docs)
+	return w.replace(del, docs, hashes)
 }
 
 // DeletePages deletes every document of the pages.
@@ -423,6 +439,19 @@ func pageOf(id string) string {
 // as they are, not through io.WriteString, which copied each text into a
 // new []byte (sha256's digest has no WriteString): 0.7 CPU-s of a cold
 // 1 GB build. A hash.Hash neither keeps nor changes what it is given.
+// DocHash is the hash the index keeps of d, to know it unchanged: a caller
+// that needs it too (a build hashes each unit's documents) hands it to
+// AddHashed or ReplacePagesHashed, so that no document is hashed twice.
+func DocHash(d *Doc) uint64 { return docHash(d) }
+
+// hashOf is hashes[i] when hashes is given, else d's hash.
+func hashOf(d *Doc, hashes []uint64, i int) uint64 {
+	if hashes != nil {
+		return hashes[i]
+	}
+	return docHash(d)
+}
+
 func docHash(d *Doc) uint64 {
 	h := sha256.New()
 	for _, f := range []string{d.ID, d.Project, d.Session, d.Title, d.Role, d.Tool, d.Model, d.Time.UTC().Format(time.RFC3339Nano), d.Text} {
@@ -436,7 +465,19 @@ func docHash(d *Doc) uint64 {
 
 // Add adds docs. A document whose id was added before in this writer's
 // life is left out (the first stays). It returns the ids it added.
-func (w *Writer) Add(docs []Doc) ([]string, error) {
+func (w *Writer) Add(docs []Doc) ([]string, error) { return w.add(docs, nil) }
+
+// AddHashed is Add of documents whose DocHash the caller has: hashes[i] is
+// docs[i]'s.
+func (w *Writer) AddHashed(docs []Doc, hashes []uint64) ([]string, error) {
+	if len(hashes) != len(docs) {
+		return nil, fmt.Errorf("search index: %d hashes for %d documents", len(hashes), len(docs))
+	}
+	return w.add(docs, hashes)
+}
+
+// add is Add; hashes, when not nil, are the documents' DocHash.
+func (w *Writer) add(docs []Doc, hashes []uint64) ([]string, error) {
 	var ids []string
 	if err := w.loadMetas(); err != nil {
 		return nil, err
@@ -456,7 +497,7 @@ func (w *Writer) Add(docs []Doc) ([]string, error) {
 		if w.spill == nil && spillDocs {
 			w.spill = newSpill(w.dir)
 		}
-		m := newMeta(d)
+		m := newMeta(d, hashOf(d, hashes, i))
 		if w.spill != nil {
 			spillDoc(w.spill, d, m.hash)
 		}

@@ -93,9 +93,10 @@ type meta struct {
 	hash                                           uint64 // docHash
 }
 
-func newMeta(d *Doc) meta {
+// newMeta is d's meta; hash is docHash(d).
+func newMeta(d *Doc, hash uint64) meta {
 	return meta{id: d.ID, project: d.Project, session: d.Session, title: d.Title, role: d.Role, tool: d.Tool,
-		model: d.Model, time: d.Time, text: int64(len(d.Text)), hash: docHash(d)}
+		model: d.Model, time: d.Time, text: int64(len(d.Text)), hash: hash}
 }
 
 // StaticStats describes a written static index.

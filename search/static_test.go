@@ -341,7 +341,7 @@ func TestStaticMatchesBleve(t *testing.T) {
 	got, gotLens := staticPostings(t, files)
 	byID := map[string]meta{}
 	for i := range docs {
-		byID[docs[i].ID] = newMeta(&docs[i])
+		byID[docs[i].ID] = newMeta(&docs[i], docHash(&docs[i]))
 	}
 	metas := numberedMap(byID)
 	want, wantLens := blevePostings(t, dir, metas)
@@ -472,7 +472,7 @@ func TestMetasRoundTrip(t *testing.T) {
 	docs[2].Time = time.Date(2026, 1, 2, 3, 4, 5, 999999999, time.FixedZone("x", 3600))
 	metas := map[string]meta{}
 	for i := range docs {
-		metas[docs[i].ID] = newMeta(&docs[i])
+		metas[docs[i].ID] = newMeta(&docs[i], docHash(&docs[i]))
 	}
 	p := filepath.Join(t.TempDir(), "m")
 	if err := writeMetas(p, numberedMap(metas)); err != nil {
@@ -536,7 +536,7 @@ func TestTiesByNumber(t *testing.T) {
 	writeAll(t, w, nil) // the stats beside the index
 	byID := map[string]meta{}
 	for i := range docs {
-		byID[docs[i].ID] = newMeta(&docs[i])
+		byID[docs[i].ID] = newMeta(&docs[i], docHash(&docs[i]))
 	}
 	metas := numberedMap(byID)
 	idx, err := Open(dir)
@@ -563,8 +563,15 @@ func TestTiesByNumber(t *testing.T) {
 // TestReplacePages: ReplacePages deletes a page's documents that are not
 // given again and keeps those given again unchanged; a document another
 // call of the same writer added (a page that moved to another session in
-// this build) is not taken for a stale one.
+// this build) is not taken for a stale one. The same with the
+// documents' hashes given (ReplacePagesHashed, as a build calls it).
 func TestReplacePages(t *testing.T) {
+	for _, hashed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("hashed=%v", hashed), func(t *testing.T) { testReplacePages(t, hashed) })
+	}
+}
+
+func testReplacePages(t *testing.T, hashed bool) {
 	base := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	doc := func(id, text string, min int) Doc {
 		return Doc{ID: id, Project: "p", Session: "s", Role: "prompt", Time: base.Add(time.Duration(min) * time.Minute), Text: text}
@@ -576,13 +583,23 @@ func TestReplacePages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	replace := func(pages []string, docs []Doc) ([]string, error) {
+		if !hashed {
+			return w.ReplacePages(pages, docs)
+		}
+		hashes := make([]uint64, len(docs))
+		for i := range docs {
+			hashes[i] = DocHash(&docs[i])
+		}
+		return w.ReplacePagesHashed(pages, docs, hashes)
+	}
 	// b.html now belongs to another session, sent first.
-	if _, err := w.ReplacePages(nil, []Doc{doc("p/b.html#m-1", "beta moved", 5)}); err != nil {
+	if _, err := replace(nil, []Doc{doc("p/b.html#m-1", "beta moved", 5)}); err != nil {
 		t.Fatal(err)
 	}
 	// a.html's session: m-1 unchanged, m-2 gone, m-3 new; its old pages
 	// named b.html too.
-	added, err := w.ReplacePages([]string{"p/a.html", "p/b.html"}, []Doc{doc("p/a.html#m-1", "alpha one", 1), doc("p/a.html#m-3", "alpha three", 6)})
+	added, err := replace([]string{"p/a.html", "p/b.html"}, []Doc{doc("p/a.html#m-1", "alpha one", 1), doc("p/a.html#m-3", "alpha three", 6)})
 	if err != nil {
 		t.Fatal(err)
 	}
