@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
@@ -566,7 +565,7 @@ func (r *resolvedTerms) resolve(terms []termPos, acc map[string]*termAcc) []*ter
 func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 	kl := keptLayer{Entry: layerEntry{N: len(docs)}}
 	st := &kl.Stats
-	out := func(prefix string, body []byte, kind *int64) (string, error) {
+	out := func(prefix string, body func([]byte) []byte, kind *int64) (string, error) {
 		name, path, size, err := w.out(prefix, body)
 		if err != nil {
 			return "", err
@@ -625,7 +624,7 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 		rows = append(rows, displayRow{docs[i], a.display, tabs.kind[i], tabs.project[i]})
 		size += docs[i].text + int64(len(docs[i].id)) + 20
 		if size >= displayShardBytes || i == len(docs)-1 {
-			name, err := out("d", displayBody(rows), &st.DocBytes)
+			name, err := out("d", func(b []byte) []byte { return appendDisplayBody(b, rows) }, &st.DocBytes)
 			if err != nil {
 				return err
 			}
@@ -656,7 +655,7 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 		if len(shardTerms) == 0 {
 			return nil
 		}
-		name, err := out("t", termShardBody(shardTerms, posts, tsize), &st.TermBytes)
+		name, err := out("t", func(b []byte) []byte { return appendTermShard(b, shardTerms, posts, tsize) }, &st.TermBytes)
 		if err != nil {
 			return err
 		}
@@ -684,30 +683,38 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 	return kl, nil
 }
 
-// out writes a shard: body handed to ccsiteSearch.put under a name made of
-// prefix and a hash of body. It returns the name, the site path and the
-// file's size.
-func (w *staticWriter) out(prefix string, body []byte) (name, path string, size int64, err error) {
-	sum := sha256.Sum256(body)
+// out writes a shard: the body that body appends, handed to
+// ccsiteSearch.put under a name made of prefix and a hash of the body. The
+// body is appended after room for the call's head, which is filled in once
+// the body's hash names it: the file is written from the buffer the body
+// was made in (a copy of every shard, and a new buffer for each, were a
+// tenth of the static index's writing at 1 GB). It returns the name, the
+// site path and the file's size.
+func (w *staticWriter) out(prefix string, body func([]byte) []byte) (name, path string, size int64, err error) {
+	// The head's length does not depend on the hash: a name is letters,
+	// a dash and hex digits, which a JavaScript string holds as they are.
+	const put = "ccsiteSearch.put("
+	headLen := len(put) + len(jsString(prefix+"-000000000000")) + 1
+	buf := body(make([]byte, headLen, headLen+64))
+	sum := sha256.Sum256(buf[headLen:])
 	name = prefix + "-" + hex.EncodeToString(sum[:6])
-	var buf bytes.Buffer
-	buf.Grow(len(body) + len(name) + 32)
-	buf.WriteString("ccsiteSearch.put(")
-	buf.WriteString(jsString(name))
-	buf.WriteString(",")
-	buf.Write(body)
-	buf.WriteString(");\n")
+	head := put + jsString(name) + ","
+	if len(head) != headLen {
+		return "", "", 0, fmt.Errorf("search shard %s: a head of %d bytes, not %d", name, len(head), headLen)
+	}
+	copy(buf, head)
+	buf = append(buf, ");\n"...)
 	path = StaticDir + "/" + name + ".js"
-	if err := w.write(path, buf.Bytes()); err != nil {
+	if err := w.write(path, buf); err != nil {
 		return "", "", 0, err
 	}
-	return name, path, int64(buf.Len()), nil
+	return name, path, int64(len(buf)), nil
 }
 
-// termShardBody is a term shard's data: its terms, then their encoded
-// postings; size is about their bytes.
-func termShardBody(terms []string, posts [][]byte, size int) []byte {
-	body := make([]byte, 0, size+len(terms)*8)
+// appendTermShard appends a term shard's data to body: its terms, then
+// their encoded postings; size is about their bytes.
+func appendTermShard(body []byte, terms []string, posts [][]byte, size int) []byte {
+	body = slices.Grow(body, size+len(terms)*8+8)
 	body = append(body, '[')
 	for i, t := range terms {
 		if i > 0 {
@@ -788,14 +795,14 @@ func (w *staticWriter) tables(e *layerEntry, docs []meta) layerTables {
 // other fields with the filter terms and shows its results from the
 // display shards.
 func (w *staticWriter) metaShards(docs []meta, kl *keptLayer,
-	out func(prefix string, body []byte, kind *int64) (string, error)) error {
+	out func(prefix string, body func([]byte) []byte, kind *int64) (string, error)) error {
 	e := &kl.Entry
 	for start := 0; start < len(docs); start += metaShardDocs {
 		var enc []byte
 		for i := start; i < min(len(docs), start+metaShardDocs); i++ {
 			enc = varint(enc, uint64(day(docs[i].time)-e.Day0))
 		}
-		name, err := out("m", []byte(jsString(string(enc))), &kl.Stats.MetaBytes)
+		name, err := out("m", func(b []byte) []byte { return appendJSString(b, string(enc)) }, &kl.Stats.MetaBytes)
 		if err != nil {
 			return err
 		}
@@ -812,10 +819,12 @@ type displayRow struct {
 	kind, project int
 }
 
-// displayBody is a display shard's data: its pages, titles and sessions
-// listed once, then per document its page, anchor, title, time, display
-// text, kind, project and session, everything a result shows.
-func displayBody(docs []displayRow) []byte {
+// appendDisplayBody appends a display shard's data to body: its pages,
+// titles and sessions listed once, then per document its page, anchor,
+// title, time, display text, kind, project and session, everything a
+// result shows. The lists are made first, so that the rows are written
+// once, in place.
+func appendDisplayBody(body []byte, docs []displayRow) []byte {
 	var pages, titles, sessions []string
 	pageIdx, titleIdx, sessionIdx := map[string]int{}, map[string]int{}, map[string]int{}
 	index := func(list *[]string, at map[string]int, v string) int {
@@ -832,40 +841,38 @@ func displayBody(docs []displayRow) []byte {
 	// of any for each document, and encoding/json's string escaping
 	// through it, were a tenth of a cold 1 GB build's search.
 	size := 64
-	for _, d := range docs {
+	at := make([][3]int, len(docs)) // page, title, session
+	for i, d := range docs {
 		size += len(d.text) + len(d.m.id) + len(d.m.title) + len(d.m.session) + 64
+		page, _, _ := strings.Cut(d.m.id, "#")
+		at[i] = [3]int{index(&pages, pageIdx, page), index(&titles, titleIdx, d.m.title), index(&sessions, sessionIdx, d.m.session)}
 	}
-	rows := make([]byte, 0, size)
-	rows = append(rows, '[')
+	body = slices.Grow(body, size+size/4)
+	body = appendJSStrings(append(body, '['), pages)
+	body = appendJSStrings(append(body, ','), titles)
+	body = append(body, ',', '[')
 	for i, d := range docs {
 		m := d.m
-		page, anchor, _ := strings.Cut(m.id, "#")
-		pi := index(&pages, pageIdx, page)
-		ti := index(&titles, titleIdx, m.title)
-		si := index(&sessions, sessionIdx, m.session)
+		_, anchor, _ := strings.Cut(m.id, "#")
 		var t int64
 		if !m.time.IsZero() {
 			t = m.time.Unix()
 		}
 		if i > 0 {
-			rows = append(rows, ',')
+			body = append(body, ',')
 		}
-		rows = append(rows, '[')
-		rows = strconv.AppendInt(rows, int64(pi), 10)
-		rows = appendJSString(append(rows, ','), anchor)
-		rows = strconv.AppendInt(append(rows, ','), int64(ti), 10)
-		rows = strconv.AppendInt(append(rows, ','), t, 10)
-		rows = appendJSString(append(rows, ','), d.text)
-		rows = strconv.AppendInt(append(rows, ','), int64(d.kind), 10)
-		rows = strconv.AppendInt(append(rows, ','), int64(d.project), 10)
-		rows = strconv.AppendInt(append(rows, ','), int64(si), 10)
-		rows = append(rows, ']')
+		body = append(body, '[')
+		body = strconv.AppendInt(body, int64(at[i][0]), 10)
+		body = appendJSString(append(body, ','), anchor)
+		body = strconv.AppendInt(append(body, ','), int64(at[i][1]), 10)
+		body = strconv.AppendInt(append(body, ','), t, 10)
+		body = appendJSString(append(body, ','), d.text)
+		body = strconv.AppendInt(append(body, ','), int64(d.kind), 10)
+		body = strconv.AppendInt(append(body, ','), int64(d.project), 10)
+		body = strconv.AppendInt(append(body, ','), int64(at[i][2]), 10)
+		body = append(body, ']')
 	}
-	rows = append(rows, ']')
-	body := make([]byte, 0, len(rows)+size/4)
-	body = appendJSStrings(append(body, '['), pages)
-	body = appendJSStrings(append(body, ','), titles)
-	body = append(append(body, ','), rows...)
+	body = append(body, ']')
 	body = appendJSStrings(append(body, ','), sessions)
 	return append(body, ']')
 }

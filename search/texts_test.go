@@ -197,7 +197,7 @@ func TestDisplayBodyAsJSON(t *testing.T) {
 		docs = append(docs, displayRow{m: m, text: s, kind: i, project: -i})
 	}
 	for _, d := range [][]displayRow{docs, docs[:1], nil, {}} {
-		if got, want := displayBody(d), ref(d); !bytes.Equal(got, want) {
+		if got, want := appendDisplayBody(nil, d), ref(d); !bytes.Equal(got, want) {
 			t.Errorf("display body:\n%q\nencoding/json:\n%q", got, want)
 		}
 	}
