@@ -687,8 +687,8 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 // ccsiteSearch.put under a name made of prefix and a hash of the body. The
 // body is appended after room for the call's head, which is filled in once
 // the body's hash names it: the file is written from the buffer the body
-// was made in (a copy of every shard, and a new buffer for each, were a
-// tenth of the static index's writing at 1 GB). It returns the name, the
+// was made in, not from a copy in a new buffer (the 1 GB tree's layers
+// took 3.28 CPU-s with the copies, 3.16 without). It returns the name, the
 // site path and the file's size.
 func (w *staticWriter) out(prefix string, body func([]byte) []byte) (name, path string, size int64, err error) {
 	// The head's length does not depend on the hash: a name is letters,
