@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"ccsite/internal/randtext"
 )
 
 // TestAppendJSString: appendJSString writes what encoding/json writes for
@@ -18,11 +20,7 @@ func TestAppendJSString(t *testing.T) {
 		"\u2027", "\U0001F600", "\xff", "\xe2", "\x80", "\xa8", "\xe2\x80", "\xc3", "\xed\xa0\x80", "\xf4\x90\x80\x80"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
-		var sb strings.Builder
-		for n := r.IntN(24); n > 0; n-- {
-			sb.WriteString(alphabet[r.IntN(len(alphabet))])
-		}
-		cases = append(cases, sb.String())
+		cases = append(cases, randtext.Join(r, alphabet, 24))
 	}
 	for _, s := range cases {
 		want, err := json.Marshal(s)

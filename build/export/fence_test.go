@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"ccsite/internal/randtext"
 )
 
 // TestFence: the fence is longer than the longest run of backticks, and
@@ -27,11 +29,7 @@ func TestFence(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	cases := []string{"", "`", "```", "````", "a````b", "é`````é", "\xe6`\x97``````"}
 	for range 3000 {
-		var b strings.Builder
-		for range r.IntN(12) {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		cases = append(cases, b.String())
+		cases = append(cases, randtext.Join(r, pieces, 12))
 	}
 	for _, text := range cases {
 		got := fence("go", text)

@@ -2,10 +2,10 @@ package markup
 
 import (
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"ccsite/internal/corpustest"
+	"ccsite/internal/randtext"
 )
 
 // goldmarkOf is what goldmark makes of src, by the renderer's own path
@@ -58,12 +58,8 @@ func TestPlainParagraph(t *testing.T) {
 		"—", "\u0301", "w", "W", "*", "_", "&", "<", "#", "1.", "\t", "!", "[", "]", "|", "~", "@"}
 	taken := 0
 	for range 30000 {
-		var b strings.Builder
-		b.WriteString([]string{"a", "B", "é", "x"}[rng.IntN(4)])
-		for range rng.IntN(40) {
-			b.WriteString(alphabet[rng.IntN(len(alphabet))])
-		}
-		if samePlain(t, r, b.String()) {
+		text := []string{"a", "B", "é", "x"}[rng.IntN(4)] + randtext.Join(rng, alphabet, 40)
+		if samePlain(t, r, text) {
 			taken++
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"ccsite/internal/randtext"
 )
 
 // TestSensitiveKey: the one-pass judgement of a member's name is the
@@ -16,13 +18,9 @@ func TestSensitiveKey(t *testing.T) {
 		"KEY", "Ключ", "passé", "İkey", "tokenİ", "ke", "tok", "credentia", strings.Repeat("a", 64) + "key",
 		strings.Repeat("k", 63) + "y", strings.Repeat("x", 61) + "key"}
 	rng := rand.New(rand.NewPCG(1, 2))
-	alphabet := "aAcCeEgGiIkKnNoOpPrRsStTuUwWyYdD_-.İé"
+	alphabet := randtext.Bytes("aAcCeEgGiIkKnNoOpPrRsStTuUwWyYdD_-.İé")
 	for range 20000 {
-		var b strings.Builder
-		for range rng.IntN(12) {
-			b.WriteByte(alphabet[rng.IntN(len(alphabet))])
-		}
-		names = append(names, b.String())
+		names = append(names, randtext.Join(rng, alphabet, 12))
 	}
 	for _, k := range names {
 		if got, want := sensitiveKey(k), sensitiveKeyOf(k); got != want {
