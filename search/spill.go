@@ -64,7 +64,7 @@ func keyOf(d *Doc) spillKey {
 }
 
 // spillLoc is a record's place in the file, and the content hash
-// (docHash) of the document it describes.
+// (DocHash) of the document it describes.
 type spillLoc struct {
 	off  int64
 	n    int

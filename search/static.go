@@ -89,10 +89,10 @@ type meta struct {
 	id, project, session, title, role, tool, model string
 	time                                           time.Time
 	text                                           int64  // bytes of text
-	hash                                           uint64 // docHash
+	hash                                           uint64 // DocHash
 }
 
-// newMeta is d's meta; hash is docHash(d).
+// newMeta is d's meta; hash is DocHash(d).
 func newMeta(d *Doc, hash uint64) meta {
 	return meta{id: d.ID, project: d.Project, session: d.Session, title: d.Title, role: d.Role, tool: d.Tool,
 		model: d.Model, time: d.Time, text: int64(len(d.Text)), hash: hash}

@@ -341,7 +341,7 @@ func TestStaticMatchesBleve(t *testing.T) {
 	got, gotLens := staticPostings(t, files)
 	byID := map[string]meta{}
 	for i := range docs {
-		byID[docs[i].ID] = newMeta(&docs[i], docHash(&docs[i]))
+		byID[docs[i].ID] = newMeta(&docs[i], DocHash(&docs[i]))
 	}
 	metas := numberedMap(byID)
 	want, wantLens := blevePostings(t, dir, metas)
@@ -472,7 +472,7 @@ func TestMetasRoundTrip(t *testing.T) {
 	docs[2].Time = time.Date(2026, 1, 2, 3, 4, 5, 999999999, time.FixedZone("x", 3600))
 	metas := map[string]meta{}
 	for i := range docs {
-		metas[docs[i].ID] = newMeta(&docs[i], docHash(&docs[i]))
+		metas[docs[i].ID] = newMeta(&docs[i], DocHash(&docs[i]))
 	}
 	p := filepath.Join(t.TempDir(), "m")
 	if err := writeMetas(p, numberedMap(metas)); err != nil {
@@ -536,7 +536,7 @@ func TestTiesByNumber(t *testing.T) {
 	writeAll(t, w, nil) // the stats beside the index
 	byID := map[string]meta{}
 	for i := range docs {
-		byID[docs[i].ID] = newMeta(&docs[i], docHash(&docs[i]))
+		byID[docs[i].ID] = newMeta(&docs[i], DocHash(&docs[i]))
 	}
 	metas := numberedMap(byID)
 	idx, err := Open(dir)

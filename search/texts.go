@@ -27,7 +27,7 @@ import (
 // the site's search is the static index, and bleve's indexing was half a
 // cold build's search cost and more than a third of a cold build at 1 GB.
 //
-// It is a bbolt file: one bucket, a document's id to its docHash (8 bytes,
+// It is a bbolt file: one bucket, a document's id to its DocHash (8 bytes,
 // little-endian), a byte saying how the text follows (textRaw: as it is;
 // textS2: the text's CRC-32C (4 bytes, little-endian; an S2 block has no
 // check of its own, a zstd frame did) and an S2 block,

@@ -88,7 +88,7 @@ func TestTimeFilterAndTies(t *testing.T) {
 	var got []string
 	metas := map[string]meta{}
 	for i := range docs {
-		metas[docs[i].ID] = newMeta(&docs[i], docHash(&docs[i]))
+		metas[docs[i].ID] = newMeta(&docs[i], DocHash(&docs[i]))
 	}
 	for _, m := range numberedMap(metas) {
 		got = append(got, m.id[len("p/s.html#"):])
