@@ -65,6 +65,47 @@ var prechecks = map[string]struct {
 		`(?i)[\w.-]{0,50}?(?:lob)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}((live|test)_[a-f0-9]{35})(?:[\x60'"\s;]|\\[nr]|$)`,
 		func(s string) bool { return runAfter(s, "_", 35, isHex) },
 	},
+	// The rules below have keywords common in transcripts ("curl",
+	// "-----begin", "ext_", "api-", "key-") and expressions that need a
+	// rarer literal. The literals looked for without case hold no k or
+	// s, the letters (?i) also reads in a character of more than one byte
+	// (the Kelvin sign, the long s).
+	"curl-auth-header": {
+		`\bcurl\b(?:.*?|.*?(?:[\r\n]{1,2}.*?){1,5})[ \t\n\r](?:-H|--header)(?:=|[ \t]{0,5})(?:"(?i)(?:Authorization:[ \t]{0,5}(?:Basic[ \t]([a-z0-9+/]{8,}={0,3})|(?:Bearer|(?:Api-)?Token)[ \t]([\w=~@.+/-]{8,})|([\w=~@.+/-]{8,}))|(?:(?:X-(?:[a-z]+-)?)?(?:Api-?)?(?:Key|Token)):[ \t]{0,5}([\w=~@.+/-]{8,}))"|'(?i)(?:Authorization:[ \t]{0,5}(?:Basic[ \t]([a-z0-9+/]{8,}={0,3})|(?:Bearer|(?:Api-)?Token)[ \t]([\w=~@.+/-]{8,})|([\w=~@.+/-]{8,}))|(?:(?:X-(?:[a-z]+-)?)?(?:Api-?)?(?:Key|Token)):[ \t]{0,5}([\w=~@.+/-]{8,}))')(?:\B|\s|\z)`,
+		// "curl", -H or --header after a space or line end, and a
+		// header name ending the way Authorization, Key and Token end,
+		// before its colon.
+		func(s string) bool {
+			return strings.Contains(s, "curl") && (spaceBefore(s, "-H") || spaceBefore(s, "--header")) &&
+				(containsFold(s, "on:") || containsFold(s, "ey:") || containsFold(s, "en:"))
+		},
+	},
+	"curl-auth-user": {
+		`\bcurl\b(?:.*|.*(?:[\r\n]{1,2}.*){1,5})[ \t\n\r](?:-u|--user)(?:=|[ \t]{0,5})("(:[^"]{3,}|[^:"]{3,}:|[^:"]{3,}:[^"]{3,})"|'([^:']{3,}:[^']{3,})'|((?:"[^"]{3,}"|'[^']{3,}'|[\w$@.-]+):(?:"[^"]{3,}"|'[^']{3,}'|[\w${}@.-]+)))(?:\s|\z)`,
+		func(s string) bool {
+			return strings.Contains(s, "curl") && (spaceBefore(s, "-u") || spaceBefore(s, "--user"))
+		},
+	},
+	"private-key": {
+		`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S-]{64,}?KEY(?: BLOCK)?-----`,
+		func(s string) bool { return containsFold(s, "private ") },
+	},
+	"authress-service-client-access-key": {
+		`\b((?:sc|ext|scauth|authress)_(?i)[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.(?-i:acc)[_-][a-z0-9-]{10,32}\.[a-z0-9+/_=-]{30,120})(?:[\x60'"\s;]|\\[nr]|$)`,
+		func(s string) bool { return strings.Contains(s, ".acc_") || strings.Contains(s, ".acc-") },
+	},
+	"octopus-deploy-api-key": {
+		`\b(API-[A-Z0-9]{26})(?:[\x60'"\s;]|\\[nr]|$)`,
+		func(s string) bool { return runAfter(s, "API-", 26, isUpperOrDigit) },
+	},
+	"mailgun-key": {
+		`\b(key-[0-9a-f]{32})\b`,
+		func(s string) bool { return runAfter(s, "key-", 32, isLowerHex) },
+	},
+	"cloudflare-origin-ca-key": {
+		`\b(v1\.0-[a-f0-9]{24}-[a-f0-9]{146})(?:[\x60'"\s;]|\\[nr]|$)`,
+		func(s string) bool { return runAfter(s, "v1.0-", 24, isLowerHex) },
+	},
 }
 
 // gates are the rules run apart on windows of their own, each opened at
@@ -286,6 +327,9 @@ func newScanner(cfg config.Config) *scanner {
 	mainCfg := cfg
 	mainCfg.Rules = make(map[string]config.Rule, len(cfg.Rules))
 	for id, rule := range cfg.Rules {
+		if pathBound(rule) {
+			continue
+		}
 		pc, ok := prechecks[id]
 		if !ok || rule.Regex == nil || rule.Regex.String() != pc.expr || rule.Path != nil {
 			mainCfg.Rules[id] = rule
@@ -320,6 +364,11 @@ func newScanner(cfg config.Config) *scanner {
 	}
 	// The rules whose matches can span any number of lines run on whole
 	// texts, by a detector of their own; the others on windows of them.
+	// The rules run apart are groups of their own, after the gated ones:
+	// their prechecks run only on a text holding one of their keywords.
+	for _, sr := range sc.split {
+		groups = append(groups, ruleGroup{rules: sr.det.Config.Rules, whole: true})
+	}
 	var long map[string]config.Rule
 	if sc.win, long = newWindower(append([]ruleGroup{{rules: mainCfg.Rules}}, groups...)...); len(long) > 0 {
 		longCfg := mainCfg
@@ -360,9 +409,9 @@ func newDetectorOf(cfg config.Config) *detect.Detector {
 // DetectString returns what a detector with all the rules finds in text.
 func (sc *scanner) DetectString(text string) []report.Finding {
 	var found []report.Finding
-	var wins [4]window
+	var wins [maxGroups]window
 	cuts := wins[:]
-	if n := len(sc.gated) + 1; n > len(cuts) {
+	if n := 1 + len(sc.gated) + len(sc.split); n > len(cuts) {
 		cuts = make([]window, n)
 	}
 	long := sc.win.cuts(text, cuts)
@@ -392,8 +441,10 @@ func (sc *scanner) DetectString(text string) []report.Finding {
 			found = append(found, fs...)
 		}
 	}
-	for _, sr := range sc.split {
-		if sr.maybe(text) {
+	for i, sr := range sc.split {
+		// The rule runs (as gitleaks would) only on a text holding one
+		// of its keywords, and then only where its precheck passes.
+		if cuts[1+len(sc.gated)+i].text != "" && sr.maybe(text) {
 			if fs := sr.det.DetectString(text); len(fs) > 0 {
 				more = more || len(found) > 0
 				found = append(found, fs...)
@@ -427,4 +478,60 @@ func dropGeneric(found []report.Finding) []report.Finding {
 		}
 	}
 	return out
+}
+
+func isUpperOrDigit(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+func isLowerHex(c byte) bool     { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
+
+// containsFold tells whether s holds word (lower case ASCII) with its
+// ASCII letters in either case. Its search starts at the first byte of
+// word that is not a letter, when there is one (":" in "ey:"), which is
+// rarer in text than a letter.
+func containsFold(s, word string) bool {
+	at := strings.IndexFunc(word, func(r rune) bool { return r < 'a' || r > 'z' })
+	if at < 0 {
+		return containsFoldAt(s, word, 0, word[0]) || containsFoldAt(s, word, 0, word[0]-'a'+'A')
+	}
+	return containsFoldAt(s, word, at, word[at])
+}
+
+// containsFoldAt looks for word in s where byte at of word is c.
+func containsFoldAt(s, word string, at int, c byte) bool {
+	for i := at; i < len(s); {
+		j := strings.IndexByte(s[i:], c)
+		if j < 0 {
+			return false
+		}
+		k := i + j - at
+		if k+len(word) <= len(s) && hasFoldedPrefix(s[k:], word) {
+			return true
+		}
+		i += j + 1
+	}
+	return false
+}
+
+// pathBound tells whether a rule can only find something in a file whose
+// path it matches (kubernetes-secret-yaml's .yaml, hashicorp-tf-password's
+// .tf): the scanner's texts have none (gitleaks' DetectString gives an
+// empty path), so such a rule never fires on them, and its keywords
+// ("secret", "password") would only open windows and whole-text scans
+// for nothing.
+func pathBound(rule config.Rule) bool {
+	return rule.Path != nil && !rule.Path.MatchString("")
+}
+
+// spaceBefore tells whether s holds word right after a space, a tab or a
+// line end ([ \t\n\r]).
+func spaceBefore(s, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], word)
+		if j < 0 {
+			return false
+		}
+		if k := i + j; k > 0 && strings.IndexByte(" \t\n\r", s[k-1]) >= 0 {
+			return true
+		}
+		i += j + 1
+	}
 }

@@ -75,6 +75,8 @@ type use struct {
 	// its rule can hold it: a window opens only where gate allows one,
 	// from the keyword's line to that many lines after it (see gates).
 	gate func(text string, end int) int
+	// whole: the keyword has its group take the whole text.
+	whole bool
 }
 
 // ruleGroup is rules cut for together: a text's windows for the group
@@ -83,6 +85,11 @@ type use struct {
 type ruleGroup struct {
 	rules map[string]config.Rule
 	gate  func(text string, end int) int
+	// whole: the group's window is the whole text when one of its
+	// keywords is in it, and nothing otherwise (the rules run apart, on
+	// whole texts, whose prechecks need only run when gitleaks would
+	// run the rule).
+	whole bool
 }
 
 // newWindower makes the windower of groups of rules, one scan of a text
@@ -99,6 +106,16 @@ func newWindower(groups ...ruleGroup) (*windower, map[string]config.Rule) {
 		for id, r := range grp.rules {
 			if r.Regex != nil && len(r.Keywords) == 0 {
 				return nil, nil // none such today
+			}
+			if grp.whole {
+				for _, k := range r.Keywords {
+					k = strings.ToLower(k)
+					if bound[k] == nil {
+						bound[k] = &keyword{word: k}
+					}
+					lines[k] = -1
+				}
+				continue
 			}
 			n := -1 // a path rule (no expression) has no windows
 			if r.Regex != nil {
@@ -126,7 +143,9 @@ func newWindower(groups ...ruleGroup) (*windower, map[string]config.Rule) {
 			}
 		}
 		for k, n := range lines {
-			if n >= 0 {
+			if grp.whole {
+				bound[k].uses = append(bound[k].uses, use{group: g, whole: true})
+			} else if n >= 0 {
 				bound[k].uses = append(bound[k].uses, use{group: g, lines: n, gate: grp.gate})
 			}
 		}
@@ -251,6 +270,10 @@ func isASCII(s string) bool {
 	return true
 }
 
+// maxGroups is how many groups of rules a windower cuts for without
+// allocating (the main one, two gated, eleven run apart, today).
+const maxGroups = 16
+
 // triBits is the size of a hash of three bytes, and of four.
 const triBits = 20
 
@@ -316,7 +339,7 @@ func (w *windower) cut(text string) (string, []span, bool) {
 // cutGroup is group g's window of text, and whether a long rule's keyword
 // is in it.
 func (w *windower) cutGroup(text string, g int) (string, []span, bool) {
-	var one [4]window
+	var one [maxGroups]window
 	out := one[:]
 	if w != nil && w.groups > len(out) {
 		out = make([]window, w.groups)
@@ -353,12 +376,13 @@ func (w *windower) cuts(text string, out []window) (long bool) {
 	// Go's vector count) from one keyword found to the next; wins holds
 	// each group's.
 	var (
-		winsOf       [4][][2]int
+		winsOf       [maxGroups][][2]int
+		wholeOf      [maxGroups]bool
 		line, lineAt int // line is the number of line ends before lineAt
 	)
-	wins := winsOf[:]
+	wins, whole := winsOf[:], wholeOf[:]
 	if w.groups > len(wins) {
-		wins = make([][][2]int, w.groups)
+		wins, whole = make([][][2]int, w.groups), make([]bool, w.groups)
 	}
 	// found takes keyword k, found at text[at:].
 	found := func(k *keyword, at int) {
@@ -368,9 +392,17 @@ func (w *windower) cuts(text string, out []window) (long bool) {
 		if len(k.uses) == 0 {
 			return
 		}
+		if k.uses[0].whole && len(k.uses) == 1 {
+			whole[k.uses[0].group] = true // no line count needed
+			return
+		}
 		line += lineEndCount(text[lineAt:at])
 		lineAt = at
 		for _, u := range k.uses {
+			if u.whole {
+				whole[u.group] = true
+				continue
+			}
 			before, after := u.lines, u.lines
 			if u.gate != nil {
 				if after = u.gate(text, at+len(k.word)); after < 0 {
@@ -432,6 +464,11 @@ func (w *windower) cuts(text string, out []window) (long bool) {
 		}
 		if p := v & 0xffff; short[p/64]&(1<<(p%64)) != 0 {
 			shortAt(i - 1)
+		}
+	}
+	for g, yes := range whole[:w.groups] {
+		if yes {
+			out[g] = window{text: text}
 		}
 	}
 	// The start of each line (but the first) up to the last a window
