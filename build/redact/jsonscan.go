@@ -42,6 +42,7 @@ type scratch struct {
 	keys   []string
 	groups []int
 	at     []int
+	raws   [][2]uint64
 	// arena holds the line's unquoted values (value), end to end: they
 	// live as long as one call of Redactor.line, which keeps none of them
 	// (what it writes back is quoted anew), so the next line's overwrite

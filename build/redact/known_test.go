@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"testing"
@@ -113,5 +114,68 @@ func TestLineOnce(t *testing.T) {
 		if len(m.redacted) != 1 {
 			t.Errorf("with an empty memory, %d redacted lines kept", len(m.redacted))
 		}
+	}
+}
+
+// TestLiteralsRemembered: a value whose JSON literal was found clean is
+// not scanned again in a later line, escaped or not; a literal that held
+// a secret, or one the URL rule changed, is redacted every time it comes;
+// a literal found clean under one member name is scanned again under a
+// name that says it is a secret.
+func TestLiteralsRemembered(t *testing.T) {
+	r := newRedactor(t)
+	var texts []string
+	scanHook = func(s string) { texts = append(texts, s) }
+	defer func() { scanHook = nil }()
+	scanned := func(part string) int {
+		n := 0
+		for _, s := range texts {
+			if bytes.Contains([]byte(s), []byte(part)) {
+				n++
+			}
+		}
+		return n
+	}
+	long := "a tool's output\nof several lines\twith \"quotes\" in it"
+	for range 3 {
+		if out := r.Line("a.jsonl", line(t, long)); !bytes.Equal(out, line(t, long)) {
+			t.Fatalf("clean line changed: %s", out)
+		}
+	}
+	if n := scanned("several lines"); n != 1 {
+		t.Errorf("a clean escaped literal scanned %d times in three lines, want 1", n)
+	}
+	plain := "plain words without any escape in them at all"
+	for range 3 {
+		r.Line("a.jsonl", line(t, plain))
+	}
+	if n := scanned("without any escape"); n != 1 {
+		t.Errorf("a clean literal scanned %d times in three lines, want 1", n)
+	}
+	secret := "export STRIPE_KEY=" + stripe + "\n"
+	url := "see postgres://admin:hunter2hunter@db.example.com/app for the data"
+	for i := range 3 {
+		if out := r.Line("a.jsonl", line(t, secret)); bytes.Contains(out, []byte(stripe)) {
+			t.Errorf("round %d: the secret was published: %s", i, out)
+		}
+		if out := r.Line("a.jsonl", line(t, url)); bytes.Contains(out, []byte("hunter2hunter")) {
+			t.Errorf("round %d: the URL's password was published: %s", i, out)
+		}
+	}
+	// Found clean as a note, then seen as a password's value.
+	value := "q8Zr2Lx7Wp4Nv9Tb3Kc6"
+	note, err := json.Marshal(map[string]any{"type": "user", "note": value})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass, err := json.Marshal(map[string]any{"type": "user", "password": value})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := r.Line("a.jsonl", note); !bytes.Equal(out, note) {
+		t.Fatalf("a note changed: %s", out)
+	}
+	if out := r.Line("a.jsonl", pass); bytes.Contains(out, []byte(value)) {
+		t.Errorf("a password's value known clean as a note's was published: %s", out)
 	}
 }

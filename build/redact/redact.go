@@ -391,9 +391,11 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 		keys    = sc.keys[:0]
 		groups  = sc.groups[:0] // the array each value is an element of, or -1
 		at      = sc.at[:0]     // index in strs of each value
+		raws    = sc.raws[:0]   // each value's rawKey (zero: none)
 		replace map[int]string  // index in strs → new decoded value
 	)
-	defer func() { sc.vals, sc.keys, sc.groups, sc.at = vals, keys, groups, at }()
+	defer func() { sc.vals, sc.keys, sc.groups, sc.at, sc.raws = vals, keys, groups, at, raws }()
+	secrets := r.opts.Secrets && r.clean != nil
 	add := func(rule string, n int) {
 		if rules == nil {
 			rules = map[string]int{}
@@ -430,15 +432,25 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 				continue
 			}
 		}
-		v, ok := s.value(line, sc)
-		if !ok {
-			continue
-		}
 		key := s.key
 		if s.obj >= 0 && objs[s.obj].secretName != "" && valueKeys[key] {
 			key = objs[s.obj].secretName
 		}
-		vals, keys, groups, at = append(vals, v), append(keys, key), append(groups, s.arr), append(at, i)
+		// A value (not an array's element, which is scanned with its
+		// neighbours) whose literal was found clean before is left as it
+		// is, not decoded, nor looked at again: the same text comes many
+		// times (see cleanSet).
+		var raw [2]uint64
+		if lit := line[s.start+1 : s.end-1]; secrets && s.arr < 0 && len(lit) >= cleanMin {
+			if raw = r.clean.rawKey(judgedAs(key), lit); r.clean.has(raw) {
+				continue
+			}
+		}
+		v, ok := s.value(line, sc)
+		if !ok {
+			continue
+		}
+		vals, keys, groups, at, raws = append(vals, v), append(keys, key), append(groups, s.arr), append(at, i), append(raws, raw)
 	}
 	redacted, vrules := r.lines(vals, keys, groups)
 	for k, n := range vrules {
@@ -447,6 +459,8 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 	for j, v := range redacted {
 		if v != vals[j] {
 			set(at[j], v)
+		} else if raws[j] != ([2]uint64{}) {
+			r.clean.add(raws[j], len(v))
 		}
 	}
 	if len(replace) == 0 {

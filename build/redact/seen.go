@@ -38,17 +38,22 @@ const cleanShortMax = 1 << 20
 // keyed by two independent 64-bit hashes of the value and of the member
 // name it is judged with.
 type cleanSet struct {
-	seeds  [2]maphash.Seed
-	n      atomic.Int64 // values of cleanLong bytes or more
-	nShort atomic.Int64 // shorter values
-	shards [64]struct {
+	seeds [2]maphash.Seed
+	// rawSeeds key a value by its JSON literal, escapes and all
+	// (rawKey): another pair of hashes, so that no literal's key is a
+	// decoded value's.
+	rawSeeds [2]maphash.Seed
+	n        atomic.Int64 // values of cleanLong bytes or more
+	nShort   atomic.Int64 // shorter values
+	shards   [64]struct {
 		mu sync.Mutex
 		m  map[[2]uint64]struct{}
 	}
 }
 
 func newCleanSet() *cleanSet {
-	c := &cleanSet{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+	c := &cleanSet{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+		rawSeeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
 	for i := range c.shards {
 		c.shards[i].m = map[[2]uint64]struct{}{}
 	}
@@ -63,6 +68,22 @@ func (c *cleanSet) key(name, v string) [2]uint64 {
 		h.WriteString(name)
 		h.WriteByte(0)
 		h.WriteString(v)
+		k[i] = h.Sum64()
+	}
+	return k
+}
+
+// rawKey is the key of a value by lit, its JSON literal as a line holds
+// it (quotes excluded): a literal decodes to one value only, so a literal
+// found clean is a value found clean, known without decoding it.
+func (c *cleanSet) rawKey(name string, lit []byte) [2]uint64 {
+	var k [2]uint64
+	for i, seed := range c.rawSeeds {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		h.WriteString(name)
+		h.WriteByte(0)
+		h.Write(lit)
 		k[i] = h.Sum64()
 	}
 	return k
