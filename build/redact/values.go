@@ -190,13 +190,13 @@ func writeLoosened(b *strings.Builder, s string) {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if !loosened[c] {
+			continue
+		}
 		if c == '\n' {
 			b.WriteString(s[last:i])
 			b.WriteByte('\f')
 			last = i + 1
-			continue
-		}
-		if !closers[c] && c != '<' {
 			continue
 		}
 		switch {
@@ -267,6 +267,14 @@ func terminator(c byte) bool {
 func closing(c byte) bool { return closers[c] }
 
 var closers = [256]bool{',': true, ')': true, ']': true, '}': true, '>': true, '.': true, '!': true, '?': true, '|': true}
+
+// loosened are the bytes writeLoosened may change: line ends, closers and
+// "<" (one look-up for each byte of a text, most of which are none).
+var loosened = func() [256]bool {
+	t := closers
+	t['\n'], t['<'] = true, true
+	return t
+}()
 
 // stripANSI removes terminal escape sequences (colours, cursor moves).
 func stripANSI(s string) string {
