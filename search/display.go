@@ -98,6 +98,28 @@ var (
 	reName  = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
 )
 
+// ruleStart and blockStart are the bytes a line matching reRule, or
+// reBlock, starts with after its blanks.
+var ruleStart, blockStart = func() (rule, block [256]bool) {
+	for _, c := range []byte("-*_=") {
+		rule[c] = true
+	}
+	for _, c := range []byte("#>-*+0123456789") {
+		block[c] = true
+	}
+	return
+}()
+
+// firstNonBlank is l's first byte that is not a space or a tab, 0 if none.
+func firstNonBlank(l string) byte {
+	for i := 0; i < len(l); i++ {
+		if l[i] != ' ' && l[i] != '\t' {
+			return l[i]
+		}
+	}
+	return 0
+}
+
 // stripMarkdown takes the Markdown syntax out of text, line by line; code
 // (fenced blocks, `spans`) keeps its characters, less the fences and
 // backticks.
@@ -106,7 +128,10 @@ func stripMarkdown(text string) string {
 	out := lines[:0]
 	fenced := false
 	for _, l := range lines {
-		if reFence.MatchString(l) {
+		// Each expression needs its line to start (after blanks) with
+		// one of a few bytes; most lines start with none, and skip them.
+		c := firstNonBlank(l)
+		if (c == '`' || c == '~') && reFence.MatchString(l) {
 			fenced = !fenced
 			continue
 		}
@@ -114,10 +139,12 @@ func stripMarkdown(text string) string {
 			out = append(out, l)
 			continue
 		}
-		if reRule.MatchString(l) {
+		if ruleStart[c] && reRule.MatchString(l) {
 			continue
 		}
-		l = reBlock.ReplaceAllString(l, "")
+		if blockStart[c] {
+			l = reBlock.ReplaceAllString(l, "")
+		}
 		out = append(out, inline(l))
 	}
 	return strings.Join(out, "\n")
