@@ -157,9 +157,20 @@ func (s *scratch) count(text string) (toks analysis.TokenStream, size int) {
 		s.n[at]++
 		s.ts = append(s.ts, at)
 	}
-	clear(s.slot)
+	if len(s.uniq) > slotKept {
+		// Clearing a map costs what it has room for, not what it holds:
+		// kept, one large document's room was paid again by every small
+		// one after it.
+		s.slot = map[string]int32{}
+	} else {
+		clear(s.slot)
+	}
 	return toks, size
 }
+
+// slotKept is the most terms a document may have for scratch to keep its
+// map of them (cleared) for the next one.
+const slotKept = 1024
 
 // done gives s back to the pool.
 func (s *scratch) done() {
