@@ -420,6 +420,9 @@ func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) e
 					out := make([]analysed, j.hi-j.lo)
 					for i := range out {
 						out[i] = w.analyseDoc(docs[j.lo+i], slot, memo, &sc, get)
+						if len(out[i].terms) > slotKept {
+							slot = map[string]int{} // see scratch.count
+						}
 					}
 					j.out <- out
 				}
@@ -470,7 +473,6 @@ func (w *staticWriter) analyseDoc(m meta, slot map[string]int, memo map[int64]an
 		toks = w.an.Analyze([]byte(text))
 	}
 	a.length = len(toks)
-	clear(slot)
 	pos := make([]uint32, len(toks))
 	counts := make([]int, 0, 64)
 	// Two passes: count each term's tokens, then lay out their positions
