@@ -18,6 +18,11 @@ func ANSI(s string) template.HTML {
 	if !needsTerminal(s) {
 		return template.HTML(escapeHTML(s))
 	}
+	if strings.IndexByte(s, '\x1b') < 0 && strings.IndexByte(s, '\b') < 0 {
+		if drawn, ok := carriageReturns(s); ok {
+			return template.HTML(escapeHTML(drawn))
+		}
+	}
 	out := terminal.Render([]byte(s))
 	out = reTermImg.ReplaceAllString(out, `<span class="term-img">[image]</span>`)
 	out = reTermHref.ReplaceAllStringFunc(out, func(m string) string {
@@ -29,6 +34,60 @@ func ANSI(s string) template.HTML {
 	})
 	return template.HTML(out)
 }
+
+// carriageReturns is s as a terminal shows it when its only control
+// characters are line ends and carriage returns (a progress bar, git's
+// "Rebasing (1/1)\r"): each carriage return takes the cursor back to the
+// start of its line, and what follows is written over what was there,
+// character by character; line ends at the end are left out. ok is false
+// when a line holding one is longer than the terminal emulator's 160
+// columns (it would wrap there, and the return go to the start of the
+// wrapped part): that text is left to it.
+// The emulator draws each character into a cell of its own, with a style,
+// and took 0.16 CPU-s of a cold corpus build for such texts (1.8 MB).
+func carriageReturns(s string) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(s))
+	var cells []rune
+	for first := true; ; first = false {
+		line, rest, more := strings.Cut(s, "\n")
+		if !first {
+			b.WriteByte('\n')
+		}
+		if strings.IndexByte(line, '\r') < 0 {
+			b.WriteString(line)
+		} else {
+			cells = cells[:0]
+			x := 0
+			for _, r := range line {
+				if r == '\r' {
+					x = 0
+					continue
+				}
+				if x == termColumns {
+					return "", false
+				}
+				if x < len(cells) {
+					cells[x] = r
+				} else {
+					cells = append(cells, r)
+				}
+				x++
+			}
+			for _, r := range cells {
+				b.WriteRune(r)
+			}
+		}
+		if !more {
+			// As the emulator, which draws no empty line at the end.
+			return strings.TrimRight(b.String(), "\n"), true
+		}
+		s = rest
+	}
+}
+
+// termColumns is the width of terminal-to-html's screen.
+const termColumns = 160
 
 // needsTerminal tells whether s holds what a terminal renders (else it is
 // only escaped): three byte searches, each in vector instructions, where

@@ -1,10 +1,19 @@
 package markup
 
 import (
+	"encoding/json"
+	"html"
 	"html/template"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"ccsite/internal/corpustest"
+	"ccsite/internal/randtext"
+
+	terminal "github.com/buildkite/terminal-to-html/v3"
 )
 
 func TestANSI(t *testing.T) {
@@ -80,4 +89,72 @@ func TestEscapeHTML(t *testing.T) {
 			t.Fatalf("escapeHTML(%q) = %q, want %q", s, got, want)
 		}
 	}
+}
+
+// TestCarriageReturnsAsEmulator: a text whose only controls are line ends
+// and carriage returns reads, drawn by carriageReturns, as the terminal
+// emulator draws it (terminal-to-html), but for what the eye cannot see:
+// its trailing blanks on a line and its "&nbsp;" on an empty one. On random
+// texts of short and long lines, wide characters and HTML's special ones,
+// and on the corpus's tool outputs with carriage returns ($CCSITE_CORPUS).
+func TestCarriageReturnsAsEmulator(t *testing.T) {
+	norm := func(s string) string {
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(strings.ReplaceAll(l, "\u00a0", ""), " \t")
+		}
+		return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+	}
+	n, long := 0, 0
+	check := func(s string) {
+		if strings.IndexByte(s, '\r') < 0 || strings.ContainsAny(s, "\x1b\b") || !utf8.ValidString(s) {
+			return
+		}
+		drawn, ok := carriageReturns(s)
+		if !ok {
+			long++
+			return
+		}
+		n++
+		if got, want := norm(drawn), norm(html.UnescapeString(terminal.Render([]byte(s)))); got != want {
+			t.Fatalf("%q:\n drawn    %q\n emulator %q", s, got, want)
+		}
+		if out := string(ANSI(s)); out != escapeHTML(drawn) {
+			t.Fatalf("ANSI(%q) = %q, not the drawn text escaped", s, out)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := append(randtext.Bytes("ab <&>\"' \t\r\n"), "\r\n", "é", "東", "  0 --:--\r", "\r\r", "Rebasing (1/1)\r",
+		strings.Repeat("x", 150), strings.Repeat("y", 161))
+	for range 20000 {
+		check(randtext.Join(r, pieces, 40))
+	}
+	if os.Getenv("CCSITE_CORPUS") != "" {
+		corpustest.EachLine(t, func(_ string, line []byte) {
+			var v any
+			if json.Unmarshal(line, &v) != nil {
+				return
+			}
+			var walk func(any)
+			walk = func(v any) {
+				switch v := v.(type) {
+				case string:
+					check(v)
+				case []any:
+					for _, e := range v {
+						walk(e)
+					}
+				case map[string]any:
+					for _, e := range v {
+						walk(e)
+					}
+				}
+			}
+			walk(v)
+		})
+	}
+	if n < 1000 || long == 0 {
+		t.Errorf("%d texts drawn, %d left to the emulator: the texts no longer test both", n, long)
+	}
+	t.Logf("%d drawn, %d left to the emulator", n, long)
 }
