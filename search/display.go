@@ -37,6 +37,15 @@ func collapseSpace(s string) string {
 	same := true
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c < utf8.RuneSelf && !asciiSpace[c] {
+			// A run of ASCII that is not space, in a loop of its own.
+			if start < 0 {
+				start = i
+			}
+			for i++; i < len(s) && s[i] < utf8.RuneSelf && !asciiSpace[s[i]]; i++ {
+			}
+			continue
+		}
 		size, space := 1, asciiSpace[c]
 		if c >= utf8.RuneSelf {
 			var r rune
