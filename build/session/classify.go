@@ -62,15 +62,55 @@ var (
 	reContext = regexp.MustCompile(`(?s)<(system-reminder|ide_opened_file|ide_selection)>.*?</(system-reminder|ide_opened_file|ide_selection)>`)
 )
 
-// tagRe matches <name attr="…">body</name>; the body is group 1.
-func tagRe(name string) *regexp.Regexp {
-	return regexp.MustCompile(`(?s)<` + name + `(?:\s[^>]*)?>(.*?)</` + name + `>`)
+// tagRe finds <name attr="…">body</name>, as the expression
+// (?s)<name(?:\s[^>]*)?>(.*?)</name> does (TestTagAsRegexp), by string
+// searches: the expression's machine ran over the whole body of a tag
+// that was there (a command's output), 1.4% of a --force build.
+func tagRe(name string) *tagFinder {
+	return &tagFinder{open: "<" + name, close: "</" + name + ">"}
+}
+
+// tagFinder finds one tag's first element (tagRe).
+type tagFinder struct{ open, close string }
+
+// find returns the body of the first element of s, by the leftmost
+// opening that has one: an opening whose name runs on ("<name-x") is not
+// one; the first ">" after the name closes an opening; its body ends at
+// the first closing tag after it. When the first opening has no closing
+// tag after it, neither has any later one (its ">" is at or after the
+// first's).
+func (f *tagFinder) find(s string) (string, bool) {
+	for i := 0; ; {
+		j := strings.Index(s[i:], f.open)
+		if j < 0 {
+			return "", false
+		}
+		k := i + j + len(f.open)
+		if k < len(s) && (s[k] == '>' || isRESpace(s[k])) {
+			gt := strings.IndexByte(s[k:], '>')
+			if gt < 0 {
+				return "", false
+			}
+			body := k + gt + 1
+			end := strings.Index(s[body:], f.close)
+			if end < 0 {
+				return "", false
+			}
+			return s[body : body+end], true
+		}
+		i += j + 1
+	}
+}
+
+// isRESpace is \s as Go's regexp has it.
+func isRESpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // notices are the messages Claude Code or other agents write as user
 // records: shown as notifications, never prompts.
 var notices = []struct {
-	re   *regexp.Regexp
+	re   *tagFinder
 	name string
 }{
 	{reTaskNote, "task-notification"},
@@ -80,13 +120,7 @@ var notices = []struct {
 
 var reTeammateID = regexp.MustCompile(`<teammate-message[^>]*\bteammate_id="([^"]*)"`)
 
-func tag(re *regexp.Regexp, s string) (string, bool) {
-	m := re.FindStringSubmatch(s)
-	if m == nil {
-		return "", false
-	}
-	return m[1], true
-}
+func tag(f *tagFinder, s string) (string, bool) { return f.find(s) }
 
 // Interruption texts Claude Code writes as user messages.
 const (
