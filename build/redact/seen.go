@@ -60,30 +60,24 @@ func newCleanSet() *cleanSet {
 	return c
 }
 
-func (c *cleanSet) key(name, v string) [2]uint64 {
-	var k [2]uint64
-	for i, seed := range c.seeds {
-		var h maphash.Hash
-		h.SetSeed(seed)
-		h.WriteString(name)
-		h.WriteByte(0)
-		h.WriteString(v)
-		k[i] = h.Sum64()
-	}
-	return k
-}
+func (c *cleanSet) key(name, v string) [2]uint64 { return keyWith(&c.seeds, name, v) }
 
 // rawKey is the key of a value by lit, its JSON literal as a line holds
 // it (quotes excluded): a literal decodes to one value only, so a literal
 // found clean is a value found clean, known without decoding it.
 func (c *cleanSet) rawKey(name string, lit []byte) [2]uint64 {
+	return keyWith(&c.rawSeeds, name, view(lit))
+}
+
+// keyWith hashes name and v with each of seeds.
+func keyWith(seeds *[2]maphash.Seed, name, v string) [2]uint64 {
 	var k [2]uint64
-	for i, seed := range c.rawSeeds {
+	for i, seed := range seeds {
 		var h maphash.Hash
 		h.SetSeed(seed)
 		h.WriteString(name)
 		h.WriteByte(0)
-		h.Write(lit)
+		h.WriteString(v)
 		k[i] = h.Sum64()
 	}
 	return k
