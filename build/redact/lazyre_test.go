@@ -5,6 +5,7 @@ package redact
 import (
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"ccsite/build/internal/leakgen"
 	re2 "github.com/wasilibs/go-re2"
@@ -115,6 +117,48 @@ func TestFindAllStringIndexMemo(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestLiteralFindAll: an expression that is a literal (gitleaks' "\n")
+// finds its occurrences without RE2 (third_party/go-re2/CCSITE.md, 9),
+// as RE2 and Go's regexp find them: non-overlapping, from the left, up to
+// n, around multi-byte characters and invalid bytes; an expression with a
+// metacharacter, a flag or U+FFFD is not taken for a literal and still
+// matches as an expression.
+func TestLiteralFindAll(t *testing.T) {
+	exprs := []string{"\n", "aa", "ab", "é", "\n\n", "a", "(?i)a", "a.", "\ufffd", "b+"}
+	pieces := []string{"a", "b", "\n", "é", "\xff", "\xc3", "A"}
+	rnd := rand.New(rand.NewPCG(9, 9))
+	var texts []string
+	for range 400 {
+		var b strings.Builder
+		for k := rnd.IntN(12); k > 0; k-- {
+			b.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		texts = append(texts, b.String())
+	}
+	texts = append(texts, "", "aaa", "aaaa", "\n\n\n")
+	for _, expr := range exprs {
+		lazy := re2.MustCompile(expr)   // a literal takes the literal path
+		plain, err := re2.Compile(expr) // RE2, always
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := regexp.MustCompile(expr)
+		for _, s := range texts {
+			for _, n := range []int{-1, 1, 2, 5} { // (n = 0: go-re2 gives every match, Go none; no caller asks for none)
+				got, want := fmt.Sprint(lazy.FindAllStringIndex(s, n)), fmt.Sprint(plain.FindAllStringIndex(s, n))
+				if got != want {
+					t.Fatalf("%q: FindAllStringIndex(%q, %d) = %s, RE2 %s", expr, s, n, got, want)
+				}
+				if utf8.ValidString(s) {
+					if goRes := fmt.Sprint(ref.FindAllStringIndex(s, n)); got != goRes {
+						t.Fatalf("%q: FindAllStringIndex(%q, %d) = %s, Go %s", expr, s, n, got, goRes)
+					}
+				}
+			}
+		}
+	}
 }
 
 // TestRE2CacheReused: a process that matches loads RE2's native code from

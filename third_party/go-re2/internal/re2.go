@@ -46,6 +46,9 @@ type Regexp struct {
 	// engine (UseGo); nil when Go cannot compile it.
 	goOnce sync.Once
 	goRe   *regexp.Regexp
+	// literal is the text the expression matches, when it is a literal
+	// (literalOf): FindAllStringIndex searches for it without RE2.
+	literal string
 	// lastAll is the last FindAllStringIndex's input and result (ccsite,
 	// see FindAllStringIndex).
 	lastAll atomic.Pointer[allMemo]
@@ -246,7 +249,38 @@ func (re *Regexp) goCompiled() *regexp.Regexp {
 // expression that does not compile panics at that first use, with the
 // message MustCompile (name "Compile") or MustCompilePOSIX would have given.
 func CompileLazy(expr string, opts CompileOptions, name string) *Regexp {
-	return &Regexp{expr: expr, opts: opts, lazy: true, lazyName: name}
+	return &Regexp{expr: expr, opts: opts, lazy: true, lazyName: name, literal: literalOf(expr, opts)}
+}
+
+// literalOf is expr when it is a literal without a metacharacter (as
+// gitleaks' "\n", which finds a text's line ends, is), else "". (Not one
+// that holds U+FFFD or invalid UTF-8: Go's engine reads an invalid byte
+// as U+FFFD, RE2 does not.)
+func literalOf(expr string, opts CompileOptions) string {
+	if opts != (CompileOptions{}) || expr == "" || strings.ContainsAny(expr, `\.+*?()|[]{}^$`) ||
+		!utf8.ValidString(expr) || strings.ContainsRune(expr, utf8.RuneError) {
+		return ""
+	}
+	return expr
+}
+
+// findAllLiteral is FindAllStringIndex of a literal expression: its
+// successive occurrences, each searched from the end of the one before.
+func findAllLiteral(lit, s string, n int) [][]int {
+	if n < 0 {
+		n = len(s) + 1
+	}
+	var out [][]int
+	for pos := 0; len(out) < n; {
+		i := strings.Index(s[pos:], lit)
+		if i < 0 {
+			break
+		}
+		pos += i
+		out = append(out, []int{pos, pos + len(lit)})
+		pos += len(lit)
+	}
+	return out
 }
 
 // ready compiles a lazy Regexp once; other Regexps are ready when made.
@@ -614,6 +648,9 @@ func (re *Regexp) FindAllStringIndex(s string, n int) [][]int {
 		if res, ok := h.FindAllStringIndex(s, n); ok {
 			return res
 		}
+	}
+	if re.literal != "" {
+		return findAllLiteral(re.literal, s, n)
 	}
 	if g := goRegexpFor(re, s); g != nil {
 		return g.FindAllStringIndex(s, n)
