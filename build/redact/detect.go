@@ -325,6 +325,16 @@ func runBefore(s, sep string, n int) bool {
 // newScanner makes the scanner of the rules of cfg.
 func newScanner(cfg config.Config) *scanner {
 	sc := &scanner{}
+	cfg.Rules = maps.Clone(cfg.Rules)
+	for id, rule := range cfg.Rules {
+		// The semi-generic rules are matched anchored (semiFindAll).
+		if rule.Regex != nil {
+			if re := anchoredSemi(rule.Regex.String()); re != nil {
+				rule.Regex = re
+				cfg.Rules[id] = rule
+			}
+		}
+	}
 	mainCfg := cfg
 	mainCfg.Rules = make(map[string]config.Rule, len(cfg.Rules))
 	for id, rule := range cfg.Rules {

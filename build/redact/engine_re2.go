@@ -4,6 +4,7 @@ package redact
 
 import (
 	"regexp"
+	"sync"
 
 	re2 "github.com/wasilibs/go-re2"
 	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
@@ -46,6 +47,35 @@ func anchoredGeneric(expr string) *glregexp.Regexp {
 				return nil, false
 			}
 			return g.FindStringSubmatch(s), true
+		},
+	})
+	return re
+}
+
+// anchoredSemi is a semi-generic expression (semiWords) made anew, its
+// matches found anchored where one of its ids starts (semiFindAll), and
+// the submatches gitleaks asks of each match found by Go's engine (its
+// expression compiled at the first; RE2's if Go's regexp does not take
+// it); nil for an expression of another shape.
+func anchoredSemi(expr string) *glregexp.Regexp {
+	words := semiWords(expr)
+	if words == nil {
+		return nil
+	}
+	re := glregexp.MustCompile(expr)
+	g := sync.OnceValue(func() *regexp.Regexp {
+		g, _ := regexp.Compile(expr)
+		return g
+	})
+	re.SetHooks(&re2.Hooks{
+		FindAllStringIndex: func(s string, n int) ([][]int, bool) {
+			return semiFindAll(re.Anchored, words, s, n)
+		},
+		FindStringSubmatch: func(s string) ([]string, bool) {
+			if !plainText(s) || g() == nil {
+				return nil, false
+			}
+			return g().FindStringSubmatch(s), true
 		},
 	})
 	return re

@@ -1,6 +1,10 @@
 package redact
 
-import "unicode/utf8"
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
 
 // generic-api-key, matched where it can start. RE2 matching its
 // expression unanchored (a thread started at every byte, its counted
@@ -61,9 +65,22 @@ func genericFindAll(anchored func(s string, fn func(matchAt func(int) int)), s s
 	if !plainText(s) {
 		return nil, false
 	}
-	cands := genericCandidates(s)
+	return keywordFindAll(anchored, s, n, genericCandidates(s)), true
+}
+
+// keywordFindAll is FindAllStringIndex(s, n) of an expression whose
+// matches all begin with [\w.-]{0,50}? and then a keyword, given the
+// starts of the keywords in s that can begin a match (cands, ascending):
+// the leftmost match at or after pos, if any, starts at the first
+// candidate's earliest start that one matches at (as far back from it as
+// a run of [\w.-] goes, up to 50 bytes and not before pos), each tried
+// anchored by anchored. (A match with a later keyword of the same run
+// starts there too, its prefix taking the bytes between; one with a
+// keyword further on starts no earlier than that keyword's own earliest
+// start, which is tried in its turn.)
+func keywordFindAll(anchored func(s string, fn func(matchAt func(int) int)), s string, n int, cands []int) [][]int {
 	if len(cands) == 0 || n == 0 {
-		return nil, true
+		return nil
 	}
 	var out [][]int
 	anchored(s, func(matchAt func(int) int) {
@@ -88,7 +105,47 @@ func genericFindAll(anchored func(s string, fn func(matchAt func(int) int)), s s
 			}
 		}
 	})
-	return out, true
+	return out
+}
+
+// The rules gitleaks makes with GenerateSemiGenericRegex (cloudflare,
+// sentry, discord, … 83 of them in gitleaks 8.30.1) share generic-api-key's start,
+// (?i)[\w.-]{0,50}?(?:ids)(?:[ \t\w.-]{0,20}) then an assignment and a
+// value: matched unanchored, each builds DFA states in RE2 for its counted
+// runs (together ~0.2 CPU-seconds of a cold build of the corpus tree).
+// Those whose ids are plain words are matched anchored too, where one of
+// the ids starts (any case).
+
+// semiShape is such an expression's start; its group, the ids.
+var semiShape = regexp.MustCompile(`^\(\?i\)\[\\w\.-\]\{0,50\}\?\(\?:([a-z0-9_-]+(?:\|[a-z0-9_-]+)*)\)\(\?:\[ \\t\\w\.-\]\{0,20\}\)`)
+
+// semiWords is the ids of a semi-generic expression (lower case), nil for
+// an expression of another shape.
+func semiWords(expr string) []string {
+	m := semiShape.FindStringSubmatch(expr)
+	if m == nil {
+		return nil
+	}
+	return strings.Split(m[1], "|")
+}
+
+// semiFindAll is FindAllStringIndex(s, n) of a semi-generic expression
+// whose ids are words, anchored as generic-api-key's is; false for a text
+// plainText refuses.
+func semiFindAll(anchored func(s string, fn func(matchAt func(int) int)), words []string, s string, n int) ([][]int, bool) {
+	if !plainText(s) {
+		return nil, false
+	}
+	var cands []int
+	for i := 0; i < len(s); i++ {
+		for _, w := range words {
+			if int(w[0]) == fold(s[i]) && hasFoldedPrefix(s[i:], w) {
+				cands = append(cands, i)
+				break
+			}
+		}
+	}
+	return keywordFindAll(anchored, s, n, cands), true
 }
 
 // plainText tells whether s is valid UTF-8 without lowersToASCII's
