@@ -52,14 +52,14 @@ func anchoredGeneric(expr string) *glregexp.Regexp {
 	return re
 }
 
-// anchoredSemi is a semi-generic expression (semiWords) made anew, its
+// anchoredSemi is a semi-generic expression (semiPlanOf) made anew, its
 // matches found anchored where one of its ids starts (semiFindAll), and
 // the submatches gitleaks asks of each match found by Go's engine (its
 // expression compiled at the first; RE2's if Go's regexp does not take
 // it); nil for an expression of another shape.
 func anchoredSemi(expr string) *glregexp.Regexp {
-	words := semiWords(expr)
-	if words == nil {
+	plan, ok := semiPlanOf(expr)
+	if !ok {
 		return nil
 	}
 	re := glregexp.MustCompile(expr)
@@ -69,7 +69,7 @@ func anchoredSemi(expr string) *glregexp.Regexp {
 	})
 	re.SetHooks(&re2.Hooks{
 		FindAllStringIndex: func(s string, n int) ([][]int, bool) {
-			return semiFindAll(re.Anchored, words, s, n)
+			return semiFindAll(re.Anchored, plan, s, n)
 		},
 		FindStringSubmatch: func(s string) ([]string, bool) {
 			if !plainText(s) || g() == nil {

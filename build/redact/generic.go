@@ -1,7 +1,8 @@
 package redact
 
 import (
-	"regexp"
+	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -65,20 +66,21 @@ func genericFindAll(anchored func(s string, fn func(matchAt func(int) int)), s s
 	if !plainText(s) {
 		return nil, false
 	}
-	return keywordFindAll(anchored, s, n, genericCandidates(s)), true
+	return keywordFindAll(anchored, s, n, genericCandidates(s), 50), true
 }
 
 // keywordFindAll is FindAllStringIndex(s, n) of an expression whose
-// matches all begin with [\w.-]{0,50}? and then a keyword, given the
-// starts of the keywords in s that can begin a match (cands, ascending):
-// the leftmost match at or after pos, if any, starts at the first
-// candidate's earliest start that one matches at (as far back from it as
-// a run of [\w.-] goes, up to 50 bytes and not before pos), each tried
-// anchored by anchored. (A match with a later keyword of the same run
-// starts there too, its prefix taking the bytes between; one with a
-// keyword further on starts no earlier than that keyword's own earliest
-// start, which is tried in its turn.)
-func keywordFindAll(anchored func(s string, fn func(matchAt func(int) int)), s string, n int, cands []int) [][]int {
+// matches all begin with at most back bytes of [\w.-] (lazily) and then a
+// keyword, given the places in s a keyword of a match can start at
+// (cands, ascending; a superset does no harm): the leftmost match at or
+// after pos, if any, starts at the first candidate's earliest start that
+// one matches at (as far back from it as a run of [\w.-] goes, up to back
+// bytes and not before pos), each tried anchored by anchored. (A match
+// with a later keyword of the same run starts there too, its prefix
+// taking the bytes between; one with a keyword further on starts no
+// earlier than that keyword's own earliest start, which is tried in its
+// turn.)
+func keywordFindAll(anchored func(s string, fn func(matchAt func(int) int)), s string, n int, cands []int, back int) [][]int {
 	if len(cands) == 0 || n == 0 {
 		return nil
 	}
@@ -90,7 +92,7 @@ func keywordFindAll(anchored func(s string, fn func(matchAt func(int) int)), s s
 				continue // inside the last match
 			}
 			p := q
-			for p > pos && q-p < 50 && genericStart[s[p-1]] {
+			for p > pos && q-p < back && genericStart[s[p-1]] {
 				p--
 			}
 			if p == last {
@@ -109,43 +111,204 @@ func keywordFindAll(anchored func(s string, fn func(matchAt func(int) int)), s s
 }
 
 // The rules gitleaks makes with GenerateSemiGenericRegex (cloudflare,
-// sentry, discord, … 83 of them in gitleaks 8.30.1) share generic-api-key's start,
-// (?i)[\w.-]{0,50}?(?:ids)(?:[ \t\w.-]{0,20}) then an assignment and a
-// value: matched unanchored, each builds DFA states in RE2 for its counted
-// runs (together ~0.2 CPU-seconds of a cold build of the corpus tree).
-// Those whose ids are plain words are matched anchored too, where one of
-// the ids starts (any case).
+// sentry, discord, … 99 of them in gitleaks 8.30.1) share generic-api-key's
+// start, (?i)[\w.-]{0,50}?(?:ids)(?:[ \t\w.-]{0,20}) (or, for those
+// whose ids keep their case, [\w.-]{0,50}?(?i:[\w.-]{0,50}?(?:ids)…)),
+// then an assignment and a value: matched unanchored, each builds DFA
+// states in RE2 for its counted runs (together ~0.2 CPU-seconds of a cold
+// build of the corpus tree). They are matched anchored too, where a
+// match's id can start.
 
-// semiShape is such an expression's start; its group, the ids.
-var semiShape = regexp.MustCompile(`^\(\?i\)\[\\w\.-\]\{0,50\}\?\(\?:([a-z0-9_-]+(?:\|[a-z0-9_-]+)*)\)\(\?:\[ \\t\\w\.-\]\{0,20\}\)`)
+// semiPlan is how a semi-generic expression is matched anchored: every
+// match starts with at most back bytes of [\w.-], then an id that starts
+// with one of words (compared without case).
+type semiPlan struct {
+	words []string
+	back  int
+}
 
-// semiWords is the ids of a semi-generic expression (lower case), nil for
-// an expression of another shape.
-func semiWords(expr string) []string {
-	m := semiShape.FindStringSubmatch(expr)
-	if m == nil {
-		return nil
+// semiPlanOf reads a semi-generic expression's plan from its syntax
+// tree; false for an expression of another shape, or whose ids do not
+// start with a known set of ASCII words.
+func semiPlanOf(expr string) (semiPlan, bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil || re.Op != syntax.OpConcat {
+		return semiPlan{}, false
 	}
-	return strings.Split(m[1], "|")
+	var plan semiPlan
+	subs := re.Sub
+	for len(subs) > 0 && isIdentRun(subs[0]) {
+		plan.back += 50
+		subs = subs[1:]
+	}
+	if plan.back == 0 {
+		return semiPlan{}, false
+	}
+	words, ok := prefixesOf(subs)
+	if !ok || len(words) == 0 {
+		return semiPlan{}, false
+	}
+	for _, w := range words {
+		if w == "" {
+			return semiPlan{}, false
+		}
+	}
+	plan.words = words
+	return plan, true
+}
+
+// isIdentRun tells whether re is [\w.-]{0,50}?: a lazy run of up to 50
+// of those ASCII bytes (under (?i) the class also holds the Kelvin sign
+// and the long s, which plainText keeps from the anchored search).
+func isIdentRun(re *syntax.Regexp) bool {
+	if re.Op != syntax.OpRepeat || re.Min != 0 || re.Max != 50 || re.Flags&syntax.NonGreedy == 0 || re.Sub[0].Op != syntax.OpCharClass {
+		return false
+	}
+	var ascii []rune
+	r := re.Sub[0].Rune
+	for i := 0; i+1 < len(r); i += 2 {
+		for c := r[i]; c <= r[i+1]; c++ {
+			switch {
+			case c < utf8.RuneSelf:
+				ascii = append(ascii, c)
+			case c != 0x17f && c != 0x212a:
+				return false
+			}
+		}
+	}
+	want := []rune("-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
+	return string(ascii) == string(want)
+}
+
+// maxWords bounds the words of a plan (an expression of more is left to
+// RE2 as it is).
+const maxWords = 64
+
+// prefixesOf is the words (ASCII, lower case) one of which every match of
+// the concatenation subs starts with; false when it cannot tell.
+func prefixesOf(subs []*syntax.Regexp) ([]string, bool) {
+	if len(subs) == 0 {
+		return nil, false
+	}
+	switch e := subs[0]; {
+	case e.Op == syntax.OpCapture:
+		return prefixesOf(append([]*syntax.Regexp{e.Sub[0]}, subs[1:]...))
+	case e.Op == syntax.OpConcat:
+		return prefixesOf(append(slices.Clone(e.Sub), subs[1:]...))
+	default:
+		head, ok := fixedOf(e)
+		if !ok {
+			if e.Op != syntax.OpAlternate {
+				return nil, false
+			}
+			var out []string
+			for _, alt := range e.Sub {
+				ws, ok := prefixesOf([]*syntax.Regexp{alt})
+				if !ok {
+					return nil, false
+				}
+				out = append(out, ws...)
+			}
+			return dedupe(out), len(out) <= maxWords
+		}
+		if rest, ok := prefixesOf(subs[1:]); ok && !slices.Contains(rest, "") && len(head)*len(rest) <= maxWords {
+			return cross(head, rest), true
+		}
+		return head, true
+	}
+}
+
+// fixedOf is every text e matches (ASCII, lower case), when they are few;
+// false when it cannot tell.
+func fixedOf(e *syntax.Regexp) ([]string, bool) {
+	switch e.Op {
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		for _, c := range e.Rune {
+			if c >= utf8.RuneSelf {
+				return nil, false
+			}
+		}
+		return []string{strings.ToLower(string(e.Rune))}, true
+	case syntax.OpCharClass:
+		var out []string
+		r := e.Rune
+		for i := 0; i+1 < len(r); i += 2 {
+			if r[i+1]-r[i] > maxWords {
+				return nil, false
+			}
+			for c := r[i]; c <= r[i+1]; c++ {
+				switch {
+				case c < utf8.RuneSelf:
+					out = append(out, strings.ToLower(string(c)))
+				case c != 0x17f && c != 0x212a: // see isIdentRun
+					return nil, false
+				}
+			}
+		}
+		out = dedupe(out)
+		return out, len(out) > 0 && len(out) <= maxWords
+	case syntax.OpCapture:
+		return fixedOf(e.Sub[0])
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range e.Sub {
+			f, ok := fixedOf(sub)
+			if !ok || len(out)*len(f) > maxWords {
+				return nil, false
+			}
+			out = cross(out, f)
+		}
+		return out, true
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range e.Sub {
+			f, ok := fixedOf(sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, f...)
+		}
+		out = dedupe(out)
+		return out, len(out) <= maxWords
+	}
+	return nil, false
+}
+
+// cross is every a followed by every b.
+func cross(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, x+y)
+		}
+	}
+	return dedupe(out)
+}
+
+func dedupe(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
 }
 
 // semiFindAll is FindAllStringIndex(s, n) of a semi-generic expression
-// whose ids are words, anchored as generic-api-key's is; false for a text
-// plainText refuses.
-func semiFindAll(anchored func(s string, fn func(matchAt func(int) int)), words []string, s string, n int) ([][]int, bool) {
+// with plan, anchored as generic-api-key's is; false for a text plainText
+// refuses.
+func semiFindAll(anchored func(s string, fn func(matchAt func(int) int)), plan semiPlan, s string, n int) ([][]int, bool) {
 	if !plainText(s) {
 		return nil, false
 	}
 	var cands []int
 	for i := 0; i < len(s); i++ {
-		for _, w := range words {
+		for _, w := range plan.words {
 			if int(w[0]) == fold(s[i]) && hasFoldedPrefix(s[i:], w) {
 				cands = append(cands, i)
 				break
 			}
 		}
 	}
-	return keywordFindAll(anchored, s, n, cands), true
+	return keywordFindAll(anchored, s, n, cands, plan.back), true
 }
 
 // plainText tells whether s is valid UTF-8 without lowersToASCII's
