@@ -115,7 +115,7 @@ func keywordFindAll(anchored func(s string, fn func(matchAt func(int) int)), s s
 // start, (?i)[\w.-]{0,50}?(?:ids)(?:[ \t\w.-]{0,20}) (or, for those
 // whose ids keep their case, [\w.-]{0,50}?(?i:[\w.-]{0,50}?(?:ids)…)),
 // then an assignment and a value: matched unanchored, each builds DFA
-// states in RE2 for its counted runs (together ~0.2 CPU-seconds of a cold
+// states in RE2 for its counted runs (together ~0.3 CPU-seconds of a cold
 // build of the corpus tree). They are matched anchored too, where a
 // match's id can start.
 
