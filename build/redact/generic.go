@@ -168,20 +168,29 @@ func isIdentRun(re *syntax.Regexp) bool {
 	if re.Op != syntax.OpRepeat || re.Min != 0 || re.Max != 50 || re.Flags&syntax.NonGreedy == 0 || re.Sub[0].Op != syntax.OpCharClass {
 		return false
 	}
-	var ascii []rune
-	r := re.Sub[0].Rune
+	ascii, ok := asciiOf(re.Sub[0].Rune, utf8.RuneSelf)
+	return ok && string(ascii) == "-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz"
+}
+
+// asciiOf is the ASCII characters of a class's ranges r, in order (the
+// Kelvin sign and the long s, which (?i) adds beside k and s, left out:
+// plainText keeps them from the anchored search); false when r holds
+// another character or more than max.
+func asciiOf(r []rune, max int) ([]rune, bool) {
+	var out []rune
 	for i := 0; i+1 < len(r); i += 2 {
 		for c := r[i]; c <= r[i+1]; c++ {
 			switch {
 			case c < utf8.RuneSelf:
-				ascii = append(ascii, c)
+				if out = append(out, c); len(out) > max {
+					return nil, false
+				}
 			case c != 0x17f && c != 0x212a:
-				return false
+				return nil, false
 			}
 		}
 	}
-	want := []rune("-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
-	return string(ascii) == string(want)
+	return out, true
 }
 
 // maxWords bounds the words of a plan (an expression of more is left to
@@ -236,23 +245,13 @@ func fixedOf(e *syntax.Regexp) ([]string, bool) {
 		}
 		return []string{strings.ToLower(string(e.Rune))}, true
 	case syntax.OpCharClass:
+		ascii, ok := asciiOf(e.Rune, 2*maxWords) // (two cases of each letter)
 		var out []string
-		r := e.Rune
-		for i := 0; i+1 < len(r); i += 2 {
-			if r[i+1]-r[i] > maxWords {
-				return nil, false
-			}
-			for c := r[i]; c <= r[i+1]; c++ {
-				switch {
-				case c < utf8.RuneSelf:
-					out = append(out, strings.ToLower(string(c)))
-				case c != 0x17f && c != 0x212a: // see isIdentRun
-					return nil, false
-				}
-			}
+		for _, c := range ascii {
+			out = append(out, strings.ToLower(string(c)))
 		}
 		out = dedupe(out)
-		return out, len(out) > 0 && len(out) <= maxWords
+		return out, ok && len(out) > 0 && len(out) <= maxWords
 	case syntax.OpCapture:
 		return fixedOf(e.Sub[0])
 	case syntax.OpConcat:
@@ -306,7 +305,7 @@ func semiFindAll(anchored func(s string, fn func(matchAt func(int) int)), plan s
 	var cands []int
 	for i := 0; i < len(s); i++ {
 		for _, w := range plan.words {
-			if int(w[0]) == fold(s[i]) && hasFoldedPrefix(s[i:], w) {
+			if hasFoldedPrefix(s[i:], w) {
 				cands = append(cands, i)
 				break
 			}

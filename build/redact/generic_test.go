@@ -3,6 +3,7 @@
 package redact
 
 import (
+	"ccsite/internal/randtext"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -34,14 +35,7 @@ func TestGenericAnchored(t *testing.T) {
 		}
 	}
 	rnd := rand.New(rand.NewPCG(4, 28))
-	run := func(n int) string {
-		const cs = "abcXYZ019_.-"
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = cs[rnd.IntN(len(cs))]
-		}
-		return string(b)
-	}
+	run := func(n int) string { return randtext.Of(rnd, identBytes, n) }
 	values := []string{"Zx9QwErTy8UiOp7AsDfGh", "q8Zr2Lx7Wp4Nv9Tb3Kc6", "abc", "ab+cd/ef+gh/ij+kl/mn==", strings.Repeat("Qw9/", 200)}
 	for i := 0; i < 3000; i++ {
 		var b strings.Builder
@@ -82,4 +76,8 @@ func TestGenericAnchored(t *testing.T) {
 	t.Logf("%d texts, %d matches", len(texts), matches)
 }
 
-func pick(rnd *rand.Rand, s []string) string { return s[rnd.IntN(len(s))] }
+func pick[T any](rnd *rand.Rand, s []T) T { return s[rnd.IntN(len(s))] }
+
+// identBytes are bytes of [\w.-], for the runs a match of generic-api-key
+// or a semi-generic rule may start with.
+const identBytes = "abcXYZ019_.-"

@@ -3,6 +3,7 @@
 package redact
 
 import (
+	"ccsite/internal/randtext"
 	"math/rand/v2"
 	"os"
 	"regexp/syntax"
@@ -37,22 +38,12 @@ func TestSemiGenericAnchored(t *testing.T) {
 		}
 	}
 	rnd := rand.New(rand.NewPCG(11, 26))
-	run := func(n int) string {
-		const cs = "abcXYZ019_.-"
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = cs[rnd.IntN(len(cs))]
-		}
-		return string(b)
-	}
+	run := func(n int) string { return randtext.Of(rnd, identBytes, n) }
 	const hexes, alnum = "0123456789abcdef", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	value := func() string {
-		n := pickOf(rnd, []int{16, 20, 24, 32, 36, 40, 43, 45, 64})
+		n := pick(rnd, []int{16, 20, 24, 32, 36, 40, 43, 45, 64})
 		cs := pick(rnd, []string{hexes, alnum, strings.ToUpper(hexes), alnum + "_-"})
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = cs[rnd.IntN(len(cs))]
-		}
+		b := []byte(randtext.Of(rnd, cs, n))
 		if n == 36 && cs == hexes {
 			b[8], b[13], b[18], b[23] = '-', '-', '-', '-' // a UUID
 		}
@@ -101,7 +92,7 @@ func TestSemiGenericAnchored(t *testing.T) {
 			var b strings.Builder
 			for k := rnd.IntN(3) + 1; k > 0; k-- {
 				b.WriteString(pick(rnd, []string{"", " ", "\n", "x=1 ", "(", "\"", "\f"}))
-				b.WriteString(run(pickOf(rnd, []int{0, 3, 17, 33, back - 1, back, back + 1, back + 10})))
+				b.WriteString(run(pick(rnd, []int{0, 3, 17, 33, back - 1, back, back + 1, back + 10})))
 				b.WriteString(casing(pick(rnd, words)))
 				b.WriteString(pick(rnd, []string{"", "_key", "_token", "-secret", " ", casing(pick(rnd, words))}))
 				b.WriteString(pick(rnd, []string{"=", ": ", " = ", "=>", ":::=", ",", " is ", "\n=", ":\n"}))
@@ -121,7 +112,7 @@ func TestSemiGenericAnchored(t *testing.T) {
 			var b strings.Builder
 			for k := rnd.IntN(3) + 1; k > 0; k-- {
 				b.WriteString(pick(rnd, []string{"", " ", "\n", "(", "\"", "x"}))
-				b.WriteString(run(pickOf(rnd, []int{0, 0, 5, back - 1, back, back + 1})))
+				b.WriteString(run(pick(rnd, []int{0, 0, 5, back - 1, back, back + 1})))
 				sample(rnd, ast, &b)
 				b.WriteString(pick(rnd, []string{"", " ", "\n", ";", "x"}))
 			}
@@ -175,8 +166,6 @@ func TestSemiGenericAnchored(t *testing.T) {
 	}
 	t.Logf("%d rules, %d of them matched (%d 50 times or more), %d matches", hooked, withMatches, sampled, total)
 }
-
-func pickOf[T any](rnd *rand.Rand, s []T) T { return s[rnd.IntN(len(s))] }
 
 // sample writes to b a random text re matches, as far as it can tell:
 // assertions (\b, ^, $) are written as nothing, so some do not match.

@@ -25,3 +25,12 @@ func Bytes(s string) []string {
 	}
 	return out
 }
+
+// Of returns n bytes, each chosen at random from alphabet.
+func Of(r *rand.Rand, alphabet string, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return string(b)
+}
