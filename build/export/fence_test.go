@@ -31,6 +31,11 @@ func TestFence(t *testing.T) {
 	for range 3000 {
 		cases = append(cases, randtext.Join(r, pieces, 12))
 	}
+	fence := func(lang, text string) string {
+		var b strings.Builder
+		(&mdWriter{w: &b}).fence(lang, text)
+		return b.String()
+	}
 	for _, text := range cases {
 		got := fence("go", text)
 		f := strings.Repeat("`", byRunes(text))

@@ -776,12 +776,9 @@ func (c *viewCtx) image(src *transcript.Source) (Image, bool) {
 	default:
 		return Image{}, false
 	}
-	data, err := base64.StdEncoding.DecodeString(strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' {
-			return -1
-		}
-		return r
-	}, src.Data))
+	// The decoder skips line breaks (\r, \n) itself: taking them out
+	// first, rune by rune, copied every image once more.
+	data, err := base64.StdEncoding.DecodeString(src.Data)
 	if err != nil {
 		return Image{}, false
 	}
