@@ -58,7 +58,11 @@ func keepSources(ctx context.Context, state string, roots []string, a *archive.A
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
+	err = g.Wait()
+	if err == nil {
+		err = st.Flush()
+	}
+	if err != nil {
 		st.Close()
 		return nil, err
 	}

@@ -39,8 +39,33 @@ const (
 	KindFileHistory = "file-history" // ~/.claude/file-history/<session>/…
 )
 
-// indexFormat changes when the index's meaning does.
-const indexFormat = 1
+// indexFormat changes when the index's meaning does. Format 2 keeps small
+// copies in packs (Packs); a format 1 index (every copy a file of its own)
+// is read as one without packs. A binary that knows only format 1 refuses
+// a format 2 index rather than save one without its packs.
+const indexFormat = 2
+
+// Small copies are kept in packs: a file that holds, one after the other,
+// the compressed copies a save added, each found by its place in it. Most
+// copies are small (the corpus tree's median is 2 KB: sub-agents'
+// .meta.json, short sessions, tool results), and on the virtual machines
+// we measure on, making a file costs 0.1-1.3 ms of system CPU whatever its
+// size: a cold build of the corpus tree made 352 copies, a quarter of the
+// files it made. A copy of packMax compressed bytes or more is a file of
+// its own, as is any copy once pendingMax bytes wait for the save (what
+// waits is held in memory).
+const (
+	packMax    = 64 << 10
+	pendingMax = 32 << 20
+)
+
+// packLoc is where a copy is in a pack: the pack's name in packs/, and the
+// copy's offset and length in it.
+type packLoc struct {
+	Pack string `json:"pack"`
+	Off  int64  `json:"off"`
+	Len  int64  `json:"len"`
+}
 
 // Entry is one kept file: where it was, what it held (by hash), when a
 // build last saw it, and which session it belongs to.
@@ -71,6 +96,9 @@ type Entry struct {
 type index struct {
 	Format  int               `json:"format"`
 	Entries map[string]*Entry `json:"entries"` // by Path
+	// Packs are the copies kept in packs, by hash; the others are files
+	// of their own (blobFile).
+	Packs map[string]packLoc `json:"packs,omitempty"`
 	// Stats are the archive's as the last Save counted them (Written
 	// aside): a build that changed no entry gives them without counting.
 	Stats *Stats `json:"stats,omitempty"`
@@ -92,6 +120,13 @@ type Store struct {
 	// written counts the bytes of new copies this build; reused those of
 	// sources whose content was already kept.
 	written, reused int64
+	// pending holds the small copies made since the last pack was
+	// written, one after the other, and pendingAt where each is in it, by
+	// hash: Flush or Save writes them as a pack.
+	pending   []byte
+	pendingAt map[string][2]int64
+	// packOnDisk remembers which packs were found (or written) on disk.
+	packOnDisk map[string]bool
 }
 
 // Open opens (or makes) the archive in dir.
@@ -113,7 +148,8 @@ func Open(dir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, enc: enc, idx: index{Format: indexFormat, Entries: map[string]*Entry{}}}
+	s := &Store{dir: dir, enc: enc, idx: index{Format: indexFormat, Entries: map[string]*Entry{}, Packs: map[string]packLoc{}},
+		pendingAt: map[string][2]int64{}, packOnDisk: map[string]bool{}}
 	data, err := os.ReadFile(filepath.Join(dir, "index.json"))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -121,12 +157,19 @@ func Open(dir string) (*Store, error) {
 		return nil, err
 	default:
 		var idx index
-		if err := json.Unmarshal(data, &idx); err != nil || idx.Format != indexFormat {
+		if err := json.Unmarshal(data, &idx); err != nil || idx.Format != indexFormat && idx.Format != 1 {
+			if err == nil {
+				err = fmt.Errorf("format %d, this ccsite reads 1 and %d", idx.Format, indexFormat)
+			}
 			return nil, fmt.Errorf("archive index %s: unreadable (%v); move it aside to start a new archive", filepath.Join(dir, "index.json"), err)
 		}
 		if idx.Entries == nil {
 			idx.Entries = map[string]*Entry{}
 		}
+		if idx.Packs == nil {
+			idx.Packs = map[string]packLoc{}
+		}
+		idx.Format = indexFormat
 		s.idx = idx
 	}
 	return s, nil
@@ -137,16 +180,18 @@ func Open(dir string) (*Store, error) {
 // blobs, goes at the next save that changes the index. The caller must be
 // the one process saving the index (a build holds the site's lock).
 func (s *Store) RemoveTemps() {
-	names, err := os.ReadDir(s.dir)
-	if err != nil {
-		return
-	}
-	for _, d := range names {
-		if !d.IsDir() && strings.HasPrefix(d.Name(), ".tmp-") {
-			os.Remove(filepath.Join(s.dir, d.Name()))
+	for _, dir := range []string{s.dir, s.packDir()} {
+		names, _ := os.ReadDir(dir)
+		for _, d := range names {
+			if !d.IsDir() && strings.HasPrefix(d.Name(), ".tmp-") {
+				os.Remove(filepath.Join(dir, d.Name()))
+			}
 		}
 	}
 }
+
+// packDir is the folder of packs.
+func (s *Store) packDir() string { return filepath.Join(s.dir, "packs") }
 
 // blob is where the copy of content hash is written: blobs/<hash>.zst.
 // Archives made before kept copies in a folder per hash's first two hex
@@ -262,6 +307,9 @@ func (s *Store) Hash(path string, size, mtime int64) (string, bool) {
 // its folder was listed on the first call (names only: a few directory
 // reads, not a stat per kept file).
 func (s *Store) haveBlob(hash string) bool {
+	if s.packed(hash) {
+		return true
+	}
 	s.blobsOnce.Do(func() {
 		s.blobs = map[string]bool{}
 		base := filepath.Join(s.dir, "blobs")
@@ -285,11 +333,92 @@ func (s *Store) haveBlob(hash string) bool {
 	return s.blobs[hash+".zst"]
 }
 
-// write stores content under its hash, once, through a temporary file and
-// a rename: a kill leaves a whole copy or none.
+// packed tells whether the copy of content hash is in a pack that is on
+// disk, or waits for one.
+func (s *Store) packed(hash string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, waits := s.pendingAt[hash]; waits {
+		return true
+	}
+	loc, ok := s.idx.Packs[hash]
+	if !ok {
+		return false
+	}
+	on, seen := s.packOnDisk[loc.Pack]
+	if !seen {
+		on = exists(filepath.Join(s.packDir(), loc.Pack))
+		s.packOnDisk[loc.Pack] = on
+	}
+	return on
+}
+
+// have tells whether the copy of content hash is kept (in a pack, waiting
+// for one, or a file of its own).
+func (s *Store) have(hash string) bool {
+	return s.packed(hash) || exists(s.blobFile(hash))
+}
+
+// compressed returns the copy of content hash as it is kept: its zstd
+// frames.
+func (s *Store) compressed(hash string) ([]byte, error) {
+	s.mu.Lock()
+	at, waits := s.pendingAt[hash]
+	loc, ok := s.idx.Packs[hash]
+	var z []byte
+	if waits {
+		z = bytes.Clone(s.pending[at[0] : at[0]+at[1]])
+	}
+	s.mu.Unlock()
+	switch {
+	case waits:
+		return z, nil
+	case ok:
+		f, err := os.Open(filepath.Join(s.packDir(), loc.Pack))
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		z = make([]byte, loc.Len)
+		if _, err := f.ReadAt(z, loc.Off); err != nil {
+			return nil, fmt.Errorf("pack %s: %w", loc.Pack, err)
+		}
+		return z, nil
+	}
+	return os.ReadFile(s.blobFile(hash))
+}
+
+// put keeps parts, the compressed copy of content hash: in the next pack
+// when small and there is room, else as a file of its own, through a
+// temporary file and a rename (a kill leaves a whole copy or none).
+func (s *Store) put(hash string, parts ...[]byte) error {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n < packMax {
+		s.mu.Lock()
+		if _, dup := s.pendingAt[hash]; dup {
+			s.mu.Unlock()
+			return nil
+		}
+		if len(s.pending)+n <= pendingMax {
+			at := [2]int64{int64(len(s.pending)), int64(n)}
+			for _, p := range parts {
+				s.pending = append(s.pending, p...)
+			}
+			s.pendingAt[hash] = at
+			s.mu.Unlock()
+			return nil
+		}
+		s.mu.Unlock()
+	}
+	return writeAtomic(s.blob(hash), parts...) // blobs/ made by Open
+}
+
+// write stores content under its hash, once.
 func (s *Store) write(hash string, data []byte) error {
-	p := s.blob(hash)
-	if exists(s.blobFile(hash)) {
+	if s.have(hash) {
 		s.mu.Lock()
 		s.reused += int64(len(data))
 		s.mu.Unlock()
@@ -299,7 +428,7 @@ func (s *Store) write(hash string, data []byte) error {
 	s.mu.Lock()
 	s.written += int64(len(z))
 	s.mu.Unlock()
-	return writeAtomic(p, z) // blobs/ made by Open
+	return s.put(hash, z)
 }
 
 // appendedMax is the share of a copy's content that may be in appended
@@ -321,11 +450,10 @@ func (s *Store) writeGrown(old *Entry, hash string, data []byte) (int64, error) 
 		(old.Appended+int64(len(data))-old.Size)*appendedMax > int64(len(data)) {
 		return 0, s.write(hash, data)
 	}
-	p := s.blob(hash)
-	if exists(s.blobFile(hash)) {
+	if s.have(hash) {
 		return 0, s.write(hash, data) // kept already (counted as reused there)
 	}
-	base, err := os.ReadFile(s.blobFile(old.Hash))
+	base, err := s.compressed(old.Hash)
 	if err != nil {
 		return 0, s.write(hash, data)
 	}
@@ -342,7 +470,7 @@ func (s *Store) writeGrown(old *Entry, hash string, data []byte) (int64, error) 
 	s.mu.Lock()
 	s.written += int64(len(frame))
 	s.mu.Unlock()
-	return old.Appended + int64(len(data)) - old.Size, writeAtomic(p, base, frame)
+	return old.Appended + int64(len(data)) - old.Size, s.put(hash, base, frame)
 }
 
 // holds tells whether the zstd frames z decode to exactly want.
@@ -382,7 +510,7 @@ var decoders = sync.Pool{New: func() any {
 
 // Read returns a kept file's content.
 func (s *Store) Read(e *Entry) ([]byte, error) {
-	z, err := os.ReadFile(s.blobFile(e.Hash))
+	z, err := s.compressed(e.Hash)
 	if err != nil {
 		return nil, err
 	}
@@ -539,15 +667,17 @@ type Stats struct {
 	Written     int64 // new copies this build (compressed)
 }
 
-// Save writes the index (atomically) and removes the copies no entry
-// names any more; it returns the archive's size.
+// Save writes the copies waiting for a pack as one, then the index
+// (atomically), and removes the copies no entry names any more; it
+// returns the archive's size. A pack of which less than half is still
+// named is packed again: what is named goes into this save's pack.
 //
 // An archive whose entries did not change since it was opened is neither
 // written nor walked: its stats are the last Save's.
 func (s *Store) Save() (Stats, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.dirty && s.idx.Stats != nil {
+	if !s.dirty && s.idx.Stats != nil && len(s.pendingAt) == 0 {
 		st := *s.idx.Stats
 		st.Written = s.written
 		return st, nil
@@ -558,14 +688,16 @@ func (s *Store) Save() (Stats, error) {
 		st.SourceBytes += e.Size
 		used[e.Hash] = true
 	}
-	var unused []string
+	var unused []string // files to remove once the index no longer names them
 	filepath.WalkDir(filepath.Join(s.dir, "blobs"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
 		}
 		name := d.Name()
-		if strings.HasPrefix(name, ".tmp-") || !used[strings.TrimSuffix(name, ".zst")] {
-			unused = append(unused, p) // a copy no entry names, or half of one a kill left
+		if h := strings.TrimSuffix(name, ".zst"); strings.HasPrefix(name, ".tmp-") || !used[h] || s.pendingAt[h] != [2]int64{} || s.idx.Packs[h] != (packLoc{}) {
+			// A copy no entry names, half of one a kill left, or one
+			// a pack holds too.
+			unused = append(unused, p)
 			return nil
 		}
 		if info, err := d.Info(); err == nil {
@@ -573,6 +705,22 @@ func (s *Store) Save() (Stats, error) {
 		}
 		return nil
 	})
+	if err := s.repack(used); err != nil {
+		return Stats{}, err
+	}
+	// The packs the index names, and their sizes.
+	named := map[string]bool{}
+	for _, loc := range s.idx.Packs {
+		named[loc.Pack] = true
+	}
+	packs, _ := os.ReadDir(s.packDir())
+	for _, d := range packs {
+		if !named[d.Name()] {
+			unused = append(unused, filepath.Join(s.packDir(), d.Name()))
+		} else if info, err := d.Info(); err == nil {
+			st.StoredBytes += info.Size()
+		}
+	}
 	saved := st
 	saved.Written = 0
 	s.idx.Stats = &saved
@@ -590,6 +738,101 @@ func (s *Store) Save() (Stats, error) {
 	}
 	s.dirty = false
 	return st, nil
+}
+
+// repack writes the copies waiting for a pack, with the named copies of
+// packs less than half named, as a new pack, and drops from the index the
+// copies no entry names (used: the hashes entries name). Called with s.mu
+// held; the packs left unnamed go at the save, after the index.
+func (s *Store) repack(used map[string]bool) error {
+	live := map[string]int64{}
+	for h, loc := range s.idx.Packs {
+		if !used[h] {
+			delete(s.idx.Packs, h)
+			continue
+		}
+		live[loc.Pack] += loc.Len
+	}
+	var next []copyAt
+	for h, at := range s.pendingAt {
+		if used[h] {
+			next = append(next, copyAt{h, s.pending[at[0] : at[0]+at[1]]})
+		}
+	}
+	for name, n := range live {
+		p := filepath.Join(s.packDir(), name)
+		info, err := os.Stat(p)
+		if err != nil || 2*n >= info.Size() {
+			continue // mostly named (or unreadable: left as it is)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for h, loc := range s.idx.Packs {
+			if loc.Pack == name && loc.Off+loc.Len <= int64(len(data)) {
+				next = append(next, copyAt{h, data[loc.Off : loc.Off+loc.Len]})
+			}
+		}
+	}
+	return s.writePack(next)
+}
+
+// copyAt is a compressed copy on its way to a pack.
+type copyAt struct {
+	hash string
+	z    []byte
+}
+
+// Flush writes the copies waiting for a pack as one (when there are any),
+// so they are not held in memory to the save. Like a copy of its own, a
+// pack is written under a name of its own (its content's hash): a process
+// that does not hold the site's lock may write one.
+func (s *Store) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	next := make([]copyAt, 0, len(s.pendingAt))
+	for h, at := range s.pendingAt {
+		next = append(next, copyAt{h, s.pending[at[0] : at[0]+at[1]]})
+	}
+	return s.writePack(next)
+}
+
+// writePack writes copies as a pack, places them in the index, and empties
+// what waits for a pack (all of which must be among them). Called with
+// s.mu held.
+func (s *Store) writePack(next []copyAt) error {
+	if len(next) == 0 {
+		return nil
+	}
+	// In hash order, and named by content: the same copies make the same
+	// pack.
+	sort.Slice(next, func(i, j int) bool { return next[i].hash < next[j].hash })
+	size := 0
+	for _, c := range next {
+		size += len(c.z)
+	}
+	pack := make([]byte, 0, size)
+	locs := make([]packLoc, len(next))
+	for i, c := range next {
+		locs[i] = packLoc{Off: int64(len(pack)), Len: int64(len(c.z))}
+		pack = append(pack, c.z...)
+	}
+	sum := sha256.Sum256(pack)
+	name := hex.EncodeToString(sum[:16]) + ".pack"
+	if err := os.MkdirAll(s.packDir(), 0o755); err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(s.packDir(), name), pack); err != nil {
+		return err
+	}
+	for i, c := range next {
+		locs[i].Pack = name
+		s.idx.Packs[c.hash] = locs[i]
+	}
+	s.packOnDisk[name] = true
+	s.pending, s.pendingAt = nil, map[string][2]int64{}
+	return nil
 }
 
 // Close releases the compressor.

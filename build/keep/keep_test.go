@@ -3,6 +3,7 @@ package keep
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +40,10 @@ func TestKeep(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "blobs", ".tmp-123"), []byte("half"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	os.MkdirAll(filepath.Join(dir, "packs"), 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "packs", ".tmp-456"), []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	stats, err := st.Save()
 	if err != nil {
 		t.Fatal(err)
@@ -46,15 +51,9 @@ func TestKeep(t *testing.T) {
 	if stats.Files != 2 || stats.SourceBytes != 2*int64(len(content)) || stats.StoredBytes == 0 || stats.StoredBytes*5 > int64(len(content)) {
 		t.Errorf("stats %+v for two files of %d bytes with the same content", stats, len(content))
 	}
-	var blobs []string
-	filepath.WalkDir(filepath.Join(dir, "blobs"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			blobs = append(blobs, p)
-		}
-		return nil
-	})
-	if len(blobs) != 1 || !strings.HasSuffix(blobs[0], ".zst") {
-		t.Fatalf("copies on disk: %v, want one", blobs)
+	// A small copy: in a pack, alone.
+	if files := copyFiles(t, dir); len(files) != 1 || !strings.HasSuffix(files[0], ".pack") {
+		t.Fatalf("copies on disk: %v, want one pack", files)
 	}
 	st.Close()
 	st, err = Open(dir)
@@ -85,22 +84,15 @@ func TestKeep(t *testing.T) {
 	// A damaged copy is refused, never shown as the transcript: one byte
 	// changed among the compressed ones (copies carry no zstd checksum;
 	// the content's SHA-256 finds it), or the whole copy not zstd.
-	z, err := os.ReadFile(blobs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := len(z) / 2; i < len(z); i++ {
-		d := bytes.Clone(z)
-		d[i] ^= 0x20
-		os.WriteFile(blobs[0], d, 0o644)
-		if got, err := st.Read(v[0]); err == nil {
-			if !bytes.Equal(got, content) {
-				t.Fatalf("a copy damaged at byte %d of %d was read (%d bytes, not the %d kept)", i, len(z), len(got), len(content))
-			}
-			continue // a byte the decoder does not read
+	_, _, n := where(t, st, v[0].Hash)
+	for i := n / 2; i < n; i++ {
+		damage(t, st, v[0].Hash, func(z []byte) { z[i] ^= 0x20 })
+		if got, err := st.Read(v[0]); err == nil && !bytes.Equal(got, content) {
+			t.Fatalf("a copy damaged at byte %d of %d was read (%d bytes, not the %d kept)", i, n, len(got), len(content))
 		}
+		damage(t, st, v[0].Hash, func(z []byte) { z[i] ^= 0x20 }) // undone
 	}
-	os.WriteFile(blobs[0], []byte("not zstd"), 0o644)
+	damage(t, st, v[0].Hash, func(z []byte) { copy(z, "not zstd") })
 	if _, err := st.Read(v[0]); err == nil {
 		t.Error("a damaged copy was read")
 	}
@@ -151,19 +143,21 @@ func TestKeepUnchanged(t *testing.T) {
 	if _, wrote := build("2026-11-26"); !wrote {
 		t.Error("a new day's build did not write the index")
 	}
-	var blob string
-	filepath.WalkDir(filepath.Join(dir, "blobs"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			blob = p
-		}
-		return nil
-	})
-	os.Remove(blob)
+	files := copyFiles(t, dir)
+	if len(files) != 1 {
+		t.Fatalf("copies on disk: %v, want one", files)
+	}
+	os.Remove(files[0])
 	if st, wrote := build("2026-11-26"); !wrote || st.Written == 0 {
 		t.Errorf("a copy gone: wrote %v, %+v", wrote, st)
 	}
-	if _, err := os.Stat(blob); err != nil {
-		t.Error("the copy gone was not made again")
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if got, err := st.Read(st.Entries()[0]); err != nil || string(got) != strings.Repeat("x", 1000) {
+		t.Errorf("the copy gone was not made again: %v", err)
 	}
 }
 
@@ -289,9 +283,8 @@ func TestKeepGrown(t *testing.T) {
 		t.Errorf("200 appends: %d kept by a frame added, %d compressed whole; want most added, some whole", grown, whole)
 	}
 	// Only the copy of the last content is left.
-	blobs, _ := filepath.Glob(filepath.Join(dir, "blobs", "*.zst"))
-	if len(blobs) != 1 {
-		t.Errorf("%d copies on disk, want 1", len(blobs))
+	if files := copyFiles(t, dir); len(files) != 1 {
+		t.Errorf("copies on disk: %v, want 1", files)
 	}
 	st.Close()
 	if st, err = Open(dir); err != nil {
@@ -314,10 +307,7 @@ func TestKeepGrown(t *testing.T) {
 	}
 	// A damaged earlier copy is not built upon.
 	content = changed[:len(changed)/2]
-	e := st.Entries()[0]
-	if err := os.WriteFile(st.blob(e.Hash), []byte("not zstd"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	damage(t, st, st.Entries()[0].Hash, func(z []byte) { copy(z, "not zstd") })
 	content = append(content, line(602)...)
 	if e := keep(content); e.Appended != 0 {
 		t.Errorf("built upon a damaged copy (%d appended bytes)", e.Appended)
@@ -370,7 +360,8 @@ func TestKeepOlderLayout(t *testing.T) {
 	src := t.TempDir()
 	dir := filepath.Join(t.TempDir(), "archive")
 	a := filepath.Join(src, "a.jsonl")
-	content := []byte(strings.Repeat(`{"type":"user","message":{"content":"hello"}}`+"\n", 200))
+	// Too large to pack (the older layout had no packs).
+	content := randomLines(8000)
 	os.WriteFile(a, content, 0o644)
 	keep := func(st *Store) *Entry {
 		t.Helper()
@@ -396,6 +387,12 @@ func TestKeepOlderLayout(t *testing.T) {
 	if err := os.Rename(flat, old); err != nil {
 		t.Fatal(err)
 	}
+	// And its index of format 1, without packs.
+	idx, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	if err != nil || !bytes.Contains(idx, []byte(`"format":2,`)) || bytes.Contains(idx, []byte(`"packs"`)) {
+		t.Fatalf("index %.80s: %v", idx, err)
+	}
+	os.WriteFile(filepath.Join(dir, "index.json"), bytes.Replace(idx, []byte(`"format":2,`), []byte(`"format":1,`), 1), 0o644)
 	if st, err = Open(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -423,5 +420,210 @@ func TestKeepOlderLayout(t *testing.T) {
 	}
 	if !exists(filepath.Join(dir, "blobs", g.Hash+".zst")) || exists(old) {
 		t.Errorf("after growing: new copy in blobs/ %v, old copy still there %v", exists(filepath.Join(dir, "blobs", g.Hash+".zst")), exists(old))
+	}
+}
+
+// copyFiles lists the files that hold copies: files of their own in
+// blobs/ and packs.
+func copyFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	for _, sub := range []string{"blobs", "packs"} {
+		filepath.WalkDir(filepath.Join(dir, sub), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+// where is the file that holds the copy of content hash, and the copy's
+// place in it.
+func where(t *testing.T, st *Store, hash string) (path string, off, n int64) {
+	t.Helper()
+	if loc, ok := st.idx.Packs[hash]; ok {
+		return filepath.Join(st.packDir(), loc.Pack), loc.Off, loc.Len
+	}
+	p := st.blobFile(hash)
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatalf("no copy of %s: %v", hash, err)
+	}
+	return p, 0, fi.Size()
+}
+
+// damage replaces the copy of content hash, where it is kept, with what f
+// makes of it (of the same length).
+func damage(t *testing.T, st *Store, hash string, f func(z []byte)) {
+	t.Helper()
+	p, off, n := where(t, st, hash)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f(data[off : off+n])
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// randomLines is n lines of hex digits that compress to about half.
+func randomLines(n int) []byte {
+	r := rand.New(rand.NewPCG(7, 8))
+	var b []byte
+	for range n {
+		b = append(b, `{"type":"user","message":{"content":"`...)
+		for range 32 {
+			b = append(b, "0123456789abcdef"[r.IntN(16)])
+		}
+		b = append(b, "\"}}\n"...)
+	}
+	return b
+}
+
+// TestKeepPacks: small copies go in one pack (Flush or Save), a large one
+// in a file of its own; all read back from a reopened archive. A pack of
+// which less than half is still named is packed again (what is named
+// moved to a new pack, the old one removed); one mostly named is left as
+// it is; one that nothing names is removed. A pack gone from the disk is
+// not taken for a copy: its files are copied again. An index of a format
+// this ccsite does not know is refused.
+func TestKeepPacks(t *testing.T) {
+	src := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "archive")
+	want := map[string][]byte{}
+	for i := range 40 {
+		p := filepath.Join(src, fmt.Sprintf("s%02d.jsonl", i))
+		want[p] = []byte(strings.Repeat(fmt.Sprintf(`{"type":"user","message":{"content":"file %d"}}`+"\n", i), 10+i))
+	}
+	big := filepath.Join(src, "big.jsonl")
+	want[big] = randomLines(8000)
+	for p, data := range want {
+		os.WriteFile(p, data, 0o644)
+	}
+	keepAll := func(st *Store) {
+		t.Helper()
+		for p := range want {
+			fi, _ := os.Stat(p)
+			if err := st.Keep(Entry{Path: p, Root: src, Rel: filepath.Base(p), Kind: KindSession, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, "2026-11-28"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	check := func(what string) (packs, blobs []string) {
+		t.Helper()
+		st, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		if n := len(st.Entries()); n != len(want) {
+			t.Fatalf("%s: %d entries, want %d", what, n, len(want))
+		}
+		for _, e := range st.Entries() {
+			if got, err := st.Read(e); err != nil || !bytes.Equal(got, want[e.Path]) {
+				t.Fatalf("%s: %s reads back %d bytes, want %d: %v", what, e.Path, len(got), len(want[e.Path]), err)
+			}
+		}
+		var size int64
+		for _, f := range copyFiles(t, dir) {
+			if strings.HasSuffix(f, ".pack") {
+				packs = append(packs, f)
+			} else {
+				blobs = append(blobs, f)
+			}
+			fi, _ := os.Stat(f)
+			size += fi.Size()
+		}
+		if size != st.idx.Stats.StoredBytes {
+			t.Errorf("%s: %d bytes of copies on disk, stats say %d", what, size, st.idx.Stats.StoredBytes)
+		}
+		return packs, blobs
+	}
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keepAll(st)
+	// Flushed (as a build does once its sources are kept): the pack is
+	// written, nothing waits in memory, and the save writes no other.
+	if err := st.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if files := copyFiles(t, dir); len(st.pending) != 0 || len(files) != 2 {
+		t.Fatalf("flushed: %d bytes still wait, copies on disk %v", len(st.pending), files)
+	}
+	if _, err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	packs, blobs := check("kept")
+	if len(packs) != 1 || len(blobs) != 1 {
+		t.Fatalf("kept: packs %v, files %v; want one of each", packs, blobs)
+	}
+	first := packs[0]
+	forget := func(n int) {
+		t.Helper()
+		st, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		k := 0
+		st.Forget(func(e *Entry) bool {
+			if e.Path != big && k < n {
+				k++
+				delete(want, e.Path)
+				return true
+			}
+			return false
+		})
+		if _, err := st.Save(); err != nil {
+			t.Fatal(err)
+		}
+		for h := range st.idx.Packs {
+			named := false
+			for _, e := range st.idx.Entries {
+				named = named || e.Hash == h
+			}
+			if !named {
+				t.Errorf("the index places a copy no entry names (%s)", h)
+			}
+		}
+	}
+	forget(5) // of 40: mostly named, left
+	if packs, _ := check("5 forgotten"); len(packs) != 1 || packs[0] != first {
+		t.Errorf("5 of 40 forgotten: packs %v, want %s as it was", packs, first)
+	}
+	forget(25) // 10 of 40 left
+	packs, _ = check("30 forgotten")
+	if len(packs) != 1 || packs[0] == first {
+		t.Errorf("30 of 40 forgotten: packs %v, want one new pack", packs)
+	}
+	// The pack gone: its files are copied again.
+	os.Remove(packs[0])
+	st, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keepAll(st)
+	if st.written == 0 {
+		t.Error("files whose pack is gone were not copied again")
+	}
+	if _, err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	check("pack gone, copied again")
+	forget(len(want) - 1) // all but the large one
+	if packs, blobs := check("all small ones forgotten"); len(packs) != 0 || len(blobs) != 1 {
+		t.Errorf("only a large copy named: packs %v, files %v", packs, blobs)
+	}
+	idx, _ := os.ReadFile(filepath.Join(dir, "index.json"))
+	os.WriteFile(filepath.Join(dir, "index.json"), bytes.Replace(idx, []byte(`"format":2,`), []byte(`"format":3,`), 1), 0o644)
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "format 3") {
+		t.Errorf("an index of format 3 opened: %v", err)
 	}
 }
