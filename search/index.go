@@ -588,7 +588,7 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 		if data, err := os.ReadFile(shardsPath(w.dir)); err == nil {
 			var prev keptFile
 			if json.Unmarshal(data, &prev) == nil && prev.Format == staticFormat {
-				kept.prev = prev.Layers
+				kept.prev, kept.stagedPrev = prev.Layers, prev.Staged
 			}
 		}
 	}
@@ -607,7 +607,7 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 		err = writeJSON(statsPath(w.dir), indexStats{Docs: len(metas), Tokens: tokens})
 	}
 	if err == nil {
-		err = writeJSON(shardsPath(w.dir), keptFile{Format: staticFormat, Layers: kept.next})
+		err = writeJSON(shardsPath(w.dir), keptFile{Format: staticFormat, Layers: kept.next, Staged: kept.stagedNext})
 	}
 	return st, err
 }
@@ -620,6 +620,8 @@ const staticFormat = 3
 type keptFile struct {
 	Format int                  `json:"format"`
 	Layers map[string]keptLayer `json:"layers"`
+	// Staged are the pending merges' layers (publish.go).
+	Staged map[string]keptLayer `json:"staged,omitempty"`
 }
 
 // indexStats are what BM25 scores with, beside the index: the documents

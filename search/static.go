@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -157,7 +158,8 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		return st, 0, err
 	}
 	defer texts.close()
-	w := &staticWriter{texts: texts, an: an, ours: oursAnalyzer(an), metas: metas, write: write, kept: kept, spill: sp}
+	w := &staticWriter{texts: texts, an: an, ours: oursAnalyzer(an), metas: metas, write: write, kept: kept, spill: sp,
+		staging: filepath.Clean(dir) + "-staged"}
 	err = w.run()
 	return w.st, w.tokens, err
 }
@@ -166,15 +168,17 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 // read, the index's analyzer, the documents (sorted into their numbers), where the
 // files go and what has been written.
 type staticWriter struct {
-	texts  *textReader
-	an     analysis.Analyzer
-	ours   bool // an is Analyzer as Mapping makes it (scratchAnalyzer repeats it)
-	metas  []meta
-	write  func(path string, data []byte) error
-	kept   *keptShards
-	spill  *spill // records of the documents added (spill.go), or nil
-	st     StaticStats
-	tokens int64 // the documents' field lengths, summed (BM25)
+	texts *textReader
+	an    analysis.Analyzer
+	ours  bool // an is Analyzer as Mapping makes it (scratchAnalyzer repeats it)
+	metas []meta
+	write func(path string, data []byte) error
+	kept  *keptShards
+	spill *spill // records of the documents added (spill.go), or nil
+	// staging is the folder pending merges are made in (publish.go).
+	staging string
+	st      StaticStats
+	tokens  int64 // the documents' field lengths, summed (BM25)
 }
 
 // Layers. A layer is a run of consecutive documents (in number order)
@@ -192,9 +196,10 @@ type staticWriter struct {
 // documents, the one before it the 256 before them, and so on: a new
 // message, the newest document, changes the last layer alone (one time in
 // sixteen it begins a layer of its own, and the layers after the last
-// document of its level become one). A document added elsewhere (a session
-// copied in, with older times) changes its layer alone: the other layers'
-// numbers are their own.
+// document of its level become one: a merge, published a part at a time,
+// see publish.go). A document added elsewhere (a session copied in, with
+// older times) changes its layer alone: the other layers' numbers are
+// their own.
 const maxLevel = 12
 
 // level is a document's level, from the FNV-1a hash of its id.
@@ -210,6 +215,8 @@ func level(id string) int {
 }
 
 // layerCuts gives the layers' bounds: metas[cuts[i]:cuts[i+1]] is layer i.
+// These are the target: schedule gives the layers served, which differ
+// while a merge is pending.
 func layerCuts(metas []meta) []int {
 	last := make([]int, maxLevel+1) // last document of level ≥ L (0: none)
 	for i, m := range metas {
@@ -328,12 +335,20 @@ type keptLayer struct {
 // run writes the layers, then the manifest and search/api.js.
 func (w *staticWriter) run() error {
 	var err error
-	cuts := layerCuts(w.metas)
+	cuts, pending := schedule(w.metas)
 	var layers []layerEntry
 	for i := 0; i+1 < len(cuts); i++ {
 		docs := w.metas[cuts[i]:cuts[i+1]]
 		key := shardKey(docs)
 		kl, ok := w.kept.reuse(key)
+		if !ok {
+			// A merge published whole by this update: the rest of its
+			// files copied from the staging folder.
+			kl, ok, err = w.publish(key, -1)
+			if err != nil {
+				return err
+			}
+		}
 		if !ok {
 			if kl, err = w.layer(docs); err != nil {
 				return err
@@ -352,6 +367,12 @@ func (w *staticWriter) run() error {
 		w.st.MetaBytes += s.MetaBytes
 		w.st.DocBytes += s.DocBytes
 	}
+	for _, p := range pending {
+		if err := w.pend(p); err != nil {
+			return err
+		}
+	}
+	w.cleanStaging()
 	return w.manifest(layers)
 }
 
@@ -979,6 +1000,9 @@ func shardKey(metas []meta) string {
 type keptShards struct {
 	prev, next map[string]keptLayer
 	keep       func(path string) bool
+	// staged are the pending merges' layers, whose files are in the
+	// staging folder (publish.go): the last index's and this one's.
+	stagedPrev, stagedNext map[string]keptLayer
 }
 
 func (k *keptShards) reuse(key string) (keptLayer, bool) {
