@@ -193,19 +193,25 @@ func (w *staticWriter) publish(key string, n int) (kl keptLayer, ok bool, err er
 	if n < 0 || n > len(kl.Files) {
 		n = len(kl.Files)
 	}
-	for _, f := range kl.Files[:n] {
-		if w.kept.keep != nil && w.kept.keep(f) {
+	return kl, true, w.publishFiles(kl.Files[:n])
+}
+
+// publishFiles puts staged files in the site: those it holds are kept, the
+// others copied from the staging folder.
+func (w *staticWriter) publishFiles(files []string) error {
+	for _, f := range files {
+		if w.kept != nil && w.kept.keep != nil && w.kept.keep(f) {
 			continue
 		}
 		data, err := os.ReadFile(w.stagedFile(f))
 		if err != nil {
-			return kl, false, err
+			return err
 		}
 		if err := w.write(f, data); err != nil {
-			return kl, false, err
+			return err
 		}
 	}
-	return kl, true, nil
+	return nil
 }
 
 // pend makes the layer of a pending merge into the staging folder (unless
@@ -235,7 +241,7 @@ func (w *staticWriter) pend(p pendingMerge) error {
 		w.kept.stagedNext[key] = kl
 	}
 	n := int(int64(len(kl.Files)) * p.done / p.total)
-	if _, _, err := w.publish(key, n); err != nil {
+	if err := w.publishFiles(kl.Files[:n]); err != nil {
 		return err
 	}
 	for _, f := range kl.Files[:n] {
