@@ -172,6 +172,7 @@ func Remove(dir string) error {
 	os.Remove(textsPath(dir))
 	os.Remove(heldPath(dir))
 	os.RemoveAll(buildPath(dir))
+	os.RemoveAll(stagingPath(dir))
 	return os.RemoveAll(dir)
 }
 

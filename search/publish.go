@@ -154,6 +154,10 @@ func schedule(metas []meta) (bounds []int, pending []pendingMerge) {
 	return bounds, pending
 }
 
+// stagingPath is the folder pending merges are made in, beside the index
+// folder.
+func stagingPath(dir string) string { return filepath.Clean(dir) + "-staged" }
+
 // stagedFile is where a file of a staged layer is (its site path's name,
 // which holds its content's hash, in the staging folder).
 func (w *staticWriter) stagedFile(path string) string {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -122,7 +123,7 @@ func TestStaticPublished(t *testing.T) {
 	// And, while a merge is pending, one of an older session synced late:
 	// numbered among the first documents, not after the others.
 	added[9].Time = time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
-	pendingSeen := 0
+	pendingSeen, stagedMidway := 0, false
 	run := func(budget int64, check bool) (maxStep int, final map[string][]byte) {
 		publishBudget = budget
 		dir := filepath.Join(t.TempDir(), "idx")
@@ -173,7 +174,28 @@ func TestStaticPublished(t *testing.T) {
 				}
 				if len(readManifest(t, after).Layers) != len(readManifest(t, plainNow).Layers) {
 					pendingSeen++ // served by the layers a pending merge replaces
+					if names, _ := os.ReadDir(stagingPath(dir)); len(names) > 0 {
+						stagedMidway = true
+					}
 				}
+			}
+		}
+		if check {
+			// The merges published, nothing is left staged; a pending one
+			// staged, the index's removal takes the staging folder too.
+			if _, err := os.Stat(stagingPath(dir)); !os.IsNotExist(err) {
+				t.Errorf("merges published, the staging folder is still there (%v)", err)
+			}
+			if !stagedMidway {
+				t.Error("no merge was staged at any check")
+			}
+			os.MkdirAll(stagingPath(dir), 0o755)
+			os.WriteFile(filepath.Join(stagingPath(dir), "t-x.js"), []byte("x"), 0o644)
+			if err := Remove(dir); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(stagingPath(dir)); !os.IsNotExist(err) {
+				t.Errorf("the index removed, its staging folder is still there (%v)", err)
 			}
 		}
 		return maxStep, before

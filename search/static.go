@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -159,7 +158,7 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 	}
 	defer texts.close()
 	w := &staticWriter{texts: texts, an: an, ours: oursAnalyzer(an), metas: metas, write: write, kept: kept, spill: sp,
-		staging: filepath.Clean(dir) + "-staged"}
+		staging: stagingPath(dir)}
 	err = w.run()
 	return w.st, w.tokens, err
 }
