@@ -66,13 +66,7 @@ func schedule(metas []meta) (bounds []int, pending []pendingMerge) {
 			// changes but the pending merges' share of the budget.
 			served[len(served)-1].hi = i + 1
 		} else {
-			cuts = cuts[:0]
-			cuts = append(cuts, 0)
-			for l := maxLevel; l >= 1; l-- {
-				if c := last[l]; c > cuts[len(cuts)-1] {
-					cuts = append(cuts, c)
-				}
-			}
+			cuts = appendCuts(cuts[:0], &last)
 			// Every target layer but the newest is served as it is
 			// when it was (it is a served span), or by the spans it
 			// replaces, pending.
@@ -245,16 +239,8 @@ func (w *staticWriter) pend(p pendingMerge) error {
 		w.kept.stagedNext[key] = kl
 	}
 	n := int(int64(len(kl.Files)) * p.done / p.total)
-	if err := w.publishFiles(kl.Files[:n]); err != nil {
-		return err
-	}
-	for _, f := range kl.Files[:n] {
-		if fi, err := os.Stat(w.stagedFile(f)); err == nil {
-			w.st.Files++
-			w.st.Bytes += fi.Size()
-		}
-	}
-	return nil
+	// Not counted in the stats, which are the served index's.
+	return w.publishFiles(kl.Files[:n])
 }
 
 // cleanStaging removes the staging folder's files no pending merge holds.

@@ -14,17 +14,7 @@ import (
 // its static index.
 func writeIndex(t *testing.T, dir string, docs []Doc) map[string][]byte {
 	t.Helper()
-	w, err := OpenWriter(dir, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Add(docs); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return writeAll(t, w, nil)
+	return writeAll(t, addIndex(t, dir, docs), nil)
 }
 
 // idOfLevel is a document id whose level is l.

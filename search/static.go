@@ -217,22 +217,30 @@ func level(id string) int {
 // These are the target: schedule gives the layers served, which differ
 // while a merge is pending.
 func layerCuts(metas []meta) []int {
-	last := make([]int, maxLevel+1) // last document of level ≥ L (0: none)
+	var last [maxLevel + 1]int // last document of level ≥ L (0: none)
 	for i, m := range metas {
 		for l := level(m.id); l >= 1; l-- {
 			last[l] = i
 		}
 	}
-	cuts := []int{0}
-	for l := maxLevel; l >= 1; l-- {
-		if c := last[l]; c > cuts[len(cuts)-1] {
-			cuts = append(cuts, c)
-		}
-	}
+	cuts := appendCuts(nil, &last)
 	if len(metas) > cuts[len(cuts)-1] {
 		cuts = append(cuts, len(metas))
 	}
 	return cuts
+}
+
+// appendCuts appends to dst where layers begin, given the last document
+// of each level ≥ L: 0, then for each level from the highest the last
+// document of that level or more, where it is past the cut before.
+func appendCuts(dst []int, last *[maxLevel + 1]int) []int {
+	dst = append(dst, 0)
+	for l := maxLevel; l >= 1; l-- {
+		if c := last[l]; c > dst[len(dst)-1] {
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // numbered lists the metas in the documents' numbers: by time (those

@@ -311,16 +311,7 @@ func fieldLength(t *testing.T, norm float64) uint32 {
 
 func buildIndex(t *testing.T, dir string, docs []Doc) *Writer {
 	t.Helper()
-	w, err := OpenWriter(dir, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Add(docs); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	w := addIndex(t, dir, docs)
 	if err := Sync(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -632,4 +623,20 @@ func testReplacePages(t *testing.T, hashed bool) {
 	if res, _ := idx.Search(context.Background(), Query{Text: "moved", Size: 10}); len(res.Hits) != 1 {
 		t.Errorf("the moved page's document is not the new one: %d hits for its text", len(res.Hits))
 	}
+}
+
+// addIndex makes an index of docs in dir (bleve's is left to Sync).
+func addIndex(t *testing.T, dir string, docs []Doc) *Writer {
+	t.Helper()
+	w, err := OpenWriter(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Add(docs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }

@@ -694,7 +694,10 @@ func (s *Store) Save() (Stats, error) {
 			return nil
 		}
 		name := d.Name()
-		if h := strings.TrimSuffix(name, ".zst"); strings.HasPrefix(name, ".tmp-") || !used[h] || s.pendingAt[h] != [2]int64{} || s.idx.Packs[h] != (packLoc{}) {
+		h := strings.TrimSuffix(name, ".zst")
+		_, waits := s.pendingAt[h]
+		_, packed := s.idx.Packs[h]
+		if strings.HasPrefix(name, ".tmp-") || !used[h] || waits || packed {
 			// A copy no entry names, half of one a kill left, or one
 			// a pack holds too.
 			unused = append(unused, p)
