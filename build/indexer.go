@@ -183,7 +183,7 @@ func (x *indexer) writeStatic(w *siteWriter, docs int, next *buildState) (search
 		}
 		_, err := w.write(path, data)
 		return err
-	}, keep)
+	}, keep, w.readShard)
 	if err != nil {
 		return st, fmt.Errorf("static search index: %w", err)
 	}

@@ -134,6 +134,23 @@ func (w *siteWriter) writeShard(rel string, data []byte) error {
 	return os.WriteFile(full, data, 0o644)
 }
 
+// readShard reads a file of the static search index the site holds: a
+// regular file, never through a link.
+func (w *siteWriter) readShard(rel string) ([]byte, error) {
+	full := w.full(rel)
+	if linkInPath(w.out, full) {
+		return nil, fmt.Errorf("%s: a link in its path", rel)
+	}
+	fi, err := os.Lstat(full)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", rel)
+	}
+	return os.ReadFile(full)
+}
+
 // keep records files the last build wrote that this one keeps as they are.
 func (w *siteWriter) keep(rels []string) {
 	w.mu.Lock()

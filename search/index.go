@@ -578,8 +578,11 @@ func (w *Writer) saveMetas() error {
 // WriteStatic writes the static index (see StaticDir) derived from the
 // closed index, calling write with each file's site path and content. keep,
 // when not nil, is asked to keep a display shard the last static index
-// wrote, unchanged: it says whether the site still holds it.
-func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep func(path string) bool) (StaticStats, error) {
+// wrote, unchanged: it says whether the site still holds it. read, when
+// not nil, reads a file of the site (written or kept): merges are made of
+// the layers the site holds.
+func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep func(path string) bool,
+	read func(path string) ([]byte, error)) (StaticStats, error) {
 	if err := w.loadMetas(); err != nil {
 		return StaticStats{}, err
 	}
@@ -588,8 +591,10 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 	if keep != nil {
 		if data, err := os.ReadFile(shardsPath(w.dir)); err == nil {
 			var prev keptFile
-			if json.Unmarshal(data, &prev) == nil && prev.Format == staticFormat {
-				kept.prev, kept.stagedPrev = prev.Layers, prev.Staged
+			// Format 3 had the same layers (and its pending merges
+			// staged elsewhere: made again).
+			if json.Unmarshal(data, &prev) == nil && (prev.Format == staticFormat || prev.Format == 3) {
+				kept.prev, kept.pendPrev = prev.Layers, prev.Pending
 			}
 		}
 	}
@@ -599,7 +604,7 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 		w.spill.done() // on an error, the documents are read from the texts
 		defer func() { w.spill.close(); w.spill = nil }()
 	}
-	st, tokens, err := writeStatic(w.dir, metas, write, kept, w.spill)
+	st, tokens, err := writeStatic(w.dir, metas, write, read, kept, w.spill)
 	for _, m := range metas {
 		st.TextBytes += m.text
 	}
@@ -608,21 +613,22 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 		err = writeJSON(statsPath(w.dir), indexStats{Docs: len(metas), Tokens: tokens})
 	}
 	if err == nil {
-		err = writeJSON(shardsPath(w.dir), keptFile{Format: staticFormat, Layers: kept.next, Staged: kept.stagedNext})
+		err = writeJSON(shardsPath(w.dir), keptFile{Format: staticFormat, Layers: kept.next, Pending: kept.pendNext})
 	}
 	return st, err
 }
 
 // staticFormat is the version of the static index's layers, as the
 // shards file keeps them.
-const staticFormat = 3
+const staticFormat = 4
 
 // keptFile is the shards file: the layers of the last static index.
 type keptFile struct {
 	Format int                  `json:"format"`
 	Layers map[string]keptLayer `json:"layers"`
-	// Staged are the pending merges' layers (publish.go).
-	Staged map[string]keptLayer `json:"staged,omitempty"`
+	// Pending are the pending merges' layers as far as they are made
+	// (publish.go).
+	Pending map[string]mergeState `json:"pending,omitempty"`
 }
 
 // indexStats are what BM25 scores with, beside the index: the documents

@@ -2,32 +2,36 @@ package search
 
 import (
 	"cmp"
-	"os"
+	"errors"
 	"path/filepath"
 	"slices"
+	"unicode/utf8"
 )
 
 // Merges published a part at a time. The layers layerCuts gives are the
 // index's target: a new document of level L turns the layers after the
 // last document of level L+1 or more into one. Written at once, that
 // merge rewrote several MB one message in 256 and the whole index one in
-// thousands. Instead, a merged layer is made once, into a staging folder
-// beside the index (not the site), and published a part at a time: each
-// document added publishes the next of its files, up to publishBudget of
-// its documents' text, shared by the pending merges, smallest first. Until
-// all its files are in the site, the manifest serves the layers it
-// replaces; then it serves the merged layer, and those layers' files go.
+// thousands. Instead, a merged layer is made and published a part at a
+// time: each document added publishes the next of its files (merge.go
+// says which), up to publishBudget of its documents' text, shared by the
+// pending merges, smallest first. Until all its files are in the site,
+// the manifest serves the layers it replaces; then it serves the merged
+// layer, and those layers' files go.
 //
 // What is served and what is published depends on the documents alone:
 // schedule replays them in their numbers as if added one at a time. So an
-// updated index is still the one made anew (which makes a pending merge
-// into the staging folder too, and publishes the same part of it).
+// updated index is still the one made anew (which makes the same part of
+// a pending merge, from nothing).
 //
-// On the corpus tree a document's units (docUnits) come to 0.8 of the
-// bytes of the shards made of it (18 MB of units, 22.5 MB of shards), so
-// a document added publishes about 0.5 MB of a pending merge: with the
-// newest layer and the manifest (0.11 MB at 1 GB), under 1 MB. The 1 GB
-// tree's largest merge, the whole index, is published over ~480 additions.
+// A file of a pending merge is made once its place (merge.go) is at most
+// twice the units published. On the corpus tree the display shards come
+// to 0.8 bytes a unit and the term shards to 0.39, so a document added
+// publishes about 0.6 MB of display shards while they are made (the first
+// half of the units), then about 0.4 MB of term shards: with the newest
+// layer and the manifest (0.11 MB at 1 GB), under 1 MB. Measured: 0.52-0.69
+// MB a message at 1 GB, the manifest aside. The 1 GB tree's largest merge,
+// the whole index, is published over ~480 additions.
 var publishBudget int64 = 384 << 10
 
 // docUnits is what publishing a document's files counts against
@@ -148,121 +152,94 @@ func schedule(metas []meta) (bounds []int, pending []pendingMerge) {
 	return bounds, pending
 }
 
-// stagingPath is the folder pending merges are made in, beside the index
-// folder.
+// stagingPath is the folder earlier builds made pending merges in,
+// beside the index folder: removed.
 func stagingPath(dir string) string { return filepath.Clean(dir) + "-staged" }
 
-// stagedFile is where a file of a staged layer is (its site path's name,
-// which holds its content's hash, in the staging folder).
-func (w *staticWriter) stagedFile(path string) string {
-	return filepath.Join(w.staging, filepath.Base(path))
-}
-
-// staged returns the staged layer of key, made by this update or the last
-// one, when its files are all in the staging folder.
-func (w *staticWriter) staged(key string) (keptLayer, bool) {
-	k := w.kept
-	if k == nil {
-		return keptLayer{}, false
-	}
-	l, ok := k.stagedNext[key]
-	if !ok {
-		l, ok = k.stagedPrev[key]
-	}
-	if !ok || len(l.Files) == 0 {
-		return keptLayer{}, false
-	}
-	for _, f := range l.Files {
-		if fi, err := os.Stat(w.stagedFile(f)); err != nil || !fi.Mode().IsRegular() {
-			return keptLayer{}, false
+// pend makes the files of a pending merge's layer whose place is within
+// what its schedule has published (merge.go), from where the last build
+// left it, out of the layers it replaces: the layers served, bounds.
+func (w *staticWriter) pend(p pendingMerge, bounds []int) error {
+	docs := w.metas[p.lo:p.hi]
+	key := shardKey(docs)
+	st := w.kept.resume(key)
+	st.Sources = nil
+	for i := 0; i+1 < len(bounds); i++ {
+		if bounds[i] >= p.lo && bounds[i+1] <= p.hi {
+			st.Sources = append(st.Sources, mergeSource{bounds[i] - p.lo, bounds[i+1] - p.lo,
+				shardKey(w.metas[bounds[i]:bounds[i+1]])})
 		}
 	}
-	return l, true
-}
-
-// publish puts the first n files of the staged layer of key in the site
-// (n < 0: all of them): those the site holds are kept, the others copied
-// from the staging folder. ok is false when no such layer is staged.
-func (w *staticWriter) publish(key string, n int) (kl keptLayer, ok bool, err error) {
-	kl, ok = w.staged(key)
-	if !ok {
-		return kl, false, nil
+	var layers map[string]keptLayer
+	if w.kept != nil {
+		layers = w.kept.next
 	}
-	if n < 0 || n > len(kl.Files) {
-		n = len(kl.Files)
+	// Not counted in the stats, which are the served index's.
+	if err := w.makeFrom(docs, &st, 2*p.done, layers); err != nil {
+		return err
 	}
-	return kl, true, w.publishFiles(kl.Files[:n])
-}
-
-// publishFiles puts staged files in the site: those it holds are kept, the
-// others copied from the staging folder.
-func (w *staticWriter) publishFiles(files []string) error {
-	for _, f := range files {
-		if w.kept != nil && w.kept.keep != nil && w.kept.keep(f) {
-			continue
-		}
-		data, err := os.ReadFile(w.stagedFile(f))
-		if err != nil {
-			return err
-		}
-		if err := w.write(f, data); err != nil {
-			return err
-		}
+	if !utf8.ValidString(st.After) {
+		// Not kept as JSON: the next build makes its part from nothing
+		// (the same files).
+		return nil
 	}
+	w.kept.pend(key, st)
 	return nil
 }
 
-// pend makes the layer of a pending merge into the staging folder (unless
-// it is there) and publishes its share of its files, in the order they
-// were made.
-func (w *staticWriter) pend(p pendingMerge) error {
-	docs := w.metas[p.lo:p.hi]
-	key := shardKey(docs)
-	kl, ok := w.staged(key)
-	if !ok {
-		if err := os.MkdirAll(w.staging, 0o755); err != nil {
-			return err
+// makeFrom makes docs' layer from where st is to the place upto (< 0: the
+// whole layer) out of st's sources, found in layers, or, when they cannot
+// be read as written, from the documents' texts.
+func (w *staticWriter) makeFrom(docs []meta, st *mergeState, upto int64, layers map[string]keptLayer) error {
+	src := &shardSource{read: w.read}
+	ok := w.read != nil && len(st.Sources) > 0
+	at := 0
+	for _, s := range st.Sources {
+		kl, found := layers[s.Key]
+		if !found || s.From != at || kl.Entry.N != s.To-s.From {
+			ok = false
+			break
 		}
-		site := w.write
-		w.write = func(path string, data []byte) error { return writeAtomic(w.stagedFile(path), data) }
-		var err error
-		kl, err = w.layer(docs)
-		w.write = site
-		if err != nil {
+		src.srcs = append(src.srcs, srcLayer{s.From, kl})
+		at = s.To
+	}
+	if ok && at == len(docs) {
+		err := w.makeLayer(docs, src, st, upto)
+		if !errors.As(err, new(sourceError)) {
+			w.merged.shards++
 			return err
 		}
 	}
-	if w.kept != nil {
-		if w.kept.stagedNext == nil {
-			w.kept.stagedNext = map[string]keptLayer{}
-		}
-		w.kept.stagedNext[key] = kl
-	}
-	n := int(int64(len(kl.Files)) * p.done / p.total)
-	// Not counted in the stats, which are the served index's.
-	return w.publishFiles(kl.Files[:n])
+	w.merged.texts++
+	return w.makeLayer(docs, &analysedSource{w: w, docs: docs}, st, upto)
 }
 
-// cleanStaging removes the staging folder's files no pending merge holds.
-func (w *staticWriter) cleanStaging() {
-	want := map[string]bool{}
-	if w.kept != nil {
-		for _, l := range w.kept.stagedNext {
-			for _, f := range l.Files {
-				want[filepath.Base(f)] = true
-			}
+// resume is the made part of the pending merge of key, as the last build
+// left it, when the site still holds its files (which it keeps); else
+// nothing made.
+func (k *keptShards) resume(key string) mergeState {
+	if k == nil || k.keep == nil {
+		return mergeState{}
+	}
+	st, ok := k.pendPrev[key]
+	if !ok {
+		return mergeState{}
+	}
+	for _, f := range st.Layer.Files {
+		if !k.keep(f) {
+			return mergeState{}
 		}
 	}
-	names, err := os.ReadDir(w.staging)
-	if err != nil {
+	return st
+}
+
+// pend records the made part of the pending merge of key.
+func (k *keptShards) pend(key string, st mergeState) {
+	if k == nil {
 		return
 	}
-	for _, d := range names {
-		if !want[d.Name()] {
-			os.Remove(filepath.Join(w.staging, d.Name()))
-		}
+	if k.pendNext == nil {
+		k.pendNext = map[string]mergeState{}
 	}
-	if len(want) == 0 {
-		os.Remove(w.staging)
-	}
+	k.pendNext[key] = st
 }

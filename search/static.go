@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -142,7 +143,8 @@ func varint(b []byte, n uint64) []byte {
 // their numbers (numbered), and their records in the spill, or, for those
 // an earlier build added, their texts (texts.go), calling write for each
 // file (a path relative to the site root).
-func writeStatic(dir string, metas []meta, write func(path string, data []byte) error, kept *keptShards, sp *spill) (StaticStats, int64, error) {
+func writeStatic(dir string, metas []meta, write func(path string, data []byte) error, read func(string) ([]byte, error),
+	kept *keptShards, sp *spill) (StaticStats, int64, error) {
 	var st StaticStats
 	m, err := Mapping()
 	if err != nil {
@@ -157,8 +159,8 @@ func writeStatic(dir string, metas []meta, write func(path string, data []byte) 
 		return st, 0, err
 	}
 	defer texts.close()
-	w := &staticWriter{texts: texts, an: an, ours: oursAnalyzer(an), metas: metas, write: write, kept: kept, spill: sp,
-		staging: stagingPath(dir)}
+	w := &staticWriter{texts: texts, an: an, ours: oursAnalyzer(an), metas: metas, write: write, read: read, kept: kept,
+		spill: sp, staging: stagingPath(dir)}
 	err = w.run()
 	return w.st, w.tokens, err
 }
@@ -174,7 +176,13 @@ type staticWriter struct {
 	write func(path string, data []byte) error
 	kept  *keptShards
 	spill *spill // records of the documents added (spill.go), or nil
-	// staging is the folder pending merges are made in (publish.go).
+	// read reads a file of the site (a path as write has it), for the
+	// layers a merge is made of; nil: none is read.
+	read func(path string) ([]byte, error)
+	// merged counts the parts of merges made out of layers and from
+	// texts (makeFrom).
+	merged struct{ shards, texts int }
+	// staging is where earlier builds made pending merges (removed).
 	staging string
 	st      StaticStats
 	tokens  int64 // the documents' field lengths, summed (BM25)
@@ -349,15 +357,15 @@ func (w *staticWriter) run() error {
 		key := shardKey(docs)
 		kl, ok := w.kept.reuse(key)
 		if !ok {
-			// A merge published whole by this update: the rest of its
-			// files copied from the staging folder.
-			kl, ok, err = w.publish(key, -1)
-			if err != nil {
-				return err
+			if st := w.kept.resume(key); st.Sources != nil {
+				// A merge published whole by this update: the rest of
+				// it made out of the layers the last index served.
+				err = w.makeFrom(docs, &st, -1, w.kept.prev)
+				kl = st.Layer
+			} else {
+				kl, err = w.layer(docs)
 			}
-		}
-		if !ok {
-			if kl, err = w.layer(docs); err != nil {
+			if err != nil {
 				return err
 			}
 		}
@@ -375,11 +383,11 @@ func (w *staticWriter) run() error {
 		w.st.DocBytes += s.DocBytes
 	}
 	for _, p := range pending {
-		if err := w.pend(p); err != nil {
+		if err := w.pend(p, cuts); err != nil {
 			return err
 		}
 	}
-	w.cleanStaging()
+	os.RemoveAll(w.staging)
 	return w.manifest(layers)
 }
 
@@ -591,126 +599,11 @@ func (r *resolvedTerms) resolve(terms []termPos, acc map[string]*termAcc) []*ter
 	return e.accs
 }
 
-// layer writes one layer's shards.
+// layer writes one layer's shards, made from its documents' texts.
 func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
-	kl := keptLayer{Entry: layerEntry{N: len(docs)}}
-	st := &kl.Stats
-	out := func(prefix string, body func([]byte) []byte, kind *int64) (string, error) {
-		name, path, size, err := w.out(prefix, body)
-		if err != nil {
-			return "", err
-		}
-		kl.Files = append(kl.Files, path)
-		st.Files++
-		st.Bytes += size
-		*kind += size
-		return name, nil
-	}
-	tabs := w.tables(&kl.Entry, docs)
-	acc := map[string]*termAcc{}
-	// Display shards: a shard ends after the document that brings its
-	// text to displayShardBytes (the documents' text lengths, known
-	// without reading them), so its documents depend on them alone.
-	var rows []displayRow
-	first, size := 0, int64(0)
-	var seen resolvedTerms
-	err := w.analyse(docs, func(i int, a *analysed) error {
-		kl.Tokens += int64(a.length)
-		accs := seen.resolve(a.terms, acc)
-		for j, tp := range a.terms {
-			t := accs[j]
-			gap := uint64(i - t.last - 1)
-			t.last = i
-			t.df++
-			if len(tp.pos) == 1 {
-				t.enc = varint(t.enc, gap<<1)
-			} else {
-				t.enc = varint(t.enc, gap<<1|1)
-				t.enc = varint(t.enc, uint64(len(tp.pos)-2))
-			}
-			// The document's field length, so that a query scores its
-			// documents with no meta shard (BM25 needs it for each).
-			t.enc = varint(t.enc, uint64(a.length))
-			last := uint32(0)
-			for _, q := range tp.pos {
-				t.enc = varint(t.enc, uint64(q-last))
-				last = q
-			}
-			st.Positions += len(tp.pos)
-			st.Postings++
-		}
-		for _, ft := range filterTerms(docs[i]) {
-			t := acc[ft]
-			if t == nil {
-				t = &termAcc{last: -1}
-				acc[ft] = t
-			}
-			// one occurrence, no length, position 0: only filters read it
-			t.enc = varint(t.enc, uint64(i-t.last-1)<<1)
-			t.enc = append(t.enc, digits[0], digits[0])
-			t.last = i
-			t.df++
-		}
-		rows = append(rows, displayRow{docs[i], a.display, tabs.kind[i], tabs.project[i]})
-		size += docs[i].text + int64(len(docs[i].id)) + 20
-		if size >= displayShardBytes || i == len(docs)-1 {
-			name, err := out("d", func(b []byte) []byte { return appendDisplayBody(b, rows) }, &st.DocBytes)
-			if err != nil {
-				return err
-			}
-			kl.Entry.Docs = append(kl.Entry.Docs, docRef{first, name})
-			rows, first, size = rows[:0], i+1, 0
-		}
-		return nil
-	})
-	if err != nil {
-		return kl, err
-	}
-	// Term shards: consecutive terms in bleve's (byte) order, a shard
-	// cut after about termShardBytes of postings.
-	terms := make([]string, 0, len(acc))
-	for t := range acc {
-		terms = append(terms, t)
-	}
-	sort.Strings(terms)
-	for _, t := range terms {
-		if !isFilterTerm(t) {
-			st.Terms++
-		}
-	}
-	var shardTerms []string
-	var posts [][]byte
-	tsize := 0
-	flush := func() error {
-		if len(shardTerms) == 0 {
-			return nil
-		}
-		name, err := out("t", func(b []byte) []byte { return appendTermShard(b, shardTerms, posts, tsize) }, &st.TermBytes)
-		if err != nil {
-			return err
-		}
-		kl.Entry.Terms = append(kl.Entry.Terms, [2]string{shardTerms[0], name})
-		shardTerms, posts, tsize = shardTerms[:0], posts[:0], 0
-		return nil
-	}
-	for _, t := range terms {
-		enc := acc[t].enc
-		shardTerms = append(shardTerms, t)
-		posts = append(posts, enc)
-		tsize += len(enc) + len(t) + 4
-		if tsize >= termShardBytes {
-			if err := flush(); err != nil {
-				return kl, err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return kl, err
-	}
-	if err := w.metaShards(docs, &kl, out); err != nil {
-		return kl, err
-	}
-	return kl, nil
+	var st mergeState
+	err := w.makeLayer(docs, &analysedSource{w: w, docs: docs}, &st, -1)
+	return st.Layer, err
 }
 
 // out writes a shard: the body that body appends, handed to
@@ -792,18 +685,10 @@ func filterTerms(m meta) []string {
 
 func isFilterTerm(t string) bool { return strings.HasPrefix(t, " ") }
 
-// layerTables are a layer's tables of projects and kinds (in its entry)
-// and each document's index into them.
-type layerTables struct {
-	project, kind []int
-}
-
 // tables fills e's projects, kinds and first day from docs.
-func (w *staticWriter) tables(e *layerEntry, docs []meta) layerTables {
-	var t layerTables
-	e.Projects, t.project = table(docs, func(m meta) string { return m.project })
-	var kinds []string
-	kinds, t.kind = table(docs, func(m meta) string {
+func (w *staticWriter) tables(e *layerEntry, docs []meta) {
+	e.Projects = table(docs, func(m meta) string { return m.project })
+	kinds := table(docs, func(m meta) string {
 		return m.role + "\x00" + m.tool + "\x00" + m.model
 	})
 	for _, k := range kinds {
@@ -816,7 +701,6 @@ func (w *staticWriter) tables(e *layerEntry, docs []meta) layerTables {
 			e.Day0 = d
 		}
 	}
-	return t
 }
 
 // metaShards writes a layer's meta shards, metaShardDocs documents each:
@@ -846,6 +730,7 @@ func (w *staticWriter) metaShards(docs []meta, kl *keptLayer,
 type displayRow struct {
 	m             meta
 	text          string
+	raw           []byte // the text encoded (appendJSString), when read back from a shard
 	kind, project int
 }
 
@@ -873,7 +758,7 @@ func appendDisplayBody(body []byte, docs []displayRow) []byte {
 	size := 64
 	at := make([][3]int, len(docs)) // page, title, session
 	for i, d := range docs {
-		size += len(d.text) + len(d.m.id) + len(d.m.title) + len(d.m.session) + 64
+		size += len(d.text) + len(d.raw) + len(d.m.id) + len(d.m.title) + len(d.m.session) + 64
 		page, _, _ := strings.Cut(d.m.id, "#")
 		at[i] = [3]int{index(&pages, pageIdx, page), index(&titles, titleIdx, d.m.title), index(&sessions, sessionIdx, d.m.session)}
 	}
@@ -896,7 +781,11 @@ func appendDisplayBody(body []byte, docs []displayRow) []byte {
 		body = appendJSString(append(body, ','), anchor)
 		body = strconv.AppendInt(append(body, ','), int64(at[i][1]), 10)
 		body = strconv.AppendInt(append(body, ','), t, 10)
-		body = appendJSString(append(body, ','), d.text)
+		if d.raw != nil {
+			body = append(append(body, ','), d.raw...)
+		} else {
+			body = appendJSString(append(body, ','), d.text)
+		}
 		body = strconv.AppendInt(append(body, ','), int64(d.kind), 10)
 		body = strconv.AppendInt(append(body, ','), int64(d.project), 10)
 		body = strconv.AppendInt(append(body, ','), int64(at[i][2]), 10)
@@ -1007,9 +896,9 @@ func shardKey(metas []meta) string {
 type keptShards struct {
 	prev, next map[string]keptLayer
 	keep       func(path string) bool
-	// staged are the pending merges' layers, whose files are in the
-	// staging folder (publish.go): the last index's and this one's.
-	stagedPrev, stagedNext map[string]keptLayer
+	// pend* are the pending merges' layers as far as they are made
+	// (publish.go): the last index's and this one's.
+	pendPrev, pendNext map[string]mergeState
 }
 
 func (k *keptShards) reuse(key string) (keptLayer, bool) {
@@ -1092,9 +981,8 @@ func day(t time.Time) int64 {
 	return int64(math.Floor(float64(t.Unix()) / 86400))
 }
 
-// table lists the distinct values of f over metas, sorted, and each
-// meta's index into that list.
-func table(metas []meta, f func(meta) string) ([]string, []int) {
+// table lists the distinct values of f over metas, sorted.
+func table(metas []meta, f func(meta) string) []string {
 	set := map[string]bool{}
 	for _, m := range metas {
 		set[f(m)] = true
@@ -1104,15 +992,7 @@ func table(metas []meta, f func(meta) string) ([]string, []int) {
 		vals = append(vals, v)
 	}
 	sort.Strings(vals)
-	at := make(map[string]int, len(vals))
-	for i, v := range vals {
-		at[v] = i
-	}
-	idx := make([]int, len(metas))
-	for i, m := range metas {
-		idx[i] = at[f(m)]
-	}
-	return vals, idx
+	return vals
 }
 
 // jsString is s as a JSON string, safe inside a script: encoding/json

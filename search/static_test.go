@@ -92,10 +92,17 @@ func writeAll(t *testing.T, w *Writer, prev map[string][]byte) map[string][]byte
 			return ok
 		}
 	}
+	read := func(p string) ([]byte, error) {
+		data, ok := files[p]
+		if !ok {
+			return nil, os.ErrNotExist
+		}
+		return data, nil
+	}
 	if _, err := w.WriteStatic(func(p string, data []byte) error {
 		files[p] = slices.Clone(data)
 		return nil
-	}, keep); err != nil {
+	}, keep, read); err != nil {
 		t.Fatal(err)
 	}
 	return files
