@@ -769,9 +769,20 @@
 
   var api = {
     manifest: function (m) {
-      manifest = m;
-      var w = manifestWaiters; manifestWaiters = [];
-      w.forEach(function (x) { x[0](m); });
+      // Each layer's entry is a file of its own (search/static.go,
+      // manifestLayer), so the manifest an update rewrites stays small:
+      // the manifest is ready once they are all in.
+      Promise.all(m.layers.map(function (l) {
+        return l.file ? load(l.file) : l;
+      })).then(function (entries) {
+        m.layers = entries;
+        manifest = m;
+        var w = manifestWaiters; manifestWaiters = [];
+        w.forEach(function (x) { x[0](m); });
+      }, function (err) {
+        var w = manifestWaiters; manifestWaiters = [];
+        w.forEach(function (x) { x[1](err); });
+      });
     },
     put: function (name, a, b) {
       var data = name.charAt(0) === "t" ? { terms: a, posts: b } : name.charAt(0) === "m" ? { s: a } : a;

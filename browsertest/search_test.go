@@ -777,18 +777,33 @@ func TestSearchMissingShard(t *testing.T) {
 	}
 	var man struct {
 		Layers []struct {
-			Terms [][2]string `json:"terms"`
+			File string `json:"file"`
 		} `json:"layers"`
 	}
 	body := strings.TrimSuffix(strings.TrimPrefix(string(data), "ccsiteSearch.manifest("), ");\n")
 	if err := json.Unmarshal([]byte(body), &man); err != nil {
 		t.Fatal(err)
 	}
+	if len(man.Layers) == 0 {
+		t.Fatal("the static index has no layer")
+	}
+	// The first layer's entry, from its layer file.
+	data, err = os.ReadFile(filepath.Join(site, search.StaticDir, man.Layers[0].File+".js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entry struct {
+		Terms [][2]string `json:"terms"`
+	}
+	body = strings.TrimSuffix(strings.TrimPrefix(string(data), "ccsiteSearch.put("+strconv.Quote(man.Layers[0].File)+","), ");\n")
+	if err := json.Unmarshal([]byte(body), &entry); err != nil {
+		t.Fatal(err)
+	}
 	// The first layer's first term shard, and a word it holds.
-	if len(man.Layers) == 0 || len(man.Layers[0].Terms) == 0 {
+	if len(entry.Terms) == 0 {
 		t.Fatal("the static index has no term shard")
 	}
-	gone := man.Layers[0].Terms[0][1]
+	gone := entry.Terms[0][1]
 	path := filepath.Join(site, search.StaticDir, gone+".js")
 	shard, err := os.ReadFile(path)
 	if err != nil {

@@ -13,16 +13,17 @@ import (
 
 // Layers made a part at a time. A layer's files are made in one order:
 // its display shards (by document), its term shards (by term), its meta
-// shards. Each file has a place on one scale, in units (docUnits): a
-// display shard's is the units of the documents up to its last, a term
-// shard's is all the documents' units (U) and twice the bytes of the
-// terms and postings up to its last term (termBytes), and the meta
-// shards come last. A pending merge whose schedule has done of its U
-// units published has made every file whose place is at most 2·done: the
-// display shards by the time half its units are published, the term
-// shards when their bytes are at most half of U (the corpus tree's are
-// 0.39 of it; more is made when the merge is published whole), the rest
-// when it is served. Which files those are depends on the documents
+// shards and its layer file. Each file has a place on one scale, in units
+// (docUnits): a display shard's is the units of the documents up to its
+// last, a term shard's is all the documents' units (U) and twice the
+// bytes of the terms and postings up to its last term (termBytes), and
+// the meta shards and the layer file come last. A pending merge whose
+// schedule has done of its U units published has made every file whose
+// place is at most 2·done: the display shards by the time half its units
+// are published, the term shards when their bytes are at most half of U
+// (the corpus tree's are 0.39 of it; more is made when the merge is
+// published whole), the rest when it is served. Which files those are
+// depends on the documents
 // alone, so a build made anew makes the same ones, from nothing.
 //
 // A pending merge's layer is made from the layers it replaces, which the
@@ -217,7 +218,10 @@ func (w *staticWriter) makeLayer(docs []meta, src layerSource, st *mergeState, u
 		return err
 	}
 	kl.Stats.Postings, kl.Stats.Positions, kl.Tokens = postings, positions, tokens
-	return w.metaShards(docs, kl, out)
+	if err := w.metaShards(docs, kl, out); err != nil {
+		return err
+	}
+	return w.entryFile(kl)
 }
 
 // analysedSource is a layer's documents analysed from their spill records

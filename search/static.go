@@ -30,10 +30,11 @@ import (
 // (assets/search.js). Its parts, all under StaticDir:
 //
 //   - index.js, the manifest (the one stable name): document count, the
-//     BM25 constants, and the layers (see layerCuts), each with the first
-//     term of every term shard, its meta and display shards and the
-//     tables its display shards index into (projects, kinds =
-//     role/tool/model).
+//     BM25 constants, and the layers (see layerCuts), each with its
+//     documents and its layer file.
+//   - l-HASH.js, layer files: a layer's entry, the first term of every
+//     term shard, its meta and display shards and the tables its display
+//     shards index into (projects, kinds = role/tool/model).
 //   - t-HASH.js, term shards: consecutive terms of a layer's text field,
 //     in bleve's (byte) order, each with its postings (document numbers in
 //     the layer, frequencies, the document's field length for BM25 and
@@ -106,6 +107,7 @@ type StaticStats struct {
 	Bytes                            int64 // all files
 	TextBytes                        int64 // the documents' text
 	TermBytes, MetaBytes, DocBytes   int64
+	EntryBytes                       int64 // layer files
 }
 
 // varint appends n in the shards' number code: five bits a character,
@@ -345,13 +347,50 @@ type keptLayer struct {
 	Files  []string    `json:"files"`
 	Stats  StaticStats `json:"stats"`
 	Tokens int64       `json:"tokens"`
+	// EntryFile is the layer file (l-HASH.js) holding Entry, which the
+	// manifest names (empty in layers of builds before: written when
+	// one is kept, see entryFile).
+	EntryFile string `json:"entryFile,omitempty"`
+}
+
+// manifestLayer is a layer as the manifest lists it: its documents and
+// its layer file. The layer files hold the rest of the entries, so the
+// manifest, rewritten by every update, stays a few hundred bytes however
+// large the index (listing every shard, it was 0.11 MB at 1 GB).
+type manifestLayer struct {
+	N    int    `json:"n"`
+	File string `json:"file"`
+}
+
+// entryFile writes kl's layer file when it has none (a layer kept from a
+// build before layer files), counting it in its stats.
+func (w *staticWriter) entryFile(kl *keptLayer) error {
+	if kl.EntryFile != "" {
+		return nil
+	}
+	name, path, size, err := w.out("l", func(b []byte) []byte { return appendEntry(b, &kl.Entry) })
+	if err != nil {
+		return err
+	}
+	kl.EntryFile = name
+	kl.Files = append(kl.Files, path)
+	kl.Stats.Files++
+	kl.Stats.Bytes += size
+	kl.Stats.EntryBytes += size
+	return nil
+}
+
+// appendEntry appends a layer file's data: the layer's entry.
+func appendEntry(b []byte, e *layerEntry) []byte {
+	data, _ := json.Marshal(e) // nothing in it fails to marshal
+	return append(b, data...)
 }
 
 // run writes the layers, then the manifest and search/api.js.
 func (w *staticWriter) run() error {
 	var err error
 	cuts, pending := schedule(w.metas)
-	var layers []layerEntry
+	var layers []manifestLayer
 	for i := 0; i+1 < len(cuts); i++ {
 		docs := w.metas[cuts[i]:cuts[i+1]]
 		key := shardKey(docs)
@@ -369,8 +408,11 @@ func (w *staticWriter) run() error {
 				return err
 			}
 		}
+		if err := w.entryFile(&kl); err != nil {
+			return err
+		}
 		w.kept.add(key, kl)
-		layers = append(layers, kl.Entry)
+		layers = append(layers, manifestLayer{kl.Entry.N, kl.EntryFile})
 		w.tokens += kl.Tokens
 		s := kl.Stats
 		w.st.Terms += s.Terms
@@ -381,6 +423,7 @@ func (w *staticWriter) run() error {
 		w.st.TermBytes += s.TermBytes
 		w.st.MetaBytes += s.MetaBytes
 		w.st.DocBytes += s.DocBytes
+		w.st.EntryBytes += s.EntryBytes
 	}
 	for _, p := range pending {
 		if err := w.pend(p, cuts); err != nil {
@@ -924,19 +967,19 @@ func (k *keptShards) add(key string, l keptLayer) {
 }
 
 // manifest writes the manifest (index.js) and search/api.js.
-func (w *staticWriter) manifest(layers []layerEntry) error {
+func (w *staticWriter) manifest(layers []manifestLayer) error {
 	if layers == nil {
-		layers = []layerEntry{}
+		layers = []manifestLayer{}
 	}
 	man := struct {
-		V        int          `json:"v"`
-		N        int          `json:"n"`
-		AvgDL    float64      `json:"avgdl"`
-		K1       float64      `json:"k1"`
-		B        float64      `json:"b"`
-		MetaDocs int          `json:"metaDocs"`
-		Layers   []layerEntry `json:"layers"`
-	}{3, len(w.metas), AvgDL(w.tokens, len(w.metas)), 1.2, 0.75, metaShardDocs, layers}
+		V        int             `json:"v"`
+		N        int             `json:"n"`
+		AvgDL    float64         `json:"avgdl"`
+		K1       float64         `json:"k1"`
+		B        float64         `json:"b"`
+		MetaDocs int             `json:"metaDocs"`
+		Layers   []manifestLayer `json:"layers"`
+	}{4, len(w.metas), AvgDL(w.tokens, len(w.metas)), 1.2, 0.75, metaShardDocs, layers}
 	body, err := json.Marshal(man)
 	if err != nil {
 		return err

@@ -120,11 +120,23 @@ type staticManifest struct {
 func readManifest(t *testing.T, files map[string][]byte) staticManifest {
 	t.Helper()
 	s := strings.TrimSuffix(strings.TrimPrefix(string(files[ManifestPath]), "ccsiteSearch.manifest("), ");\n")
-	var m staticManifest
+	var m struct {
+		staticManifest
+		Layers []manifestLayer `json:"layers"`
+	}
 	if err := json.Unmarshal([]byte(s), &m); err != nil {
 		t.Fatal(err)
 	}
-	return m
+	// Each layer's entry is its layer file.
+	for _, l := range m.Layers {
+		args := shardData(t, files, l.File)
+		var e layerEntry
+		if len(args) != 1 || json.Unmarshal(args[0], &e) != nil || e.N != l.N {
+			t.Fatalf("layer file %s: not the entry of a layer of %d documents", l.File, l.N)
+		}
+		m.staticManifest.Layers = append(m.staticManifest.Layers, e)
+	}
+	return m.staticManifest
 }
 
 // shardData is a shard's arguments after its name.
