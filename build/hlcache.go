@@ -238,7 +238,8 @@ func openDiskCache(dir, salt string) (*diskCache, error) {
 	// The freelist is written with each (large, batched) transaction: a
 	// file without one is read whole at every open to find its free
 	// pages (100 MB of page faults for a build with nothing to do).
-	db, err := bolt.Open(p, 0o644, &bolt.Options{Timeout: time.Second, NoSync: true, InitialMmapSize: search.InitialMmap})
+	// Never synced, growing included (see search's texts file).
+	db, err := bolt.Open(p, 0o644, &bolt.Options{Timeout: time.Second, NoSync: true, NoGrowSync: true, InitialMmapSize: search.InitialMmap})
 	if err != nil {
 		return nil, fmt.Errorf("highlight cache %s: %w", p, err)
 	}
