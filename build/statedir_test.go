@@ -26,7 +26,7 @@ func TestStateOutsideSite(t *testing.T) {
 	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, State: state}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"state.json", "bleve-metas", "bleve-texts", "lock"} {
+	for _, f := range []string{"state.json", "bleve-metas", "bleve-texts.log", "bleve-texts.idx", "lock"} {
 		if _, err := os.Stat(filepath.Join(state, f)); err != nil {
 			t.Errorf("the state folder has no %s: %v", f, err)
 		}

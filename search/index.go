@@ -169,7 +169,11 @@ func Remove(dir string) error {
 	os.Remove(shardsPath(dir))
 	os.Remove(statsPath(dir))
 	os.Remove(spillPath(dir))
-	os.Remove(textsPath(dir))
+	os.Remove(textsPath(dir)) // before the log
+	for _, p := range []string{textsLogPath(dir), textsIdxPath(dir)} {
+		os.Remove(p)
+		os.Remove(p + ".new") // a compaction's, stopped
+	}
 	os.Remove(heldPath(dir))
 	os.RemoveAll(buildPath(dir))
 	os.RemoveAll(stagingPath(dir))
@@ -522,12 +526,11 @@ func (w *Writer) Close() (int, error) {
 	}
 	t := w.texts
 	w.texts = nil
-	err := t.commit()
+	// The texts first (compacted, maybe): a stop before the metas are
+	// written leaves them marked, and the next build starts anew.
+	err := t.close()
 	if err == nil && w.dirty {
 		err = w.writeMetas()
-	}
-	if cerr := t.close(); err == nil {
-		err = cerr
 	}
 	return w.len(), err
 }

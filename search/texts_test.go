@@ -2,23 +2,20 @@ package search
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/klauspost/compress/zstd"
-	bolt "go.etcd.io/bbolt"
 )
 
 // TestTextKinds: a text is kept as it is when short or when S2 does not
-// shrink it, else as an S2 block; each reads back whole, and so does a
-// zstd frame as builds before S2 wrote them. A text another than its meta
-// says, or a damaged block, is an error, never a wrong text.
+// shrink it, else as an S2 block; each reads back whole. A text another
+// than its meta says, a damaged byte in the log, an index cut short, or
+// files that are not texts files, are errors, never a wrong text.
 func TestTextKinds(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "index")
 	st, err := openTexts(dir, true)
@@ -38,119 +35,201 @@ func TestTextKinds(t *testing.T) {
 			return b.String()
 		}(),
 	}
-	for id, text := range texts {
-		if err := st.put(id, uint64(len(id)), text); err != nil {
+	for _, id := range []string{"short", "long", "random"} {
+		if err := st.put(id, uint64(len(id)), texts[id]); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := st.close(); err != nil {
 		t.Fatal(err)
 	}
-	// What a build before S2 wrote, and a damaged block.
-	old := strings.Repeat("an older build's text, ", 50)
-	db, err := bolt.Open(textsPath(dir), 0o644, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kinds := map[string]byte{}
-	err = db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(textsBucket)
-		enc, _ := zstd.NewWriter(nil)
-		v := make([]byte, 9)
-		binary.LittleEndian.PutUint64(v, uint64(len("zstd")))
-		v[8] = textZstd
-		if err := b.Put([]byte("zstd"), enc.EncodeAll([]byte(old), v)); err != nil {
-			return err
+	read := func() (map[string]string, map[string]error) {
+		got, errs := map[string]string{}, map[string]error{}
+		r, err := openTextReader(dir)
+		if err != nil {
+			t.Fatal(err)
 		}
-		// A byte of the block's first literal (after its length, two
-		// bytes of varint, and the literal's tag): the block still decodes.
-		bad := append([]byte(nil), b.Get([]byte("long"))...)
-		bad[13+2+1+2] ^= 0x01
-		if err := b.Put([]byte("bad"), bad); err != nil {
-			return err
+		defer r.close()
+		err = r.view(func(get func(m *meta) (string, error)) error {
+			for id, want := range texts {
+				got[id], errs[id] = get(&meta{id: id, hash: uint64(len(id)), text: int64(len(want))})
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return b.ForEach(func(k, v []byte) error { kinds[string(k)] = v[8]; return nil })
-	})
-	db.Close()
-	if err != nil {
-		t.Fatal(err)
+		return got, errs
 	}
-	if kinds["short"] != textRaw || kinds["long"] != textS2 || kinds["random"] != textRaw || kinds["zstd"] != textZstd {
-		t.Errorf("kinds %v: want short and random raw, long S2", kinds)
+	got, errs := read()
+	for id, want := range texts {
+		if errs[id] != nil || got[id] != want {
+			t.Errorf("%s: %.40q, %v", id, got[id], errs[id])
+		}
 	}
-	texts["zstd"] = old
+	log, _ := os.ReadFile(textsLogPath(dir))
+	at := len(textsMagic)
+	kinds := []byte{log[at+8]}
+	at += 9 + len(texts["short"])
+	kinds = append(kinds, log[at+8])
+	if kinds[0] != textRaw || kinds[1] != textS2 {
+		t.Errorf("kinds %v: want short raw, long S2", kinds)
+	}
 	r, err := openTextReader(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.close()
-	err = r.view(func(get func(m *meta) (string, error)) error {
-		for id, want := range texts {
-			got, err := get(&meta{id: id, hash: uint64(len(id)), text: int64(len(want))})
-			if err != nil || got != want {
-				t.Errorf("%s: %.40q, %v", id, got, err)
-			}
-		}
+	r.view(func(get func(m *meta) (string, error)) error {
 		if _, err := get(&meta{id: "long", hash: 4, text: 5}); !errors.Is(err, errStale) {
 			t.Errorf("a text of another length: %v, want stale", err)
 		}
-		if got, err := get(&meta{id: "bad", hash: 4, text: int64(len(texts["long"]))}); err == nil {
-			t.Errorf("a damaged block read back: %.40q", got)
+		if _, err := get(&meta{id: "long", hash: 5, text: int64(len(texts["long"]))}); !errors.Is(err, errStale) {
+			t.Errorf("a text of another hash: %v, want stale", err)
+		}
+		if _, err := get(&meta{id: "none", hash: 4, text: 5}); !errors.Is(err, errStale) {
+			t.Errorf("no text: %v, want stale", err)
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
+	r.close()
+	// A byte of the long text's block changed: an error, never a text.
+	bad := bytes.Clone(log)
+	bad[at+13+4] ^= 1
+	os.WriteFile(textsLogPath(dir), bad, 0o644)
+	if got, errs := read(); errs["long"] == nil || errs["short"] != nil {
+		t.Errorf("a damaged text read back: %.40q, %v; the others: %v", got["long"], errs["long"], errs["short"])
+	}
+	os.WriteFile(textsLogPath(dir), log, 0o644)
+	// An index cut short.
+	idx, _ := os.ReadFile(textsIdxPath(dir))
+	os.WriteFile(textsIdxPath(dir), idx[:len(idx)-3], 0o644)
+	if r, err := openTextReader(dir); err == nil {
+		if r.view(func(func(*meta) (string, error)) error { return nil }) == nil {
+			t.Error("an index cut short read")
+		}
+		r.close()
+	}
+	// Not texts files (a bbolt file, as builds before wrote): not opened.
+	os.WriteFile(textsIdxPath(dir), []byte("something else entirely"), 0o644)
+	if _, err := openTexts(dir, false); err == nil {
+		t.Error("an index of another kind opened to change it")
+	}
+	if _, err := openTextReader(dir); err == nil {
+		t.Error("an index of another kind opened to read it")
 	}
 }
 
-// TestTextChangesInOrder: changes wait and go in sorted by id, but those of
-// one id keep their order: put then delete forgets, delete then put keeps,
-// the last of two puts wins; batches commit as they fill.
-func TestTextChangesInOrder(t *testing.T) {
+// TestTextChanges: the last change of an id wins: put then delete
+// forgets, delete then put keeps, the last of two puts wins, across
+// writers appending to the files; once the log has doubled, the build
+// that changes it writes it again with the live texts alone, which read
+// back the same.
+func TestTextChanges(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "index")
 	st, err := openTexts(dir, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{}
-	for i := range textsBatch + 10 { // a full batch, and more
-		id := fmt.Sprintf("d%05d", (i*7919)%(textsBatch+10))
+	for i := range 3000 {
+		id := fmt.Sprintf("d%05d", (i*7919)%3000)
 		want[id] = "text " + id
 		if err := st.put(id, 1, "text "+id); err != nil {
 			t.Fatal(err)
 		}
 	}
+	if err := st.close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err = openTexts(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Made anew, the log is whole: its size is the base.
+	if fi, err := st.log.Stat(); err != nil || st.base != fi.Size() {
+		t.Errorf("a new log of %d bytes (%v) has the base %d", fi.Size(), err, st.base)
+	}
 	steps := []func() error{
 		func() error { return st.put("gone", 1, "x") }, func() error { return st.del("gone") },
 		func() error { return st.del("back") }, func() error { return st.put("back", 1, "here") },
 		func() error { return st.put("twice", 1, "first") }, func() error { return st.put("twice", 1, "second") },
+		func() error { return st.del("d00007") }, func() error { return st.put("d00008", 1, "changed") },
 	}
 	for _, f := range steps {
 		if err := f(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want["back"], want["twice"] = "here", "second"
+	want["back"], want["twice"], want["d00008"] = "here", "second", "changed"
+	delete(want, "d00007")
 	if err := st.close(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := openTextReader(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.close()
-	r.view(func(get func(m *meta) (string, error)) error {
-		for id, w := range want {
-			if got, err := get(&meta{id: id, hash: 1, text: int64(len(w))}); err != nil || got != w {
-				t.Errorf("%s: %q, %v; want %q", id, got, err, w)
+	check := func(when string) {
+		t.Helper()
+		r, err := openTextReader(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.close()
+		r.view(func(get func(m *meta) (string, error)) error {
+			for id, w := range want {
+				if got, err := get(&meta{id: id, hash: 1, text: int64(len(w))}); err != nil || got != w {
+					t.Errorf("%s: %s: %q, %v; want %q", when, id, got, err, w)
+				}
 			}
+			for _, id := range []string{"gone", "d00007"} {
+				if _, err := get(&meta{id: id, hash: 1, text: 1}); err == nil {
+					t.Errorf("%s: %s, deleted, is there", when, id)
+				}
+			}
+			return nil
+		})
+	}
+	check("appended")
+	// Texts replaced until the log is twice its size and 16 MB more.
+	size := func() int64 {
+		fi, err := os.Stat(textsLogPath(dir))
+		if err != nil {
+			t.Fatal(err)
 		}
-		if _, err := get(&meta{id: "gone", hash: 1, text: 1}); err == nil {
-			t.Error("a text put then deleted is there")
+		return fi.Size()
+	}
+	before := size()
+	// Text S2 does not shrink, kept as it is.
+	var b strings.Builder
+	x := uint32(11)
+	for range 1 << 20 {
+		x = x*1664525 + 1013904223
+		b.WriteByte(byte(x >> 24))
+	}
+	big := b.String()
+	compacted := false
+	for k := 0; k < 40 && !compacted; k++ {
+		st, err := openTexts(dir, false)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
+		if err := st.put("big", 1, big[:len(big)-k]); err != nil {
+			t.Fatal(err)
+		}
+		want["big"] = big[:len(big)-k]
+		grown := st.off
+		if err := st.close(); err != nil {
+			t.Fatal(err)
+		}
+		compacted = size() < grown
+	}
+	if !compacted {
+		t.Fatalf("the log grew to %d bytes from %d and was never written again", size(), before)
+	}
+	if after := size(); after > before+2<<20 {
+		t.Errorf("compacted: %d bytes, want the live texts' (about %d)", after, before+1<<20)
+	}
+	check("compacted")
+	if _, err := os.Stat(textsLogPath(dir) + ".new"); !os.IsNotExist(err) {
+		t.Errorf("the compaction left its new log: %v", err)
+	}
 }
 
 // TestDisplayBodyAsJSON: a display shard's body, written by hand, is what
