@@ -158,6 +158,16 @@ func (s *spill) get(m *meta, memo map[int64]analysed) (analysed, bool) {
 	return a, true
 }
 
+// has tells whether the spill holds a record of m's content (s may be
+// nil: none).
+func (s *spill) has(m *meta) bool {
+	if s == nil || s.err != nil {
+		return false
+	}
+	loc, ok := s.at[m.id]
+	return ok && loc.hash == m.hash
+}
+
 // spillMemo is how many records a worker keeps (get).
 const spillMemo = 64
 

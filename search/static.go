@@ -466,6 +466,19 @@ func (w *staticWriter) analyse(docs []meta, fn func(i int, a *analysed) error) e
 		lo, hi int
 		out    chan []analysed
 	}
+	// Where the texts are of the documents with no spill record (those
+	// of earlier builds), read from the texts index for them alone.
+	var need []string
+	for i := range docs {
+		if !w.spill.has(&docs[i]) {
+			need = append(need, docs[i].id)
+		}
+	}
+	if len(need) > 0 {
+		if err := w.texts.want(need); err != nil {
+			return err
+		}
+	}
 	workers := runtime.GOMAXPROCS(0)
 	jobs := make(chan job)
 	queue := make(chan job, 2*workers)

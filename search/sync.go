@@ -166,6 +166,9 @@ func makeIndex(dir string, metas []meta, texts *textReader) error {
 	if err != nil {
 		return err
 	}
+	if err := texts.want(nil); err != nil { // every text
+		return err
+	}
 	err = texts.view(func(get func(*meta) (string, error)) error {
 		for i := range metas {
 			text, err := get(&metas[i])

@@ -61,6 +61,19 @@ func TestTextKinds(t *testing.T) {
 		}
 		return got, errs
 	}
+	// Asked for one id, the reader holds that one alone; another is
+	// read with the whole index then.
+	r0, err := openTextReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r0.want([]string{"long", "none"}); err != nil || len(r0.at) != 1 || r0.full {
+		t.Errorf("asked for long and none: %d ids held (%v), whole %v", len(r0.at), err, r0.full)
+	}
+	if got, err := r0.get(&meta{id: "short", hash: 5, text: int64(len(texts["short"]))}); err != nil || got != texts["short"] || !r0.full {
+		t.Errorf("an id not asked for: %q, %v, whole %v", got, err, r0.full)
+	}
+	r0.close()
 	got, errs := read()
 	for id, want := range texts {
 		if errs[id] != nil || got[id] != want {
@@ -104,8 +117,11 @@ func TestTextKinds(t *testing.T) {
 	idx, _ := os.ReadFile(textsIdxPath(dir))
 	os.WriteFile(textsIdxPath(dir), idx[:len(idx)-3], 0o644)
 	if r, err := openTextReader(dir); err == nil {
-		if r.view(func(func(*meta) (string, error)) error { return nil }) == nil {
+		if r.want(nil) == nil {
 			t.Error("an index cut short read")
+		}
+		if r.want([]string{"short"}) == nil {
+			t.Error("an index cut short read for one id")
 		}
 		r.close()
 	}
