@@ -29,9 +29,10 @@ import (
 // to 0.8 bytes a unit and the term shards to 0.39, so a document added
 // publishes about 0.6 MB of display shards while they are made (the first
 // half of the units), then about 0.4 MB of term shards: with the newest
-// layer and the manifest (0.11 MB at 1 GB), under 1 MB. Measured: 0.52-0.69
-// MB a message at 1 GB, the manifest aside. The 1 GB tree's largest merge,
-// the whole index, is published over ~480 additions.
+// layer and the manifest (a few hundred bytes), under 1 MB. Measured at
+// 1 GB over a merge of the whole index: 0.53 MB a message in the median,
+// at most 0.90 (the largest term shard, one common word's postings, made
+// alone). That merge is published over ~500 additions.
 var publishBudget int64 = 384 << 10
 
 // docUnits is what publishing a document's files counts against
