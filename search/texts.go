@@ -97,10 +97,11 @@ type textStore struct {
 	dir      string
 	log, idx *os.File
 	lw, iw   *bufio.Writer
-	off      int64 // the log's size
-	base     int64 // the log's size when it was last written whole
-	changed  bool  // a put or delete since opened
-	fresh    bool  // made anew: written whole when closed
+	off      int64  // the log's size
+	base     int64  // the log's size when it was last written whole
+	rec      []byte // an index record, reused
+	changed  bool   // a put or delete since opened
+	fresh    bool   // made anew: written whole when closed
 }
 
 // openTexts opens the texts files of dir to change them; fresh makes them
@@ -205,14 +206,14 @@ func (s *textStore) append(id string, v []byte) error {
 	if _, err := s.lw.Write(v); err != nil {
 		return err
 	}
-	rec := make([]byte, 0, len(id)+24)
-	rec = append(rec, textPut)
+	rec := append(s.rec[:0], textPut)
 	rec = binary.AppendUvarint(rec, uint64(len(id)))
 	rec = append(rec, id...)
 	rec = binary.AppendUvarint(rec, uint64(s.off))
 	rec = binary.AppendUvarint(rec, uint64(len(v)))
 	rec = binary.LittleEndian.AppendUint32(rec, crc32.Checksum(v, castagnoli))
 	s.off += int64(len(v))
+	s.rec = rec
 	_, err := s.iw.Write(rec)
 	return err
 }
@@ -220,10 +221,10 @@ func (s *textStore) append(id string, v []byte) error {
 // del forgets a document's text.
 func (s *textStore) del(id string) error {
 	s.changed = true
-	rec := make([]byte, 0, len(id)+8)
-	rec = append(rec, textDel)
+	rec := append(s.rec[:0], textDel)
 	rec = binary.AppendUvarint(rec, uint64(len(id)))
 	rec = append(rec, id...)
+	s.rec = rec
 	_, err := s.iw.Write(rec)
 	return err
 }
@@ -341,49 +342,63 @@ type textLoc struct {
 // it, of the ids in need (all when nil). size is the log's: a put past it
 // is an error.
 func readTextIndex(idx *os.File, size int64, need map[string]bool) (map[string]textLoc, error) {
-	fi, err := idx.Stat()
+	at := map[string]textLoc{}
+	err := eachIndexRecord(idx, size, func(op byte, id []byte, l textLoc) {
+		switch {
+		case need != nil && !need[string(id)]:
+		case op == textDel:
+			delete(at, string(id))
+		default:
+			at[string(id)] = l
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
+	return at, nil
+}
+
+// eachIndexRecord reads the index idx and calls fn with each record in
+// order: a put of id (where its text is) or a delete (l zero). size is the
+// log's: a put past it is an error.
+func eachIndexRecord(idx *os.File, size int64, fn func(op byte, id []byte, l textLoc)) error {
+	fi, err := idx.Stat()
+	if err != nil {
+		return err
+	}
 	data := make([]byte, fi.Size())
 	if _, err := idx.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+		return err
 	}
 	if len(data) < len(textsMagic)+8 || string(data[:len(textsMagic)]) != textsMagic {
-		return nil, errors.New("search texts: not a texts index")
+		return errors.New("search texts: not a texts index")
 	}
 	b := data[len(textsMagic)+8:]
-	at := map[string]textLoc{}
 	bad := errors.New("search texts: the index is cut short or damaged")
 	for len(b) > 0 {
 		op := b[0]
 		k, w := binary.Uvarint(b[1:])
 		if w <= 0 || uint64(len(b)-1-w) < k || op > textPut {
-			return nil, bad
+			return bad
 		}
-		raw := b[1+w : 1+w+int(k)]
+		id := b[1+w : 1+w+int(k)]
 		b = b[1+w+int(k):]
-		keep := need == nil || need[string(raw)]
 		if op == textDel {
-			if keep {
-				delete(at, string(raw))
-			}
+			fn(op, id, textLoc{})
 			continue
 		}
 		off, w1 := binary.Uvarint(b)
 		if w1 <= 0 {
-			return nil, bad
+			return bad
 		}
 		n, w2 := binary.Uvarint(b[w1:])
 		if w2 <= 0 || len(b) < w1+w2+4 || off+n > uint64(size) || off < uint64(len(textsMagic)) {
-			return nil, bad
+			return bad
 		}
-		if keep {
-			at[string(raw)] = textLoc{int64(off), int64(n), binary.LittleEndian.Uint32(b[w1+w2:])}
-		}
+		fn(op, id, textLoc{int64(off), int64(n), binary.LittleEndian.Uint32(b[w1+w2:])})
 		b = b[w1+w2+4:]
 	}
-	return at, nil
+	return nil
 }
 
 // textReader reads the texts files. Where texts are is read from the
@@ -542,38 +557,26 @@ func EachStoredText(logPath string, fn func(text []byte, s2Block bool)) error {
 		return err
 	}
 	defer r.close()
-	data, err := os.ReadFile(textsIdxPath(dir))
-	if err != nil {
-		return err
-	}
-	b := data[min(len(data), len(textsMagic)+8):]
-	for len(b) > 0 {
-		op := b[0]
-		k, w := binary.Uvarint(b[1:])
-		if w <= 0 || uint64(len(b)-1-w) < k {
-			return errors.New("search texts: the index is cut short or damaged")
+	var bad error
+	err = eachIndexRecord(r.idx, r.size, func(op byte, _ []byte, l textLoc) {
+		if op != textPut || bad != nil {
+			return
 		}
-		b = b[1+w+int(k):]
-		if op != textPut {
-			continue
+		v := make([]byte, l.n)
+		if _, err := r.log.ReadAt(v, l.off); err != nil || l.n < 9 {
+			bad = fmt.Errorf("search texts: a text cut short (%v)", err)
+			return
 		}
-		off, w1 := binary.Uvarint(b)
-		n, w2 := binary.Uvarint(b[max(w1, 0):])
-		if w1 <= 0 || w2 <= 0 || len(b) < w1+w2+4 || off+n > uint64(r.size) {
-			return errors.New("search texts: the index is cut short or damaged")
-		}
-		b = b[w1+w2+4:]
-		v := make([]byte, n)
-		if _, err := r.log.ReadAt(v, int64(off)); err != nil || n < 9 {
-			return fmt.Errorf("search texts: a text cut short (%v)", err)
-		}
-		if v[8] == textS2 && n > 13 {
+		if v[8] == textS2 && l.n > 13 {
 			if out, err := s2.Decode(nil, v[13:]); err == nil {
 				fn(out, true)
-				continue
+				return
 			}
 		}
 		fn(v[9:], false)
+	})
+	if err == nil {
+		err = bad
 	}
-	return nil
+	return err
 }
