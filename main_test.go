@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -503,4 +505,33 @@ func unescapeFrag(f string) string {
 		return s
 	}
 	return f
+}
+
+// TestTuneGC checks the collector's settings: a soft limit of 600 MiB and
+// GOGC 200 unless the environment sets them, and the environment's own
+// values left alone when it does.
+func TestTuneGC(t *testing.T) {
+	oldLimit, oldPercent := debug.SetMemoryLimit(-1), debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetMemoryLimit(oldLimit); debug.SetGCPercent(oldPercent) })
+
+	debug.SetMemoryLimit(math.MaxInt64)
+	debug.SetGCPercent(100)
+	tuneGC(func(string) string { return "" })
+	if got := debug.SetMemoryLimit(-1); got != 600<<20 {
+		t.Errorf("memory limit %d, want %d", got, 600<<20)
+	}
+	if got := debug.SetGCPercent(100); got != 200 {
+		t.Errorf("GOGC %d, want 200", got)
+	}
+
+	debug.SetMemoryLimit(math.MaxInt64)
+	debug.SetGCPercent(150)
+	env := map[string]string{"GOGC": "150", "GOMEMLIMIT": "1GiB"}
+	tuneGC(func(k string) string { return env[k] })
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("memory limit %d with GOMEMLIMIT set, want it left alone", got)
+	}
+	if got := debug.SetGCPercent(150); got != 150 {
+		t.Errorf("GOGC %d with GOGC=150 set, want it left alone", got)
+	}
 }
