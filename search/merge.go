@@ -2,8 +2,6 @@ package search
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -347,13 +345,12 @@ func (s *shardSource) shardBody(name string) ([]byte, error) {
 	if err != nil {
 		return nil, sourceError{err}
 	}
-	head := "ccsiteSearch.put(" + jsString(name) + ","
-	body, ok := bytes.CutPrefix(data, []byte(head))
+	body, ok := bytes.CutPrefix(data, []byte(shardHead(name)))
 	if ok {
-		body, ok = bytes.CutSuffix(body, []byte(");\n"))
+		body, ok = bytes.CutSuffix(body, []byte(shardTail))
 	}
-	_, sum, _ := strings.Cut(name, "-")
-	if h := sha256.Sum256(body); !ok || hex.EncodeToString(h[:6]) != sum {
+	prefix, _, _ := strings.Cut(name, "-")
+	if !ok || shardName(prefix, body) != name {
 		return nil, sourceError{fmt.Errorf("shard %s is not as written", name)}
 	}
 	return body, nil

@@ -662,6 +662,18 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 	return st.Layer, err
 }
 
+// A shard file is its body handed to the page's reader: shardHead(name),
+// the body, shardTail; its name is a prefix and a hash of the body
+// (shardName). out writes one; shardSource.shardBody reads one back.
+const shardTail = ");\n"
+
+func shardHead(name string) string { return "ccsiteSearch.put(" + jsString(name) + "," }
+
+func shardName(prefix string, body []byte) string {
+	sum := sha256.Sum256(body)
+	return prefix + "-" + hex.EncodeToString(sum[:6])
+}
+
 // out writes a shard: the body that body appends, handed to
 // ccsiteSearch.put under a name made of prefix and a hash of the body. The
 // body is appended after room for the call's head, which is filled in once
@@ -672,17 +684,15 @@ func (w *staticWriter) layer(docs []meta) (keptLayer, error) {
 func (w *staticWriter) out(prefix string, body func([]byte) []byte) (name, path string, size int64, err error) {
 	// The head's length does not depend on the hash: a name is letters,
 	// a dash and hex digits, which a JavaScript string holds as they are.
-	const put = "ccsiteSearch.put("
-	headLen := len(put) + len(jsString(prefix+"-000000000000")) + 1
+	headLen := len(shardHead(prefix + "-000000000000"))
 	buf := body(make([]byte, headLen, headLen+64))
-	sum := sha256.Sum256(buf[headLen:])
-	name = prefix + "-" + hex.EncodeToString(sum[:6])
-	head := put + jsString(name) + ","
+	name = shardName(prefix, buf[headLen:])
+	head := shardHead(name)
 	if len(head) != headLen {
 		return "", "", 0, fmt.Errorf("search shard %s: a head of %d bytes, not %d", name, len(head), headLen)
 	}
 	copy(buf, head)
-	buf = append(buf, ");\n"...)
+	buf = append(buf, shardTail...)
 	path = StaticDir + "/" + name + ".js"
 	if err := w.write(path, buf); err != nil {
 		return "", "", 0, err
