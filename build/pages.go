@@ -2,13 +2,15 @@ package build
 
 import (
 	"bytes"
-	"ccsite/build/archive"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 
+	"ccsite/build/archive"
 	"ccsite/build/export"
 	"ccsite/build/keep"
 	"ccsite/build/link"
@@ -283,7 +285,9 @@ func renderPageBuf(ts *render.Templates, cfg Config, p *render.Page) (*bytes.Buf
 // it holds at every other collection: a build collects every few hundred
 // milliseconds, and each page then grew a new buffer from nothing again, in
 // fresh memory the runtime clears (a tenth of a warm --force build's
-// clearing and copying). The list keeps at most bufKeep bytes of them.
+// clearing and copying). The list keeps at most bufKeep bytes of them,
+// ordered by capacity, and hands out the largest: given the last one put
+// back, a large page often got a small list page's buffer and grew it again.
 var bufFree struct {
 	sync.Mutex
 	list  []*bytes.Buffer
@@ -324,7 +328,8 @@ func putBuf(b *bytes.Buffer) {
 	bufFree.Lock()
 	defer bufFree.Unlock()
 	if bufFree.bytes+b.Cap() <= bufKeep {
-		bufFree.list = append(bufFree.list, b)
+		i, _ := slices.BinarySearchFunc(bufFree.list, b.Cap(), func(x *bytes.Buffer, c int) int { return cmp.Compare(x.Cap(), c) })
+		bufFree.list = slices.Insert(bufFree.list, i, b)
 		bufFree.bytes += b.Cap()
 	}
 }
