@@ -91,16 +91,42 @@ func TestResultAgent(t *testing.T) {
 		`{"agentId":"a1","status":"completed"}`, `{"status":"x","agentId":"a\u00e92"}`, `{"agentId":null}`, `{"agentId":7}`,
 		`{"agentId":{"x":1}}`, `{"other":1}`, `{"agentId":"a","agentId":"b"}`, `{"agent\u0049d":"c"}`, "{\"agentId\":\"\xff\"}",
 		`{"agentId":"a",}`, `"text"`, ``, `[1]`, ` {"agentId":"sp"} `,
+		`{"stdout":"the agentId is a1"}`, `{"stdout":"\u001b[1m"}`, `{"stdout":"x"`, `{"x":{"agentId":"nested"}}`,
+		`{"s":"q\"agentId\":\"no\"","agentId":"yes"}`, `{"s":"q\\","agentId":"after"}`, `{"s":"\\\"","agentId" : "sp"}`,
+		`{"a":[{"agentId":"deep"}],"agentId":"top"}`, `{"a":["agentId"],"b":{"c":"agentId"}}`, `{"agentId"`, `{"agentId":"x"`,
+		`{"s":"\"","agentId":"x"}`, `{"s":"\"","agentId":"x","t":"u"}`, `{"s":"\\\"","agentId":"x","t":"u","v":"w"}`,
+		`{"s":"a\\","agentId":"x","t":"u"}`, `{"s":"\"","agentId":"x","t":"\""}`, `{"s":"a\\","agentId":"x","t":"b\\"}`,
+		`{"s":"\\\"","agentId":"x","t":"\\\""}`, `{"s":"\\\\","agentId":"x","t":"\\\\"}`, `{"s":"a\\\\","agentId":"x","t":"u","v":"w"}`, `{"x":"a\"b","agent\u0049d":"esc"}`, `{"agentId":"a","agent\u0049d":"b"}`,
 	} {
-		var ar agentResult
-		want := ""
-		if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(jsontext.Value(tur), &ar) == nil {
-			want = ar.AgentID
-		}
-		if got := resultAgent(jsontext.Value(tur)); got != want {
-			t.Errorf("%q: %q, json %q", tur, got, want)
-		}
+		checkResultAgent(t, []byte(tur))
 	}
+	// Every toolUseResult of the corpus ($CCSITE_CORPUS).
+	n, ids := 0, 0
+	corpustest.EachLine(t, func(_ string, line []byte) {
+		rec, prob := transcript.DecodeLine(line, "f", 1)
+		if prob != nil || len(rec.ToolUseResult) == 0 {
+			return
+		}
+		n++
+		if checkResultAgent(t, rec.ToolUseResult) != "" {
+			ids++
+		}
+	})
+	t.Logf("%d corpus results, %d with an agentId", n, ids)
+}
+
+// checkResultAgent checks resultAgent(tur) is json's answer, and returns it.
+func checkResultAgent(t *testing.T, tur []byte) string {
+	t.Helper()
+	var ar agentResult
+	want := ""
+	if len(tur) > 0 && tur[0] == '{' && transcript.Unmarshal(jsontext.Value(tur), &ar) == nil {
+		want = ar.AgentID
+	}
+	if got := resultAgent(jsontext.Value(tur)); got != want {
+		t.Errorf("%.300q: %q, json %q", tur, got, want)
+	}
+	return want
 }
 
 // TestStringsAsJSON: Input.Strings reads what json decoding every member

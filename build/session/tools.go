@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -32,9 +33,12 @@ type agentResult struct {
 // resultAgent is the agentId of a toolUseResult object, as json decodes it
 // into agentResult ("" when it is not one, or not a string). Every call's
 // result is asked: read by the transcript's scanner (FastObject), json's
-// reflection only for what that refuses.
+// reflection only for what that refuses. A result whose own members'
+// names are neither "agentId" nor escaped (mayHaveAgent) is not read at
+// all: most results are a command's or a file's text, and reading them
+// whole was a sixtieth of a warm --force build.
 func resultAgent(tur jsontext.Value) string {
-	if len(tur) == 0 || tur[0] != '{' {
+	if len(tur) == 0 || tur[0] != '{' || !mayHaveAgent(tur) {
 		return ""
 	}
 	if m, ok := transcript.FastObject(tur); ok {
@@ -49,6 +53,56 @@ func resultAgent(tur jsontext.Value) string {
 		return ""
 	}
 	return ar.AgentID
+}
+
+// mayHaveAgent reports whether the object b may have a member of its own
+// named agentId: a name of its depth that is "agentId" or has an escape.
+// It finds the strings by their quotes alone (an escaped quote is preceded
+// by an odd run of backslashes), at IndexByte's speed, and checks nothing
+// else: on JSON that is not valid it may say anything, and json then
+// refuses the result whichever it says.
+func mayHaveAgent(b []byte) bool {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			start, end := i+1, i+1
+			for {
+				q := bytes.IndexByte(b[end:], '"')
+				if q < 0 {
+					return true // no end: not JSON
+				}
+				end += q
+				bs := 0
+				for j := end - 1; j >= start && b[j] == '\\'; j-- {
+					bs++
+				}
+				if bs%2 == 0 {
+					break
+				}
+				end++
+			}
+			i = end
+			if depth != 1 {
+				continue
+			}
+			j := end + 1
+			for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r') {
+				j++
+			}
+			if j < len(b) && b[j] == ':' {
+				name := b[start:end]
+				if string(name) == "agentId" || bytes.IndexByte(name, '\\') >= 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // pairTools pairs every tool_use with its tool_result, attaches progress
