@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"ccsite/build/transcript"
 )
@@ -261,15 +262,22 @@ func PromptText(m *Message) string {
 
 // Excerpt collapses white space and cuts s to at most n runes, adding "…".
 func Excerpt(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
+	// The words are joined only until they are more than n runes: a
+	// title is asked of prompts and answers of any length (normalising
+	// all of a long one was most of a session's titling).
+	var b []byte
+	runes := 0
+	for f := range strings.FieldsSeq(s) {
+		if len(b) > 0 {
+			b = append(b, ' ')
+			runes++
+		}
+		b = append(b, f...)
+		if runes += utf8.RuneCountInString(f); runes > n {
+			return strings.TrimSpace(string([]rune(string(b))[:n-1])) + "…"
+		}
 	}
-	runes := []rune(s)
-	if len(runes) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(runes[:n-1])) + "…"
+	return string(b)
 }
 
 // markPrompts sets Prompt on the messages a person typed to open a turn. A

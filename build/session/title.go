@@ -72,7 +72,14 @@ func title(s *Session) {
 	var prompt, greeting, command, anyCommand, answer, thought string
 	for _, m := range s.Messages {
 		switch {
+		case m.Prompt && (m.Kind == KindPrompt || m.Kind == KindQueued) && prompt != "" && anyCommand != "":
+			// Nothing such a message could give is still wanted:
+			// neither the prompt nor, were it context only, the
+			// first command (checking that reads its text again).
 		case m.Prompt && (m.Kind == KindPrompt || m.Kind == KindQueued) && !contextOnly(m):
+			if prompt != "" {
+				break
+			}
 			t := Excerpt(planHeading(PromptText(m)), 100)
 			switch {
 			case prompt != "" || t == "":
@@ -84,11 +91,15 @@ func title(s *Session) {
 				prompt = t
 			}
 		case m.Kind.StartsTurn():
+			wantCommand := command == "" && m.Kind == KindCommand && !boilerplateCommand(m.Command)
+			if anyCommand != "" && !wantCommand {
+				break
+			}
 			t := Excerpt(PromptText(m), 100)
 			if anyCommand == "" {
 				anyCommand = t
 			}
-			if command == "" && m.Kind == KindCommand && !boilerplateCommand(m.Command) {
+			if wantCommand {
 				command = t
 			}
 		case m.Kind == KindAnswer:
@@ -203,11 +214,14 @@ func boilerplateCommand(c *Command) bool {
 // its first lines with Markdown marks (headings, quotes, list bullets,
 // emphasis) taken off, split into sentences, a greeting or a one- or
 // two-word exclamation ("Perfect!") skipped.
+// emphasis takes Markdown's emphasis and code marks off a line.
+var emphasis = strings.NewReplacer("**", "", "__", "", "`", "")
+
 func firstSentence(text string) string {
 	lines := 0
-	for _, line := range strings.Split(text, "\n") {
+	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimLeft(strings.TrimSpace(line), "#>-*+ \t")
-		line = strings.TrimSpace(strings.NewReplacer("**", "", "__", "", "`", "").Replace(line))
+		line = strings.TrimSpace(emphasis.Replace(line))
 		if line == "" || strings.HasPrefix(line, "|") {
 			continue
 		}
