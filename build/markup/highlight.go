@@ -85,15 +85,22 @@ func (h *Highlighter) block(lang, filename, code string, start int) template.HTM
 	if label == "" && filename != "" {
 		label = path.Base(strings.ReplaceAll(filename, `\`, "/"))
 	}
-	var b strings.Builder
-	b.WriteString(`<div class="code-block"><div class="code-head">`)
+	const (
+		head   = `<div class="code-block"><div class="code-head">`
+		button = `<button type="button" class="copy" aria-label="Copy code">Copy</button></div>`
+	)
 	if label != "" {
-		b.WriteString(`<span class="code-lang">`)
-		b.WriteString(template.HTMLEscapeString(label))
-		b.WriteString(`</span>`)
+		label = `<span class="code-lang">` + template.HTMLEscapeString(label) + `</span>`
 	}
-	b.WriteString(`<button type="button" class="copy" aria-label="Copy code">Copy</button></div>`)
-	b.WriteString(h.Code(lang, filename, code, start))
+	body := h.Code(lang, filename, code, start)
+	// Made at its size: grown as written, the block's code (most of it)
+	// was often copied twice more.
+	var b strings.Builder
+	b.Grow(len(head) + len(label) + len(button) + len(body) + len(`</div>`))
+	b.WriteString(head)
+	b.WriteString(label)
+	b.WriteString(button)
+	b.WriteString(body)
 	b.WriteString(`</div>`)
 	return template.HTML(b.String())
 }
