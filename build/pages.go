@@ -157,7 +157,7 @@ func (r *renderer) orphan(res *rendered) {
 	anonymizeSources(s, r.cfg.Redact, r.cfg.SourceLabels)
 	setPrices(s, r.prices)
 	body := r.mediaOf(res).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }, Deleted: u.Deleted})
-	r.page(res, u, page, "agent", s.Title, nil, body)
+	r.page(res, u, page, "agent", s.Title, nil, body, sizeHint(s, ""))
 	r.keptDocs(res, page, u)
 	r.docs(res, s, page, project)
 	u.Orphan = &render.Nav{Title: s.Title, URL: link.Rel(link.Project(pp.slug), page), Time: render.MkTime(s.Start)}
@@ -191,7 +191,7 @@ func (r *renderer) session(res *rendered) {
 		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session"), Deleted: u.Deleted}
 	links.ContinuedIn, links.ContinuedFrom = continuationLinks(page, sp)
 	r.exports(res, u, s, page, project, false, &links)
-	r.page(res, u, page, "session", s.Title, nil, rb.Session(treeView(s, nil), project, links))
+	r.page(res, u, page, "session", s.Title, nil, rb.Session(treeView(s, nil), project, links), sizeHint(s, ""))
 	r.docs(res, s, page, project)
 	u.Problems = append(u.Problems, s.Problems...)
 	for _, a := range s.Agents {
@@ -210,7 +210,7 @@ func (r *renderer) session(res *rendered) {
 		r.exports(res, u, a, ap, project, true, &al)
 		ab := rb.Session(treeView(s, a), project, al)
 		r.docs(res, a, ap, project)
-		r.page(res, u, ap, "agent", a.Title, crumbs, ab)
+		r.page(res, u, ap, "agent", a.Title, crumbs, ab, sizeHint(a, ""))
 		u.Agents++
 		u.Problems = append(u.Problems, a.Problems...)
 	}
@@ -226,7 +226,7 @@ func (r *renderer) exports(res *rendered, u *unit, s *session.Session, page, pro
 			continue
 		}
 		path := link.Export(page, f.Ext)
-		buf := scratchBuf()
+		buf := scratchBuf(sizeHint(s, f.Ext))
 		if err := f.Write(buf, s, project); err != nil {
 			panic(fmt.Errorf("export %s: %w", path, err)) // a bug: reported against the session
 		}
@@ -235,14 +235,14 @@ func (r *renderer) exports(res *rendered, u *unit, s *session.Session, page, pro
 	}
 }
 
-// page renders a page into res.
-func (r *renderer) page(res *rendered, u *unit, page, kind, title string, extra []render.Crumb, body any) {
+// page renders a page of about hint bytes into res.
+func (r *renderer) page(res *rendered, u *unit, page, kind, title string, extra []render.Crumb, body any, hint int) {
 	pp := res.pp
 	crumbs := []render.Crumb{{Label: pp.p.Name, URL: link.Rel(page, link.Project(pp.slug))}}
 	crumbs = append(crumbs, extra...)
 	crumbs = append(crumbs, render.Crumb{Label: title})
 	u.Pages++
-	buf, err := renderPageBuf(r.ts, r.cfg, &render.Page{Path: page, Title: title, Kind: kind, Crumbs: crumbs, Body: body})
+	buf, err := renderPageBuf(r.ts, r.cfg, &render.Page{Path: page, Title: title, Kind: kind, Crumbs: crumbs, Body: body}, hint)
 	if err != nil {
 		panic(err) // a template failing on one session's data: a bug, reported against it
 	}
@@ -251,21 +251,21 @@ func (r *renderer) page(res *rendered, u *unit, page, kind, title string, extra 
 
 // renderPage executes the page template.
 func renderPage(ts *render.Templates, cfg Config, p *render.Page) ([]byte, error) {
-	buf, err := renderPageBuf(ts, cfg, p)
+	buf, err := renderPageBuf(ts, cfg, p, 0)
 	if err != nil {
 		return nil, err
 	}
 	return doneBuf(buf), nil
 }
 
-// renderPageBuf is renderPage into a pooled buffer, for the caller to
-// give back (putBuf) when it no longer needs the page.
-func renderPageBuf(ts *render.Templates, cfg Config, p *render.Page) (*bytes.Buffer, error) {
+// renderPageBuf is renderPage into a pooled buffer (for about hint bytes),
+// for the caller to give back (putBuf) when it no longer needs the page.
+func renderPageBuf(ts *render.Templates, cfg Config, p *render.Page, hint int) (*bytes.Buffer, error) {
 	p.Search = !cfg.NoSearch
 	if cfg.BaseURL != "" {
 		p.Canonical = cfg.BaseURL + p.Path
 	}
-	buf := scratchBuf()
+	buf := scratchBuf(hint)
 	if err := ts.Page(buf, p); err != nil {
 		putBuf(buf)
 		return nil, fmt.Errorf("render %s: %w", p.Path, err)
@@ -297,17 +297,44 @@ var bufFree struct {
 // bufKeep bounds the bytes of the buffers kept for the next page.
 const bufKeep = 64 << 20
 
-func scratchBuf() *bytes.Buffer {
+// scratchBuf returns a buffer for a page or an export of about hint bytes
+// (0: unknown): the smallest kept one that holds hint, else the largest,
+// grown to hint at once rather than doubled as the page is written (a
+// warm --force build of the corpus tree cleared and copied about 50 MB
+// more that way).
+func scratchBuf(hint int) *bytes.Buffer {
 	bufFree.Lock()
-	defer bufFree.Unlock()
+	var b *bytes.Buffer
 	if n := len(bufFree.list); n > 0 {
-		b := bufFree.list[n-1]
-		bufFree.list[n-1] = nil
-		bufFree.list = bufFree.list[:n-1]
+		i, _ := slices.BinarySearchFunc(bufFree.list, hint, func(x *bytes.Buffer, c int) int { return cmp.Compare(x.Cap(), c) })
+		i = min(i, n-1)
+		b = bufFree.list[i]
+		bufFree.list = slices.Delete(bufFree.list, i, i+1)
 		bufFree.bytes -= b.Cap()
-		return b
 	}
-	return new(bytes.Buffer)
+	bufFree.Unlock()
+	if b == nil {
+		b = new(bytes.Buffer)
+	}
+	b.Grow(hint)
+	return b
+}
+
+// sizeHint is about the size of a session's page (each: the turns of its
+// own file, not its sub-agents'), or of its export of the given
+// extension, from the bytes of its transcript: the page is a fifth to
+// four fifths of them for most sessions, the Markdown a tenth to a third.
+// It is at most 4 MB: a buffer held that much larger than its page while
+// the page waits to be written would raise the build's peak memory.
+func sizeHint(s *session.Session, ext string) int {
+	n := int(min(s.Stats.Bytes, 64<<20))
+	switch ext {
+	case "":
+		n = n * 4 / 5
+	case ".md":
+		n /= 3
+	}
+	return min(n, 4<<20)
 }
 
 // doneBuf returns b's content and gives b back (unless it grew past
