@@ -2,6 +2,7 @@ package session
 
 import (
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"ccsite/build/pricing"
@@ -61,11 +62,38 @@ type Response struct {
 }
 
 // Responses returns s's own API responses (not its sub-agents'), each once,
-// in order of appearance, priced with t (nil: the embedded table).
+// in order of appearance, priced with t (nil: the embedded table). The
+// slice is shared by every call with the same table (a session's page,
+// its parent's, its overview and its export each ask): it must not be
+// changed.
 func (s *Session) Responses(t *pricing.Table) []Response {
 	if t == nil {
 		t = pricing.Default()
 	}
+	if s.memo == nil {
+		return s.responses0(t)
+	}
+	if m := s.memo.responses.Load(); m != nil && m.t == t {
+		return m.r
+	}
+	r := s.responses0(t)
+	s.memo.responses.Store(&responsesMemo{t: t, r: r})
+	return r
+}
+
+// sessionMemo keeps what is asked of a session again and again.
+type sessionMemo struct {
+	responses atomic.Pointer[responsesMemo]
+}
+
+// responsesMemo is a session's responses priced with t.
+type responsesMemo struct {
+	t *pricing.Table
+	r []Response
+}
+
+// responses0 is Responses made anew.
+func (s *Session) responses0(t *pricing.Table) []Response {
 	type acc struct {
 		r   Response
 		u   pricing.Usage

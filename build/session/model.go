@@ -109,6 +109,11 @@ type Session struct {
 	Problems []Problem      `json:"problems,omitempty"`
 
 	toolIndex map[string]*ToolCall
+	// memo keeps what Responses last gave (nil: a session not made by
+	// Build, which makes them anew each time). A shallow copy of the
+	// session (a page's view of its agent tree) shares it: its
+	// responses are the same.
+	memo *sessionMemo
 	// work counts the steps of the searches whose cost depends on the
 	// input's shape (duplicate uuid suffixes, hosts for stray roots):
 	// tests check it stays linear in the records.
