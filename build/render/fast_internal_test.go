@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -303,6 +304,34 @@ func TestFastLayoutHeadEscapes(t *testing.T) {
 		var b bytes.Buffer
 		if (&fastWriter{ts: fast, b: &b}).layoutHead(&Page{Single: true, Kind: "session", Body: sv}) || b.Len() > 0 {
 			t.Error("a shared file's head written from Go")
+		}
+	}
+}
+
+// TestTextAsTemplate: the text block writes what html/template writes for
+// a string in text, on random texts of the bytes it escapes and those
+// next to them (a word-at-a-time search must not take them for one).
+func TestTextAsTemplate(t *testing.T) {
+	tmpl := template.Must(template.New("t").Parse(`{{.}}`))
+	rng := rand.New(rand.NewPCG(7, 8))
+	const alphabet = "ab<>&\"'+\x00é \n=?;%(!#*,\x01\x7f\x80\xbe\xff"
+	texts := append([]string(nil), hostile...)
+	for range 20000 {
+		b := make([]byte, rng.IntN(70))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		texts = append(texts, string(b))
+	}
+	for _, s := range texts {
+		var want bytes.Buffer
+		if err := tmpl.Execute(&want, s); err != nil {
+			t.Fatal(err)
+		}
+		w := &fastWriter{b: new(bytes.Buffer)}
+		w.text(s)
+		if got := w.b.String(); got != want.String() {
+			t.Fatalf("text(%q) = %q, html/template %q", s, got, want.String())
 		}
 	}
 }
