@@ -1,6 +1,7 @@
 package session
 
 import (
+	"container/heap"
 	"sort"
 	"strings"
 	"time"
@@ -96,18 +97,41 @@ func TurnTiming(s *Session, t Turn) Timing {
 		}
 	}
 	sort.Slice(points, func(i, j int) bool { return points[i].Before(points[j]) })
+	// A segment [a, b] goes to the call open over all of it (used by a,
+	// its result at b or later) whose result comes last, the first of
+	// those on a tie. The segments are swept in order, so a call joins the
+	// candidates once, when a reaches its use, and leaves them for good
+	// when its result is before b: a heap by result, not every call asked
+	// for every segment (a turn of thousands of calls was quadratic).
+	byUse := make([]int, len(calls))
+	for k := range byUse {
+		byUse[k] = k
+	}
+	sort.SliceStable(byUse, func(i, j int) bool { return calls[byUse[i]].use.Before(calls[byUse[j]].use) })
+	cand := &callHeap{later: func(x, y int) bool { // x's result after y's, or the same and x first
+		if c := calls[x].res.Compare(calls[y].res); c != 0 {
+			return c > 0
+		}
+		return x < y
+	}}
+	next := 0
 	tools := map[string]int64{}
 	for i := 1; i < len(points); i++ {
 		a, b := points[i-1], points[i]
+		for next < len(byUse) && !calls[byUse[next]].use.After(a) {
+			heap.Push(cand, byUse[next])
+			next++
+		}
+		for cand.Len() > 0 && calls[cand.ks[0]].res.Before(b) {
+			heap.Pop(cand)
+		}
 		d := b.Sub(a).Milliseconds()
 		if d <= 0 {
 			continue
 		}
 		open := -1
-		for k, c := range calls {
-			if !c.use.After(a) && !c.res.Before(b) && (open < 0 || c.res.After(calls[open].res)) {
-				open = k
-			}
+		if cand.Len() > 0 {
+			open = cand.ks[0]
 		}
 		switch {
 		case open >= 0 && calls[open].waits:
@@ -136,6 +160,23 @@ func TurnTiming(s *Session, t Turn) Timing {
 		return tm.Tools[i].Name < tm.Tools[j].Name
 	})
 	return tm
+}
+
+// callHeap is a turn's calls (by index) with the one whose result comes
+// last on top (container/heap's Less is later).
+type callHeap struct {
+	ks    []int
+	later func(x, y int) bool
+}
+
+func (h *callHeap) Len() int           { return len(h.ks) }
+func (h *callHeap) Less(i, j int) bool { return h.later(h.ks[i], h.ks[j]) }
+func (h *callHeap) Swap(i, j int)      { h.ks[i], h.ks[j] = h.ks[j], h.ks[i] }
+func (h *callHeap) Push(x any)         { h.ks = append(h.ks, x.(int)) }
+func (h *callHeap) Pop() any {
+	k := h.ks[len(h.ks)-1]
+	h.ks = h.ks[:len(h.ks)-1]
+	return k
 }
 
 // rejected reports whether the person turned call c down at its permission
