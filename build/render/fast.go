@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"math/bits"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -45,6 +46,8 @@ func init() {
 		"session":              (*fastWriter).session,
 		"session-head":         (*fastWriter).sessionHead,
 		"session-turns":        (*fastWriter).sessionTurns,
+		"session-tail":         (*fastWriter).sessionTail,
+		"branch":               (*fastWriter).branch,
 		"turn-items":           (*fastWriter).turnItems,
 		"time":                 (*fastWriter).time,
 		"item":                 (*fastWriter).item,
@@ -1203,6 +1206,142 @@ func (w *fastWriter) sessionTurns(data any) bool {
 // turnItems writes a turn's items straight into the page (the template's
 // {{items}} returns them as a string, which text/template then copies
 // twice more).
+// sessionTail writes what follows a session's turns: its abandoned
+// branches, warmups, problems and embedded sub-agents, and its source.
+func (w *fastWriter) sessionTail(data any) bool {
+	v := view[SessionView](data)
+	if v == nil {
+		return false
+	}
+	for _, e := range v.Embeds {
+		if e.Body == nil {
+			return false // the template's error
+		}
+	}
+	for _, wu := range v.Warmups {
+		if wu == nil {
+			return false
+		}
+	}
+	w.s("\n</div>\n</div>\n\n")
+	if len(v.Abandoned) > 0 {
+		w.s(`<section class="abandoned" aria-label="Abandoned branches"><h2>Abandoned branches</h2>
+<p class="muted">Lines of the conversation left behind by a rewind or an edited prompt, whose fork is not on the conversation above.</p>
+`)
+		for i := range v.Abandoned {
+			w.call("branch", v.Abandoned[i])
+		}
+		w.s("\n</section>")
+	}
+	w.s("\n\n")
+	if len(v.Warmups) > 0 {
+		w.s(`<section class="warmups" aria-label="Warmup sub-agents"><details><summary>`)
+		w.text(plural(len(v.Warmups), "warmup sub-agent"))
+		w.s(" (Claude Code starts these to prime its cache)</summary>\n")
+		for _, wu := range v.Warmups {
+			w.s(`<div class="warmup"><p class="warmup-title">`)
+			w.text(wu.Title)
+			w.s(`</p>`)
+			for i := range wu.Turns {
+				w.itemList(wu.Turns[i].Items)
+			}
+			w.s(`</div>`)
+		}
+		w.s("\n</details></section>")
+	}
+	w.s("\n\n")
+	if len(v.Problems) > 0 || len(v.Unknown) > 0 {
+		w.s("<section class=\"problems\" aria-label=\"Problems\"><h2>Problems reading this transcript</h2>\n")
+		if len(v.Unknown) > 0 {
+			w.s(`<p>Records of unknown kinds, shown raw where they occurred: `)
+			for i, u := range v.Unknown {
+				if i > 0 {
+					w.s(`, `)
+				}
+				w.text(u.Name)
+				w.s(` × `)
+				w.int(u.Count)
+			}
+			w.s(`.</p>`)
+		}
+		w.s("\n")
+		if len(v.Problems) > 0 {
+			w.s(`<ul>`)
+			for _, p := range v.Problems {
+				w.s(`<li><code>`)
+				w.text(path.Base(strings.ReplaceAll(p.File, `\`, "/")))
+				if p.Line != 0 {
+					w.s(`:`)
+					w.int(p.Line)
+				}
+				w.s(`</code> <span class="badge">`)
+				w.text(p.Kind)
+				w.s(`</span> `)
+				w.text(p.Reason)
+				w.s(`</li>`)
+			}
+			w.s(`</ul>`)
+		}
+		w.s("\n</section>")
+	}
+	w.s("\n")
+	for _, e := range v.Embeds {
+		w.s(`<section class="embedded-agent" id="`)
+		w.attr(e.Anchor)
+		w.s(`" aria-label="Sub-agent `)
+		w.attr(e.Body.Title)
+		w.s(`">`)
+		w.call("session", e.Body)
+		w.s(`</section>`)
+	}
+	w.s("\n<p class=\"source muted\">Source: <code>")
+	w.text(v.Source)
+	w.s("</code></p>\n</article>\n")
+	return true
+}
+
+// branch writes an abandoned branch, folded.
+func (w *fastWriter) branch(data any) bool {
+	b := view[BranchView](data)
+	if b == nil {
+		return false
+	}
+	w.s(`<details class="branch" id="`)
+	w.attr(b.Anchor)
+	w.s(`"><summary><span class="branch-mark">↳ Abandoned branch</span>`)
+	if !b.Start.Zero {
+		w.s(` · `)
+		w.call("time", b.Start)
+	}
+	if b.Label != "" {
+		w.s(` · <span class="branch-label">`)
+		w.text(b.Label)
+		w.s(`</span>`)
+	}
+	w.s(` <span class="muted">· `)
+	w.text(plural(len(b.Items), "message"))
+	if !b.Leaf.Zero {
+		w.s(` · last `)
+		w.text(b.Leaf.UTC)
+	}
+	if b.ForkAnchor != "" {
+		w.s(` · from <a href="`)
+		w.url(b.ForkAnchor)
+		w.s(`">this message</a>`)
+	}
+	w.s("</span></summary>\n")
+	w.itemList(b.Items)
+	w.s("\n</details>")
+	return true
+}
+
+// itemList writes items as {{items .Items}} does.
+func (w *fastWriter) itemList(items []Item) {
+	for i := range items {
+		w.call("item", &items[i])
+	}
+}
+
 func (w *fastWriter) turnItems(data any) bool {
 	t := view[TurnView](data)
 	if t == nil {

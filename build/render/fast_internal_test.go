@@ -335,3 +335,49 @@ func TestTextAsTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestFastSessionTailEscapes writes what follows a session's turns
+// (abandoned branches, warmups, problems, unknown records, embedded
+// sub-agents, source) with hostile values in every field through the Go
+// blocks and through the templates: the bytes must be the same.
+func TestFastSessionTailEscapes(t *testing.T) {
+	fast, slow := fastAndSlow(t)
+	items := hostileItems()
+	for k := range hostile {
+		n := func(j int) string { return hostile[(k+j)%len(hostile)] }
+		v := hostileSession(k, k%2 == 0, false)
+		tm := Time{ISO: n(1), UTC: n(2), Clock: n(3), Zero: k%3 == 0}
+		v.Abandoned = []BranchView{
+			{Index: k, Anchor: n(4), ForkAnchor: n(5), Leaf: tm, Start: tm, Label: n(6), Items: items[k%len(items) : k%len(items)+1]},
+			{Index: 1, Anchor: n(7), Leaf: Time{Zero: true}, Start: Time{Zero: true}},
+		}
+		v.Warmups = []*SessionView{{Title: n(8), Turns: []TurnView{{Items: items[:2]}, {}}}, {Title: n(9)}}
+		v.Problems = []session.Problem{{File: n(10) + `\dir/` + n(11), Line: k, Kind: n(12), Reason: n(13)}, {File: n(14)},
+			{File: `C:\Users\dev\` + n(15) + `.jsonl`, Line: 1}}
+		v.Unknown = []NameCount{{Name: n(15), Count: 1234}, {Name: n(16), Count: k}}
+		v.Embeds = []Embed{{Anchor: n(17), Body: hostileSession(k+1, true, false)}}
+		v.Source = n(18)
+		if k%4 == 1 {
+			// The other side of every with, if and range.
+			v.Abandoned, v.Warmups, v.Problems, v.Unknown, v.Embeds = nil, nil, nil, nil, nil
+		} else if k%4 == 3 {
+			v.Problems, v.Unknown = nil, v.Unknown[:1]
+		}
+		var got bytes.Buffer
+		w := &fastWriter{ts: fast, b: &got}
+		if !w.sessionTail(v) || w.err != nil {
+			t.Fatalf("session-tail not written from Go: %v", w.err)
+		}
+		want, err := slow.partial("session-tail", v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != string(want) {
+			t.Errorf("session %d: Go block and template differ:\n%s", k, firstDiff(string(want), got.String()))
+		}
+	}
+	var b bytes.Buffer
+	if (&fastWriter{ts: fast, b: &b}).sessionTail(&SessionView{Embeds: []Embed{{Anchor: "a"}}}) || b.Len() > 0 {
+		t.Error("an embed without a body written from Go (the template reports it)")
+	}
+}
