@@ -47,6 +47,11 @@ func init() {
 		"session-head":         (*fastWriter).sessionHead,
 		"session-turns":        (*fastWriter).sessionTurns,
 		"session-tail":         (*fastWriter).sessionTail,
+		"layout-foot":          (*fastWriter).layoutFoot,
+		"tool/task":            (*fastWriter).taskTool,
+		"tool/web":             (*fastWriter).web,
+		"tool/tasks":           (*fastWriter).tasks,
+		"task-item":            (*fastWriter).taskItem,
 		"branch":               (*fastWriter).branch,
 		"turn-items":           (*fastWriter).turnItems,
 		"time":                 (*fastWriter).time,
@@ -1206,6 +1211,250 @@ func (w *fastWriter) sessionTurns(data any) bool {
 // turnItems writes a turn's items straight into the page (the template's
 // {{items}} returns them as a string, which text/template then copies
 // twice more).
+func (w *fastWriter) layoutFoot(data any) bool {
+	if view[Page](data) == nil {
+		return false
+	}
+	w.s("\n</main>\n<footer class=\"site-foot\">Made with ccsite from Claude Code transcripts.</footer>\n</body>\n</html>\n")
+	return true
+}
+
+// taskTool is a Task (Agent) call's card.
+func (w *fastWriter) taskTool(data any) bool {
+	v := view[TaskView](data)
+	if v == nil {
+		return false
+	}
+	w.s("<div class=\"task-card\">\n<p>")
+	if v.Type != "" {
+		w.s(`<span class="badge">`)
+		w.text(v.Type)
+		w.s(`</span> `)
+	}
+	w.s(`<strong>`)
+	w.text(v.Description)
+	w.s(`</strong>`)
+	if v.AgentURL != "" {
+		w.s(` · <a class="agent-link" href="`)
+		w.url(v.AgentURL)
+		w.s(`">Open the sub-agent's transcript →</a>`)
+	}
+	w.s("</p>\n<p class=\"muted\">")
+	w.text(v.Status)
+	if v.Duration != "" {
+		w.s(` · `)
+		w.text(v.Duration)
+	}
+	if v.Tokens != "" {
+		w.s(` · `)
+		w.text(v.Tokens)
+		w.s(` tokens`)
+	}
+	if v.ToolCount != 0 {
+		w.s(` · `)
+		w.text(plural(v.ToolCount, "tool call"))
+	}
+	w.s("</p>\n<details class=\"task-prompt\"><summary>Prompt</summary><div class=\"md\">")
+	w.html(v.Prompt)
+	w.s("</div></details>\n")
+	if v.Result != "" {
+		if v.ResultLong {
+			w.s(`<details class="task-result out"><summary>Result · `)
+			w.text(v.ResultSize)
+			w.s(`</summary><div class="md">`)
+			w.html(v.Result)
+			w.s(`</div></details>`)
+		} else {
+			w.s(`<div class="task-result"><div class="who">Result</div><div class="md">`)
+			w.html(v.Result)
+			w.s(`</div></div>`)
+		}
+	}
+	w.s("\n</div>")
+	return true
+}
+
+// web is a web search's or fetch's card.
+func (w *fastWriter) web(data any) bool {
+	v := view[WebView](data)
+	if v == nil {
+		return false
+	}
+	w.s(`<p class="file-line">`)
+	if v.Query != "" {
+		w.s(`<span class="muted">Search:</span> <q>`)
+		w.text(v.Query)
+		w.s(`</q>`)
+	}
+	if v.URL != "" {
+		w.s(`<a href="`)
+		w.url(v.URL)
+		w.s(`" rel="nofollow noopener noreferrer">`)
+		w.text(v.URL)
+		w.s(`</a>`)
+	}
+	if v.Status != "" {
+		w.s(` <span class="chip small">`)
+		w.text(v.Status)
+		w.s(`</span>`)
+	}
+	w.s("</p>\n")
+	if len(v.Links) > 0 {
+		w.s(`<details class="out"><summary>`)
+		w.text(plural(len(v.Links), "result"))
+		w.s(`</summary><ul class="links">`)
+		for _, l := range v.Links {
+			w.s(`<li>`)
+			if l.URL != "" {
+				w.s(`<a href="`)
+				w.url(l.URL)
+				w.s(`" rel="nofollow noopener noreferrer">`)
+				w.text(l.Title)
+				w.s(`</a>`)
+			} else {
+				w.text(l.Title)
+			}
+			w.s(`</li>`)
+		}
+		w.s(`</ul></details>`)
+	}
+	w.s("\n")
+	if v.Result != "" {
+		w.s(`<details class="out"><summary>Result · `)
+		w.text(v.Size)
+		w.s(`</summary>`)
+		if v.JSON {
+			w.html(v.Result)
+		} else {
+			w.s(`<div class="md">`)
+			w.html(v.Result)
+			w.s(`</div>`)
+		}
+		w.s(`</details>`)
+	}
+	return true
+}
+
+// tasks is a task tool's card: a board, or one task and its new state.
+func (w *fastWriter) tasks(data any) bool {
+	v := view[TasksView](data)
+	if v == nil {
+		return false
+	}
+	if len(v.Board) > 0 {
+		w.s(`<div class="task-board">`)
+		for _, col := range v.Board {
+			w.s(`<section class="task-col state-`)
+			w.attr(col.Status)
+			w.s(`"><h4 class="task-state">`)
+			w.text(col.State)
+			w.s(` <span class="muted">`)
+			w.int(len(col.Tasks))
+			w.s(`</span></h4>`)
+			if len(col.Tasks) > 0 {
+				w.s(`<ul class="task-list">`)
+				for _, t := range col.Tasks {
+					w.call("task-item", t)
+				}
+				w.s(`</ul>`)
+			}
+			w.s(`</section>`)
+		}
+		w.s(`</div>`)
+	}
+	w.s("\n")
+	if t := v.Task; t != nil {
+		w.s(`<div class="task-one state-`)
+		w.attr(t.Status)
+		w.s(`"><p>`)
+		if t.ID != "" {
+			w.s(`<span class="task-id">#`)
+			w.text(t.ID)
+			w.s(`</span> `)
+		}
+		w.s(`<strong class="task-subject">`)
+		w.text(t.Subject)
+		w.s(`</strong>`)
+		if t.Owner != "" {
+			w.s(` <span class="chip small">`)
+			w.text(t.Owner)
+			w.s(`</span>`)
+		}
+		if t.State != "" {
+			w.s(` <span class="task-state badge">`)
+			if t.From != "" && t.From != t.Status {
+				w.text(t.From)
+				w.s(` → `)
+			}
+			w.text(t.State)
+			w.s(`</span>`)
+		}
+		w.s(`</p>`)
+		if t.Description != "" {
+			w.s(`<p class="muted">`)
+			w.text(t.Description)
+			w.s(`</p>`)
+		}
+		w.s(`</div>`)
+	}
+	w.s("\n")
+	if len(v.Changed) > 0 {
+		w.s(`<p class="muted">Changed: `)
+		for i, f := range v.Changed {
+			if i > 0 {
+				w.s(`, `)
+			}
+			w.text(f)
+		}
+		w.s(`</p>`)
+	}
+	w.s("\n")
+	if v.Note != "" {
+		w.s(`<p class="muted">`)
+		w.text(v.Note)
+		w.s(`</p>`)
+	}
+	w.s("\n")
+	if v.Out != nil {
+		w.call("terminal", v.Out)
+	}
+	return true
+}
+
+// taskItem is a task on the board.
+func (w *fastWriter) taskItem(data any) bool {
+	t := view[TaskItem](data)
+	if t == nil {
+		return false
+	}
+	w.s(`<li class="task-item state-`)
+	w.attr(t.Status)
+	w.s(`">`)
+	if t.ID != "" {
+		w.s(`<span class="task-id">#`)
+		w.text(t.ID)
+		w.s(`</span> `)
+	}
+	w.s(`<span class="task-subject">`)
+	w.text(t.Subject)
+	w.s(`</span>`)
+	if t.Owner != "" {
+		w.s(` <span class="chip small">`)
+		w.text(t.Owner)
+		w.s(`</span>`)
+	}
+	if len(t.BlockedBy) > 0 {
+		w.s(` <span class="muted">blocked by`)
+		for _, b := range t.BlockedBy {
+			w.s(` #`)
+			w.text(b)
+		}
+		w.s(`</span>`)
+	}
+	w.s(`</li>`)
+	return true
+}
+
 // sessionTail writes what follows a session's turns: its abandoned
 // branches, warmups, problems and embedded sub-agents, and its source.
 func (w *fastWriter) sessionTail(data any) bool {

@@ -72,8 +72,21 @@ func hostileItems() []Item {
 			TodoView{Items: []Todo{{Content: n(1), Status: "completed"}, {Content: n(2), Status: "in_progress"}, {Content: n(3), Status: n(4)}}},
 			GenericView{Input: hh, Long: i%2 == 0, Size: n(1)},
 			PlanView{Plan: hh},
+			TaskView{Description: n(1), Type: n(2), Prompt: hh, Result: hh, AgentURL: n(3), Status: n(4), Duration: n(5),
+				Tokens: n(6), ToolCount: i, ResultLong: i%2 == 0, ResultSize: n(7)},
+			TaskView{Description: n(1)},
+			WebView{Query: n(1), URL: n(2), Status: n(3), Links: []WebLink{{Title: n(4), URL: n(5)}, {Title: n(6)}},
+				Result: hh, JSON: i%2 == 0, Size: n(7)},
+			WebView{},
+			TasksView{Board: []TaskColumn{{Status: n(1), State: n(2), Tasks: []TaskItem{
+				{ID: n(3), Subject: n(4), Owner: n(5), Status: n(6), BlockedBy: []string{n(7), n(8)}}, {Subject: n(9)}}},
+				{Status: n(10), State: n(11)}},
+				Task:    &TaskItem{ID: n(12), Subject: n(13), Description: n(14), Owner: n(15), Status: n(16), State: n(17), From: n(18)},
+				Changed: []string{n(1), n(2)}, Note: n(3), Out: &shell},
+			TasksView{Task: &TaskItem{Subject: n(1), Status: n(2), State: n(3), From: n(2)}},
+			TasksView{},
 		}
-		kinds := []string{"bash", "file", "file", "search", "todo", "generic", "plan"}
+		kinds := []string{"bash", "file", "file", "search", "todo", "generic", "plan", "task", "task", "web", "web", "tasks", "tasks", "tasks"}
 		var parts []Part
 		for k, data := range tools {
 			tv := ToolView{ID: n(k), Anchor: n(k + 1), Name: n(k + 2), Kind: kinds[k], Summary: n(k + 3),
@@ -333,6 +346,23 @@ func TestTextAsTemplate(t *testing.T) {
 		if got := w.b.String(); got != want.String() {
 			t.Fatalf("text(%q) = %q, html/template %q", s, got, want.String())
 		}
+	}
+}
+
+// TestFastLayoutFoot: the page's foot is the template's.
+func TestFastLayoutFoot(t *testing.T) {
+	fast, slow := fastAndSlow(t)
+	p := &Page{Title: hostile[1], Kind: "session"}
+	var got bytes.Buffer
+	if w := (&fastWriter{ts: fast, b: &got}); !w.layoutFoot(p) {
+		t.Fatal("layout-foot not written from Go")
+	}
+	want, err := slow.partial("layout-foot", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != string(want) {
+		t.Errorf("layout-foot: Go %q, template %q", got.String(), want)
 	}
 }
 
