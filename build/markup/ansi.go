@@ -109,17 +109,17 @@ var (
 // becomes the string: about five times the text allocated, 410 MB of a
 // cold 1 GB build's 8 GB, every tool output shown.
 func escapeHTML(s string) string {
-	first := nextEscaped(s, 0)
+	first := NextEscaped(s, 0, false)
 	if first == len(s) {
 		return s
 	}
 	extra := 0
-	for i := first; i < len(s); i = nextEscaped(s, i+1) {
+	for i := first; i < len(s); i = NextEscaped(s, i+1, false) {
 		extra += escapeGrowth[s[i]]
 	}
 	b := make([]byte, 0, len(s)+extra)
 	last := 0
-	for i := first; i < len(s); i = nextEscaped(s, i+1) {
+	for i := first; i < len(s); i = NextEscaped(s, i+1, false) {
 		b = append(b, s[last:i]...)
 		b = append(b, escapeOf(s[i])...)
 		last = i + 1
@@ -128,25 +128,32 @@ func escapeHTML(s string) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// nextEscaped is the index of the first byte of s from i on that HTML
-// escaping changes, or len(s). Eight bytes are looked at a time (a
+// NextEscaped is the index of the first byte of s from i on that HTML
+// escaping changes, or len(s): NUL, the quote and apostrophe, &, <, >, and + too
+// when plus (html/template escapes it in its text and attributes; text/
+// template's HTMLEscape does not). Eight bytes are looked at a time (a
 // terminal's output is mostly long runs of nothing to escape): a byte b
-// is one when b, b^'"', (b|1)^'\” (' or &) or (b|2)^'>' (< or >) is 0,
-// and the lowest byte the zero-byte test finds is always a zero one.
-func nextEscaped(s string, i int) int {
+// is one when b, b^'"', b^'+', (b|1)^0x27 (an apostrophe or &) or (b|2)^'>' (< or >)
+// is 0, and the lowest byte the zero-byte test finds is always a zero one.
+func NextEscaped(s string, i int, plus bool) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	pc := uint64('"') * ones // without plus, the quote's test again
+	if plus {
+		pc = '+' * ones
+	}
 	for ; i+8 <= len(s); i += 8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 		q := w ^ ('"' * ones)
+		p := w ^ pc
 		a := (w | ones) ^ ('\'' * ones)
 		g := (w | 2*ones) ^ ('>' * ones)
-		if m := ((w-ones)&^w | (q-ones)&^q | (a-ones)&^a | (g-ones)&^g) & highs; m != 0 {
+		if m := ((w-ones)&^w | (q-ones)&^q | (p-ones)&^p | (a-ones)&^a | (g-ones)&^g) & highs; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	for ; i < len(s); i++ {
-		if escapeGrowth[s[i]] != 0 {
+		if escapeGrowth[s[i]] != 0 || plus && s[i] == '+' {
 			return i
 		}
 	}

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"math/bits"
 	"path"
 	"strconv"
 	"strings"
+
+	"ccsite/build/markup"
 )
 
 // A session page is mostly its turns and their items, and text/template
@@ -134,7 +135,7 @@ func (w *fastWriter) s(s string) { w.b.WriteString(s) }
 // two share html/template's table).
 func (w *fastWriter) text(s string) {
 	written := 0
-	for i := nextEscaped(s, 0); i < len(s); i = nextEscaped(s, i+1) {
+	for i := markup.NextEscaped(s, 0, true); i < len(s); i = markup.NextEscaped(s, i+1, true) {
 		var repl string
 		switch s[i] {
 		case 0:
@@ -159,33 +160,6 @@ func (w *fastWriter) text(s string) {
 		written = i + 1
 	}
 	w.b.WriteString(s[written:])
-}
-
-// nextEscaped is the index of the first byte of s from i on that text
-// escapes, or len(s). Eight bytes are looked at a time (most text has
-// long runs of nothing to escape): a byte b is one when b, b^'"', b^'+',
-// (b|1)^'\” (' or &) or (b|2)^'>' (< or >) is 0, and the lowest byte
-// the zero-byte test finds is always a zero one.
-func nextEscaped(s string, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		q := w ^ ('"' * ones)
-		p := w ^ ('+' * ones)
-		a := (w | ones) ^ ('\'' * ones)
-		g := (w | 2*ones) ^ ('>' * ones)
-		if m := ((w-ones)&^w | (q-ones)&^q | (p-ones)&^p | (a-ones)&^a | (g-ones)&^g) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(s); i++ {
-		switch s[i] {
-		case 0, '"', '&', '\'', '+', '<', '>':
-			return i
-		}
-	}
-	return len(s)
 }
 
 // attr is a string in a quoted attribute value.

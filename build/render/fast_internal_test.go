@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ccsite/build/session"
+	"ccsite/internal/randtext"
 	"ccsite/templates"
 )
 
@@ -330,11 +331,7 @@ func TestTextAsTemplate(t *testing.T) {
 	const alphabet = "ab<>&\"'+\x00é \n=?;%(!#*,\x01\x7f\x80\xbe\xff"
 	texts := append([]string(nil), hostile...)
 	for range 20000 {
-		b := make([]byte, rng.IntN(70))
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		texts = append(texts, string(b))
+		texts = append(texts, randtext.Of(rng, alphabet, rng.IntN(70)))
 	}
 	for _, s := range texts {
 		var want bytes.Buffer
