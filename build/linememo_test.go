@@ -118,7 +118,7 @@ func (l *memoLines) lineCounted(n int, line []byte, calls *[]int) []byte {
 // cut anywhere or changed is not taken for another.
 func TestFileLinesEncoding(t *testing.T) {
 	f := fileLines{size: 123456, lines: 300, changed: []int{1, 2, 77, 300}}
-	copy(f.sum[:], bytes.Repeat([]byte{0xab}, 32))
+	copy(f.sum[:], bytes.Repeat([]byte{0xab}, len(f.sum)))
 	v := f.encode()
 	got, ok := decodeFileLines([]byte(v))
 	if !ok || fmt.Sprint(got) != fmt.Sprint(f) {
@@ -200,4 +200,24 @@ func TestLineMemoSecretsInPlace(t *testing.T) {
 	three := filepath.Join(t.TempDir(), "three")
 	build(three)
 	leaks("appended", three)
+}
+
+// TestHeadSumChanges: a head changed in any one byte, or cut by one, sums
+// otherwise (the memo takes a head with its old sum for the same bytes).
+func TestHeadSumChanges(t *testing.T) {
+	head := []byte(strings.Repeat(`{"type":"user","message":{"content":"AKIA and more"}}`+"\n", 80))
+	want := headSum(head)
+	if headSum(bytes.Clone(head)) != want {
+		t.Fatal("the same bytes sum otherwise")
+	}
+	for i := range head {
+		b := bytes.Clone(head)
+		b[i] ^= 0x20
+		if headSum(b) == want {
+			t.Fatalf("byte %d changed: same sum", i)
+		}
+	}
+	if headSum(head[:len(head)-1]) == want {
+		t.Fatal("a head one byte shorter: same sum")
+	}
 }
