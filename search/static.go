@@ -187,7 +187,8 @@ type staticWriter struct {
 	// staging is where earlier builds made pending merges (removed).
 	staging string
 	st      StaticStats
-	tokens  int64 // the documents' field lengths, summed (BM25)
+	tokens  int64  // the documents' field lengths, summed (BM25)
+	outBuf  []byte // out's buffer, kept from one shard to the next
 }
 
 // Layers. A layer is a run of consecutive documents (in number order)
@@ -685,7 +686,15 @@ func (w *staticWriter) out(prefix string, body func([]byte) []byte) (name, path 
 	// The head's length does not depend on the hash: a name is letters,
 	// a dash and hex digits, which a JavaScript string holds as they are.
 	headLen := len(shardHead(prefix + "-000000000000"))
-	buf := body(make([]byte, headLen, headLen+64))
+	buf := body(append(w.outBuf[:0], make([]byte, headLen)...))
+	defer func() {
+		// Kept for the next shard unless a rare giant: the 1 GB tree's
+		// shards, each in a buffer of its own, were a quarter of what the
+		// static index allocated, and so of its collections.
+		if cap(buf) <= outKept {
+			w.outBuf = buf[:0]
+		}
+	}()
 	name = shardName(prefix, buf[headLen:])
 	head := shardHead(name)
 	if len(head) != headLen {
@@ -699,6 +708,9 @@ func (w *staticWriter) out(prefix string, body func([]byte) []byte) (name, path 
 	}
 	return name, path, int64(len(buf)), nil
 }
+
+// outKept is the largest shard buffer out keeps for the next shard.
+const outKept = 8 << 20
 
 // appendTermShard appends a term shard's data to body: its terms, then
 // their encoded postings; size is about their bytes.
