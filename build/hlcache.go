@@ -333,12 +333,18 @@ func (c *diskCache) writer() {
 			}
 			c.mu.Unlock()
 		}
+		clear(batch) // the values written are not held until overwritten
 		batch, size = batch[:0], 0
 	}
 	// Each transaction rewrites every page it touches, so transactions are
 	// few and large: a session of a million lines made two thousand of
 	// them, a minute of rewriting a growing tree.
 	for e := range c.puts {
+		if e.bucket == flushKind {
+			flush()
+			batch = nil // its array held the values
+			continue
+		}
 		batch = append(batch, e)
 		size += len(e.v) + 20
 		if len(batch) >= 1<<16 || size >= 32<<20 {
@@ -346,6 +352,18 @@ func (c *diskCache) writer() {
 		}
 	}
 	flush()
+}
+
+// flushKind marks a put that asks the writer to write its batch now.
+const flushKind = -1
+
+// Flush has the writer write the entries it holds, so that their values'
+// memory is given back before the static index is written (afterPages):
+// up to 32 MB of HTML and redacted lines that phase carried to the end.
+func (c *diskCache) Flush() {
+	if c != nil {
+		c.puts <- kv{bucket: flushKind}
+	}
 }
 
 // Close writes what is queued and closes the file.

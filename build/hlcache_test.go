@@ -5,7 +5,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // TestDiskCacheCold: a cache opened empty looks nothing up (a cold build's
@@ -134,4 +138,54 @@ func TestDiskCacheOtherTool(t *testing.T) {
 	if got, ok := c.Get(block); !ok || got != "<pre>B</pre>" {
 		t.Errorf("tool B's own block: %q, %v", got, ok)
 	}
+}
+
+// TestDiskCacheFlush: Flush has the queued entries written before Close
+// (their values then no longer held by the writer's batch), and the cache
+// takes puts after it as before.
+func TestDiskCacheFlush(t *testing.T) {
+	dir := t.TempDir()
+	c, err := openDiskCache(dir, "tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := func(k [32]byte) bool {
+		found := false
+		c.db.View(func(tx *bolt.Tx) error {
+			found = tx.Bucket(buckets[hlKind]).Get(c.key(k)) != nil
+			return nil
+		})
+		return found
+	}
+	first := sha256.Sum256([]byte("first"))
+	c.Put(first, "<pre>first</pre>")
+	time.Sleep(50 * time.Millisecond)
+	if stored(first) {
+		t.Fatal("a single put is written before a flush: the test shows nothing")
+	}
+	c.Flush()
+	for deadline := time.Now().Add(5 * time.Second); !stored(first); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("Flush did not write the queued entry")
+		}
+	}
+	second := sha256.Sum256([]byte("second"))
+	c.Put(second, "<pre>second</pre>")
+	c.Flush()
+	c.Flush() // an empty batch
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	c, err = openDiskCache(dir, "tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, k := range [][32]byte{first, second} {
+		if got, ok := c.Get(k); !ok || !strings.HasPrefix(got, "<pre>") {
+			t.Errorf("after reopening: %q, %v", got, ok)
+		}
+	}
+	var nilCache *diskCache
+	nilCache.Flush() // no cache: nothing
 }

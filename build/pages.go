@@ -320,6 +320,13 @@ func scratchBuf(hint int) *bytes.Buffer {
 	return b
 }
 
+// dropBufs lets the kept buffers go, when no more pages are to be made.
+func dropBufs() {
+	bufFree.Lock()
+	defer bufFree.Unlock()
+	bufFree.list, bufFree.bytes = nil, 0
+}
+
 // sizeHint is about the size of a session's page (each: the turns of its
 // own file, not its sub-agents'), or of its export of the given
 // extension, from the bytes of its transcript: the page is a fifth to

@@ -20,6 +20,7 @@ import (
 	"ccsite/build/redact"
 	"ccsite/build/render"
 	"ccsite/build/session"
+	"ccsite/build/transcript"
 	"ccsite/search"
 	"ccsite/theme"
 )
@@ -207,7 +208,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err != nil {
 		return r.sum, err
 	}
-	defer afterPages(plan.hl)()
+	defer afterPages(plan.hl, plan.cache)()
 	r.sum.Phases = append(r.sum.Phases, col.busy...)
 	if _, err := phase(r, "search index", func() (struct{}, error) { return struct{}{}, r.index(col, out) }); err != nil {
 		return r.sum, err
@@ -604,8 +605,13 @@ func (r *runner) summarise(plan *planned, out *output, col *collector) {
 const indexMemLimit = 560 << 20
 
 // afterPages gives back what rendering held before the static index is
-// written (the highlight cache), and holds the index's phases to a lower
-// soft limit: the peak is then the index's, not the sum of both.
+// written (the highlight cache, the page buffers and transcript buffers
+// kept for the next page, the cache's batch of values not yet written),
+// and holds the index's phases to a lower soft limit: the peak is then the
+// index's, not the sum of both. The soft limit, not GOGC, sets when the
+// index's phases collect, so what pages leave held is room the index
+// does not have: the 1 GB tree's cold build entered them with about 100 MB
+// of it (a heap profile), and collected a third more often there.
 //
 // It no longer returns the freed memory to the system
 // (debug.FreeOSMemory) as it did when bleve's segments were mapped files
@@ -613,8 +619,11 @@ const indexMemLimit = 560 << 20
 // pages afresh, each a page fault, and the cold 1 GB build took 60-70
 // thousand more of them (2-3 CPU-s, counted as search) for the same peak
 // RSS (747 against 754 MB, measured in alternated pairs).
-func afterPages(hl *markup.Highlighter) (restore func()) {
+func afterPages(hl *markup.Highlighter, cache *diskCache) (restore func()) {
 	hl.Forget()
+	dropBufs()
+	transcript.DropBuffers()
+	cache.Flush()
 	var undo []func()
 	if os.Getenv("GOMEMLIMIT") == "" {
 		old := debug.SetMemoryLimit(-1)

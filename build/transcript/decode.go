@@ -189,6 +189,14 @@ func wholeBuffer() *[]byte {
 	return new([]byte)
 }
 
+// DropBuffers lets the kept buffers go, when no more files are to be read
+// soon (the static index's phases of a build).
+func DropBuffers() {
+	wholeBuffers.Lock()
+	defer wholeBuffers.Unlock()
+	wholeBuffers.free = nil
+}
+
 func keepBuffer(bp *[]byte) {
 	if cap(*bp) > 2*keptMax {
 		return // a file that grew while read
