@@ -5,9 +5,9 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -563,16 +563,133 @@ func (s *fastScanner) str(p *string) bool {
 		}
 		return false
 	}
-	start, end, escaped, ok := s.scanString()
-	if !ok {
-		return false
+	b := s.b
+	start := s.i + 1
+	i := start
+	// A run of plain ASCII to the closing quote (most strings) is
+	// copied as it is.
+	for i+8 <= len(b) {
+		m := specialBytes(binary.LittleEndian.Uint64(b[i:]))
+		if m != 0 {
+			i += bits.TrailingZeros64(m) / 8
+			break
+		}
+		i += 8
 	}
-	if !escaped {
-		*p = string(s.b[start:end])
+	for i < len(b) && plainByte[b[i]] {
+		i++
+	}
+	if i < len(b) && b[i] == '"' {
+		*p = string(b[start:i])
+		s.i = i + 1
 		return true
 	}
-	*p = unescape(s.b[start:end])
-	return true
+	return s.strRest(p, start, i)
+}
+
+// strRest reads the rest of the string str began at start, whose bytes
+// are plain up to i: escapes are unescaped, and runs of bytes of 0x80 or
+// more checked, as the string is read, once (scanString and then
+// unescape read an escaped string twice). What json refuses (as
+// scanString) is refused.
+func (s *fastScanner) strRest(p *string, start, i int) bool {
+	b := s.b
+	var dst []byte // nil until the first escape: then the string so far
+	from := start  // b[from:i] is not copied to dst yet
+	for {
+		for {
+			if i+8 > len(b) {
+				for i < len(b) && plainByte[b[i]] {
+					i++
+				}
+				break
+			}
+			if m := specialBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			return false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			if dst == nil {
+				*p = string(b[start:i])
+			} else {
+				dst = append(dst, b[from:i]...)
+				*p = unsafe.String(unsafe.SliceData(dst), len(dst))
+			}
+			s.i = i + 1
+			return true
+		case c == '\\':
+			if dst == nil {
+				// The string's raw length bounds its value's: found
+				// by its closing quote (the first one after an even
+				// run of backslashes), at IndexByte's speed.
+				end := rawEnd(b, i)
+				if end < 0 {
+					return false
+				}
+				dst = make([]byte, 0, end-start)
+			}
+			dst = append(dst, b[from:i]...)
+			if i+1 < len(b) {
+				if u := unescaped[b[i+1]]; u != 0 {
+					dst = append(dst, u)
+					i += 2
+					from = i
+					continue
+				}
+			}
+			n := escapeLen(b[i:])
+			if n == 0 {
+				return false
+			}
+			r, _ := hex4(b[i+2:])
+			if n == 12 {
+				lo, _ := hex4(b[i+8:])
+				r = utf16.DecodeRune(r, lo)
+			}
+			dst = utf8.AppendRune(dst, r)
+			i += n
+			from = i
+		case c < 0x20:
+			return false
+		default:
+			// A run of bytes of 0x80 or more must be whole runes (no
+			// rune's encoding holds an ASCII byte).
+			j := i + 1
+			for j < len(b) && b[j] >= 0x80 {
+				j++
+			}
+			if !utf8.Valid(b[i:j]) {
+				return false
+			}
+			i = j
+		}
+	}
+}
+
+// rawEnd is where the string whose escape begins at i ends: its closing
+// quote's index, or -1.
+func rawEnd(b []byte, i int) int {
+	for {
+		k := bytes.IndexByte(b[i:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := i + k
+		n := 0
+		for q-1-n >= 0 && b[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
 }
 
 // boolean reads true, false, or null as false.
@@ -905,36 +1022,6 @@ func hex4(b []byte) (rune, bool) {
 		r = r<<4 | rune(c)
 	}
 	return r, true
-}
-
-// unescape returns the contents of a string scanString accepted (so every
-// escape is valid and every surrogate paired), unescaped. Unescaping never
-// lengthens a string, so one allocation of len(src) holds it.
-func unescape(src []byte) string {
-	var dst strings.Builder
-	dst.Grow(len(src))
-	for {
-		i := bytes.IndexByte(src, '\\')
-		if i < 0 {
-			dst.Write(src)
-			return dst.String()
-		}
-		dst.Write(src[:i])
-		if c := unescaped[src[i+1]]; c != 0 {
-			dst.WriteByte(c)
-			src = src[i+2:]
-			continue
-		}
-		// A \u escape, or two for a surrogate pair.
-		r, _ := hex4(src[i+2:])
-		n := 6
-		if utf16.IsSurrogate(r) {
-			lo, _ := hex4(src[i+8:])
-			r, n = utf16.DecodeRune(r, lo), 12
-		}
-		dst.WriteRune(r)
-		src = src[i+n:]
-	}
 }
 
 // AppendString appends the value of lit, a JSON string literal (its quotes

@@ -902,3 +902,45 @@ func TestFastStringObject(t *testing.T) {
 		t.Errorf("only %d of %d taken", took, inputs+members)
 	}
 }
+
+// TestFastStringEscapes: strings with escapes, runs of backslashes before a
+// quote, multi-byte runes and surrogate pairs decode as json decodes them,
+// in one pass (str, strRest), and the fast path takes every valid one; what
+// json rejects it refuses. Random strings of those pieces too.
+func TestFastStringEscapes(t *testing.T) {
+	line := func(lit string) []byte {
+		return []byte(`{"type":"user","uuid":` + lit + `,"cwd":"/x","sessionId":` + lit + `}`)
+	}
+	valid := []string{`""`, `"plain"`, `"\\"`, `"\\\\"`, `"a\\\"b"`, `"\"\""`, `"x\\\\\\\"y"`,
+		`"\n\t\r\b\f\/"`, `"\u00e9\u0000"`, `"\ud83d\ude00 é 日本"`, `"é\"x"`, `"日本\\語"`,
+		`"` + strings.Repeat(`ab\n`, 100) + `"`, `"` + strings.Repeat("é", 50) + `\"` + `"`}
+	for _, lit := range valid {
+		fast, diff := compareFast(line(lit))
+		if diff != "" {
+			t.Errorf("%s: %s", lit, diff)
+		}
+		if !fast {
+			t.Errorf("%s: the fast path refused a valid string", lit)
+		}
+	}
+	invalid := []string{`"\ud800"`, `"\udc00x"`, `"a\x"`, `"a` + "\x01" + `"`, `"\u12"`, `"ab\\`, `"a\"`,
+		`"` + "\xff" + `\n"`, `"\n` + "\xc3" + `"`, `"\ud800\u0041"`}
+	for _, lit := range invalid {
+		if fast, diff := compareFast(line(lit)); fast || diff != "" {
+			t.Errorf("%s: fast %v, %s", lit, fast, diff)
+		}
+	}
+	pieces := []string{"a", "bc", `\\`, `\"`, `\n`, `\u00e9`, `\ud83d\ude00`, "é", "日", `\/`, " "}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 3000 {
+		var b strings.Builder
+		b.WriteByte('"')
+		for range rng.IntN(40) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		b.WriteByte('"')
+		if fast, diff := compareFast(line(b.String())); !fast || diff != "" {
+			t.Fatalf("%s: fast %v, %s", b.String(), fast, diff)
+		}
+	}
+}
