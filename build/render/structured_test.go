@@ -39,6 +39,19 @@ func compareStructured(tur []byte, typ reflect.Type) (fast, jsonOK bool, diff st
 	case !fast && !got.Elem().IsZero():
 		diff = fmt.Sprintf("the fast path refused but changed its value: %+.300v", got.Elem())
 	}
+	// structured reads with FastIntoValid (its values are JSON the
+	// decoder accepted): what it takes must be json's value too, and it
+	// must take all FastInto takes.
+	valid := reflect.New(typ)
+	switch validFast := transcript.FastIntoValid(tur, valid.Interface()); {
+	case diff != "":
+	case fast && !validFast:
+		diff = "FastIntoValid refused a value FastInto takes"
+	case validFast && !jsonOK:
+		diff = "FastIntoValid took a value json rejects"
+	case validFast && !sameValue(valid.Elem(), want.Elem()):
+		diff = fmt.Sprintf("FastIntoValid %+.300v, json %+.300v", valid.Elem(), want.Elem())
+	}
 	return fast, jsonOK, diff
 }
 
@@ -256,8 +269,8 @@ func TestStructuredFastInto(t *testing.T) {
 
 // BenchmarkStructured decodes every object structured is given while the
 // corpus's views are made ($CCSITE_CORPUS), into a new value of its type,
-// with json as structured did before transcript.FastInto, and as it does
-// now (FastInto, json for what it refuses).
+// with json as structured did before transcript.FastInto, with FastInto
+// (json for what it refuses), and as it does now (FastIntoValid).
 func BenchmarkStructured(b *testing.B) {
 	files := corpusSessions(b)
 	if len(files) == 0 {
@@ -292,6 +305,15 @@ func BenchmarkStructured(b *testing.B) {
 			for _, c := range calls {
 				out := reflect.New(c.typ).Interface()
 				_ = transcript.FastInto(c.tur, out) || transcript.Unmarshal(c.tur, out) == nil
+			}
+		}
+	})
+	b.Run("valid", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, c := range calls {
+				out := reflect.New(c.typ).Interface()
+				_ = transcript.FastIntoValid(c.tur, out) || transcript.Unmarshal(c.tur, out) == nil
 			}
 		}
 	})

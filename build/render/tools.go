@@ -452,7 +452,8 @@ func structured(tur jsontext.Value, res any) bool {
 	if structuredHook != nil {
 		structuredHook(tur, res)
 	}
-	return len(tur) > 0 && tur[0] == '{' && (transcript.FastInto(tur, res) || transcript.Unmarshal(tur, res) == nil)
+	// tur is a Record's ToolUseResult: JSON its decoding accepted.
+	return len(tur) > 0 && tur[0] == '{' && (transcript.FastIntoValid(tur, res) || transcript.Unmarshal(tur, res) == nil)
 }
 
 // structuredHook, when set (by tests), sees every value structured is

@@ -49,6 +49,10 @@ type fastScanner struct {
 	b     []byte
 	i     int
 	depth int
+	// valid marks b as JSON this package's decoding already accepted:
+	// a string skip passes is only looked through for its closing quote
+	// (skipString), at IndexByte's speed, not checked again.
+	valid bool
 }
 
 // Every reader of a value below starts at the value's first byte (the
@@ -672,6 +676,24 @@ func (s *fastScanner) strRest(p *string, start, i int) bool {
 	}
 }
 
+// skipString passes the string at s.i: checked as scanString checks it,
+// or, in JSON already accepted (s.valid), only to its closing quote.
+func (s *fastScanner) skipString() bool {
+	if !s.valid {
+		_, _, _, ok := s.scanString()
+		return ok
+	}
+	if s.peek() != '"' {
+		return false
+	}
+	end := rawEnd(s.b, s.i+1)
+	if end < 0 {
+		return false
+	}
+	s.i = end + 1
+	return true
+}
+
 // rawEnd is where the string whose escape begins at i ends: its closing
 // quote's index, or -1.
 func rawEnd(b []byte, i int) int {
@@ -780,8 +802,7 @@ func (s *fastScanner) extra(x *jsontext.Value, name []byte) bool {
 func (s *fastScanner) skip() bool {
 	switch c := s.peek(); {
 	case c == '"':
-		_, _, _, ok := s.scanString()
-		return ok
+		return s.skipString()
 	case c == '{':
 		if !s.enter() {
 			return false
@@ -792,7 +813,7 @@ func (s *fastScanner) skip() bool {
 		}
 		for {
 			// Names here may be escaped: they are only checked.
-			if _, _, _, ok := s.scanString(); !ok {
+			if !s.skipString() {
 				return false
 			}
 			s.space()

@@ -33,6 +33,20 @@ import (
 // line; json finds its way through them by reflection at every call, this
 // through a plan made once a type (BenchmarkStructured in build/render).
 func FastInto(v []byte, out any) bool {
+	return fastInto(v, out, false)
+}
+
+// FastIntoValid is FastInto for v that this package's decoding already
+// accepted as JSON (a Record's raw member, such as ToolUseResult): the
+// strings of the members out has no field for are passed at IndexByte's
+// speed, to their closing quote, not checked again; an edit's result
+// skips the whole original file that way. Given other bytes, it may
+// decode what json would refuse.
+func FastIntoValid(v []byte, out any) bool {
+	return fastInto(v, out, true)
+}
+
+func fastInto(v []byte, out any, valid bool) bool {
 	rv := reflect.ValueOf(out)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return false
@@ -46,7 +60,7 @@ func FastInto(v []byte, out any) bool {
 	if !isZero(dst) {
 		return false
 	}
-	s := fastScanner{b: v}
+	s := fastScanner{b: v, valid: valid}
 	s.space()
 	ok := p.decode(&s, dst)
 	s.space()

@@ -52,6 +52,20 @@ func compareInto(v []byte, out any) (fast bool, diff string) {
 	got, want := reflect.New(typ), reflect.New(typ)
 	fast = FastInto(v, got.Interface())
 	err := json.Unmarshal(v, want.Interface(), decodeOpts)
+	if err == nil && jsontext.Value(v).IsValid() {
+		// FastIntoValid, for JSON already accepted, must read it as
+		// json does, and take all FastInto takes.
+		valid := reflect.New(typ)
+		validFast := FastIntoValid(v, valid.Interface())
+		if fast && !validFast {
+			return fast, "FastIntoValid refused what FastInto takes"
+		}
+		if validFast {
+			if d := recordDiff(valid.Elem().Interface(), want.Elem().Interface()); d != "" {
+				return fast, "FastIntoValid: " + d
+			}
+		}
+	}
 	switch {
 	case fast && err != nil:
 		return true, "fast path took what json rejects: " + err.Error()
