@@ -579,7 +579,9 @@ func (w *Writer) saveMetas() error {
 }
 
 // WriteStatic writes the static index (see StaticDir) derived from the
-// closed index, calling write with each file's site path and content. keep,
+// closed index, calling write with each file's site path and content
+// (which write must not keep once it returns: a shard's buffer is the
+// next one's). keep,
 // when not nil, is asked to keep a display shard the last static index
 // wrote, unchanged: it says whether the site still holds it. read, when
 // not nil, reads a file of the site (written or kept): merges are made of
