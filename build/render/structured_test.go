@@ -299,22 +299,18 @@ func BenchmarkStructured(b *testing.B) {
 			}
 		}
 	})
-	b.Run("fast", func(b *testing.B) {
-		b.SetBytes(int64(size))
-		for b.Loop() {
-			for _, c := range calls {
-				out := reflect.New(c.typ).Interface()
-				_ = transcript.FastInto(c.tur, out) || transcript.Unmarshal(c.tur, out) == nil
+	for _, fast := range []struct {
+		name string
+		into func([]byte, any) bool
+	}{{"fast", transcript.FastInto}, {"valid", transcript.FastIntoValid}} {
+		b.Run(fast.name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				for _, c := range calls {
+					out := reflect.New(c.typ).Interface()
+					_ = fast.into(c.tur, out) || transcript.Unmarshal(c.tur, out) == nil
+				}
 			}
-		}
-	})
-	b.Run("valid", func(b *testing.B) {
-		b.SetBytes(int64(size))
-		for b.Loop() {
-			for _, c := range calls {
-				out := reflect.New(c.typ).Interface()
-				_ = transcript.FastIntoValid(c.tur, out) || transcript.Unmarshal(c.tur, out) == nil
-			}
-		}
-	})
+		})
+	}
 }
