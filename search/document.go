@@ -185,15 +185,15 @@ func (s *scratch) done() {
 // to sp: what the static index needs of a document a build adds.
 // A document whose text (and display) was spilled before shares that
 // record.
-func spillDoc(sp *spill, d *Doc, hash uint64) {
+func spillDoc(sp *spill, d *Doc, num int32, hash uint64) {
 	k := keyOf(d)
-	if sp.reuse(d.ID, hash, k) {
+	if sp.reuse(num, hash, k) {
 		return
 	}
 	s := scratchPool.Get().(*scratch)
 	toks, _ := s.count(d.Text)
 	s.rec, s.pos = appendRecord(s.rec[:0], DisplayText(d.Role, d.Tool, d.Text), toks, s.ts, s.uniq, s.n, s.pos)
-	sp.put(d.ID, hash, s.rec, k)
+	sp.put(num, hash, s.rec, k)
 	s.done()
 }
 

@@ -138,7 +138,12 @@ type Writer struct {
 	// metas are every document's metas (text length included): kept
 	// beside the index, so an update knows the documents it did not add.
 	metas *metaSet
-	added map[string]bool
+	// ids numbers the ids of the documents this writer met (idtab.go):
+	// the metas it adds, the added set and the spill keep theirs by it.
+	ids *idTab
+	// added are the documents added, or kept as they were, in this
+	// writer's life (by number in ids).
+	added idBits
 	// byPage lists the documents' ids by page (the id's part before
 	// '#'), made when first needed (DeletePages) and kept up to date.
 	byPage map[string]map[string]bool
@@ -214,7 +219,8 @@ func openWriter(dir string, fresh bool) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create search index: %w", err)
 	}
-	return &Writer{dir: dir, texts: t, metas: newMetaSet(nil), added: map[string]bool{}, fresh: true, dirty: true}, nil
+	ids := newIDTab()
+	return &Writer{dir: dir, texts: t, metas: newMetaSet(nil, ids), ids: ids, fresh: true, dirty: true}, nil
 }
 
 // takeLock takes the lock of the index in dir (lockPath), waiting for it.
@@ -257,7 +263,7 @@ func openExisting(dir string) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Writer{dir: dir, texts: t, count: count, added: map[string]bool{}}, nil
+	return &Writer{dir: dir, texts: t, count: count, ids: newIDTab()}, nil
 }
 
 // loadMetas reads the metas of an opened index, once.
@@ -269,7 +275,7 @@ func (w *Writer) loadMetas() error {
 	if err != nil {
 		return err
 	}
-	w.metas = newMetaSet(metas)
+	w.metas = newMetaSet(metas, w.ids)
 	w.metas.file = mf
 	return nil
 }
@@ -337,10 +343,10 @@ func (w *Writer) replace(del []string, docs []Doc, hashes []uint64) ([]string, e
 	}
 	for i := range docs {
 		d := &docs[i]
-		if gone[d.ID] && !w.added[d.ID] {
+		if gone[d.ID] && !w.isAdded(d.ID) {
 			if m, ok := w.metas.get(d.ID); ok && m.hash == hashOf(d, hashes, i) {
 				delete(gone, d.ID)
-				w.added[d.ID] = true
+				w.added.add(w.ids.number(d.ID))
 				continue
 			}
 		}
@@ -353,7 +359,7 @@ func (w *Writer) replace(del []string, docs []Doc, hashes []uint64) ([]string, e
 	// this one's pages still name: a page that moved) is not stale.
 	rest := make([]string, 0, len(gone))
 	for _, id := range del {
-		if gone[id] && !w.added[id] {
+		if gone[id] && !w.isAdded(id) {
 			rest = append(rest, id)
 		}
 	}
@@ -439,6 +445,13 @@ func pageOf(id string) string {
 	return page
 }
 
+// isAdded tells whether the document id was added, or kept as it was, in
+// this writer's life.
+func (w *Writer) isAdded(id string) bool {
+	i, ok := w.ids.find(id)
+	return ok && w.added.has(i)
+}
+
 // hashOf is hashes[i] when hashes is given, else d's hash.
 func hashOf(d *Doc, hashes []uint64, i int) uint64 {
 	if hashes != nil {
@@ -490,19 +503,20 @@ func (w *Writer) add(docs []Doc, hashes []uint64) ([]string, error) {
 		if d.ID == "" {
 			return ids, errors.New("search index: a document without an id")
 		}
-		if w.added[d.ID] {
+		num := w.ids.number(d.ID)
+		if w.added.has(num) {
 			continue
 		}
 		if err := w.mark(); err != nil {
 			return ids, err
 		}
-		w.added[d.ID] = true
+		w.added.add(num)
 		if w.spill == nil && spillDocs {
-			w.spill = newSpill(w.dir)
+			w.spill = newSpill(w.dir, w.ids)
 		}
 		m := newMeta(d, hashOf(d, hashes, i))
 		if w.spill != nil {
-			spillDoc(w.spill, d, m.hash)
+			spillDoc(w.spill, d, num, m.hash)
 		}
 		if err := w.texts.put(d.ID, m.hash, d.Text); err != nil {
 			return ids, err

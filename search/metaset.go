@@ -3,6 +3,8 @@ package search
 import (
 	"cmp"
 	"strings"
+	"time"
+	"unsafe"
 )
 
 // metaSet is every document's meta: those the metas file held (base, in
@@ -27,65 +29,124 @@ type metaSet struct {
 	file metasFile
 }
 
-func newMetaSet(base []meta) *metaSet {
-	return &metaSet{base: base, gone: map[string]bool{}, put: putMetas{at: map[string]int32{}}, at: map[string]int{}, scanned: map[string]bool{}}
+// newMetaSet is the set of base, whose added documents are numbered in
+// tab (nil: a table of its own).
+func newMetaSet(base []meta, tab *idTab) *metaSet {
+	return &metaSet{base: base, gone: map[string]bool{}, put: newPutMetas(tab), at: map[string]int{}, scanned: map[string]bool{}}
 }
 
-// putMetas are metas by id: in chunks of putChunk, found through a map of
-// their places. A map of the metas themselves (map[string]meta) held each
-// in an allocation of its own (a map keeps a value over 128 bytes apart):
-// on the 1 GB tree, 175,000 objects that every garbage collection of the
-// build's pages phase marked, 1.0–1.8 CPU-s of collection more than this.
-// Chunks, not one slice, so that adding never copies the metas (a slice
-// grown by append copied 26 MB of them at 1 GB, 0.2 CPU-s with the
-// collections of the garbage).
+// putMetas are metas by id: in chunks of putChunk, found through their
+// places by id number (idTab). A map of the metas themselves
+// (map[string]meta) held each in an allocation of its own (a map keeps a
+// value over 128 bytes apart): on the 1 GB tree, 175,000 objects that
+// every garbage collection of the build's pages phase marked, 1.0–1.8
+// CPU-s of collection more than chunks. Chunks, not one slice, so that
+// adding never copies the metas (a slice grown by append copied 26 MB of
+// them at 1 GB, 0.2 CPU-s with the collections of the garbage). A meta is
+// kept as a putMeta, which holds no pointer (its id a number, its other
+// strings numbers in a table of the distinct ones), so the chunks are
+// not scanned at all.
 type putMetas struct {
-	chunks [][]meta
+	tab    *idTab
+	chunks [][]putMeta
 	n      int
-	at     map[string]int32
+	pos    []int32 // by id number: the meta's place + 1 (0: none)
+	strs   strTab
+}
+
+// putMeta is a meta without pointers: see putMetas.
+type putMeta struct {
+	id     int32
+	fields [6]uint32 // project, session, title, role, tool, model, in strs
+	zero   bool      // no time
+	nsec   int32
+	sec    int64
+	text   int64
+	hash   uint64
 }
 
 const putChunk = 1024
 
+func newPutMetas(tab *idTab) putMetas {
+	if tab == nil {
+		tab = newIDTab()
+	}
+	return putMetas{tab: tab, strs: strTab{at: map[string]uint32{}}}
+}
+
 func (p *putMetas) len() int { return p.n }
 
-func (p *putMetas) ref(i int) *meta { return &p.chunks[i/putChunk][i%putChunk] }
+func (p *putMetas) ref(i int) *putMeta { return &p.chunks[i/putChunk][i%putChunk] }
+
+// meta is the meta pm keeps. Its time is in UTC, as the metas file gives
+// it: nothing the index makes of a time depends on its location.
+func (p *putMetas) meta(pm *putMeta) meta {
+	f := &pm.fields
+	l := p.strs.list
+	m := meta{id: p.tab.key(pm.id), project: l[f[0]], session: l[f[1]], title: l[f[2]], role: l[f[3]],
+		tool: l[f[4]], model: l[f[5]], text: pm.text, hash: pm.hash}
+	if !pm.zero {
+		m.time = time.Unix(pm.sec, int64(pm.nsec)).UTC()
+	}
+	return m
+}
+
+// place is where the meta of id number i is, if there is one.
+func (p *putMetas) place(i int32) (int, bool) {
+	if i < 0 || int(i) >= len(p.pos) || p.pos[i] == 0 {
+		return 0, false
+	}
+	return int(p.pos[i]) - 1, true
+}
 
 func (p *putMetas) get(id string) (meta, bool) {
-	if i, ok := p.at[id]; ok {
-		return *p.ref(int(i)), true
+	i, _ := p.tab.find(id)
+	if at, ok := p.place(i); ok {
+		return p.meta(p.ref(at)), true
 	}
 	return meta{}, false
 }
 
 // set adds m, or replaces the meta of its id.
 func (p *putMetas) set(m meta) {
-	if i, ok := p.at[m.id]; ok {
-		*p.ref(int(i)) = m
+	i := p.tab.number(m.id)
+	pm := putMeta{id: i, zero: m.time.IsZero(), text: m.text, hash: m.hash}
+	for f, v := range [...]string{m.project, m.session, m.title, m.role, m.tool, m.model} {
+		pm.fields[f] = p.strs.index(f, v)
+	}
+	if !pm.zero {
+		pm.sec, pm.nsec = m.time.Unix(), int32(m.time.Nanosecond())
+	}
+	if at, ok := p.place(i); ok {
+		*p.ref(at) = pm
 		return
 	}
 	if p.n%putChunk == 0 {
-		p.chunks = append(p.chunks, make([]meta, 0, putChunk))
+		p.chunks = append(p.chunks, make([]putMeta, 0, putChunk))
 	}
 	last := len(p.chunks) - 1
-	p.chunks[last] = append(p.chunks[last], m)
-	p.at[m.id] = int32(p.n)
+	p.chunks[last] = append(p.chunks[last], pm)
+	for int(i) >= len(p.pos) {
+		p.pos = append(p.pos, 0)
+	}
+	p.pos[i] = int32(p.n) + 1
 	p.n++
 }
 
 // del removes the meta of id: the last takes its place.
 func (p *putMetas) del(id string) {
-	i, ok := p.at[id]
+	i, _ := p.tab.find(id)
+	at, ok := p.place(i)
 	if !ok {
 		return
 	}
-	delete(p.at, id)
+	p.pos[i] = 0
 	last := p.n - 1
-	if int(i) != last {
-		*p.ref(int(i)) = *p.ref(last)
-		p.at[p.ref(int(i)).id] = i
+	if at != last {
+		moved := *p.ref(last)
+		*p.ref(at) = moved
+		p.pos[moved.id] = int32(at) + 1
 	}
-	*p.ref(last) = meta{} // no stale strings held
 	c := len(p.chunks) - 1
 	if p.chunks[c] = p.chunks[c][:len(p.chunks[c])-1]; len(p.chunks[c]) == 0 {
 		p.chunks = p.chunks[:c]
@@ -97,9 +158,54 @@ func (p *putMetas) del(id string) {
 func (p *putMetas) each(fn func(m *meta)) {
 	for _, c := range p.chunks {
 		for i := range c {
-			fn(&c[i])
+			m := p.meta(&c[i])
+			fn(&m)
 		}
 	}
+}
+
+// all returns the metas, in the set's (arbitrary) order.
+func (p *putMetas) all() []meta {
+	out := make([]meta, 0, p.n)
+	for _, c := range p.chunks {
+		for i := range c {
+			out = append(out, p.meta(&c[i]))
+		}
+	}
+	return out
+}
+
+// strTab numbers the distinct strings of the metas' six string fields:
+// a few per session (its project, id and title) and a few in all (roles,
+// tools, models). Each is a copy, so a meta keeps no larger string alive
+// it was cut from.
+type strTab struct {
+	list []string
+	at   map[string]uint32
+	// last is the string each field was last given, and its number: a
+	// unit's documents share their project, session and title strings.
+	last [6]struct {
+		s  string
+		i  uint32
+		ok bool
+	}
+}
+
+// index returns s's number, as field f's value.
+func (t *strTab) index(f int, s string) uint32 {
+	l := &t.last[f]
+	if l.ok && len(l.s) == len(s) && unsafe.StringData(l.s) == unsafe.StringData(s) {
+		return l.i
+	}
+	i, ok := t.at[s]
+	if !ok {
+		i = uint32(len(t.list))
+		c := strings.Clone(s)
+		t.list = append(t.list, c)
+		t.at[c] = i
+	}
+	l.s, l.i, l.ok = s, i, true
+	return i
 }
 
 // baseIndex finds id in base (gone or not).
@@ -160,7 +266,7 @@ func (s *metaSet) appendOnly() ([]meta, bool) {
 	if s.file.sections == 0 || len(s.gone) > 0 || s.put.len() == 0 || len(s.base) == 0 || s.file.sections >= maxMetaSections {
 		return nil, false
 	}
-	add := numbered(s.put.chunks...)
+	add := numbered(s.put.all())
 	if numberCmp(s.base[len(s.base)-1], add[0]) >= 0 {
 		return nil, false
 	}
@@ -222,7 +328,7 @@ func (s *metaSet) numbered() []meta {
 		}
 		clear(s.base[len(keep):]) // no stale strings held
 	}
-	add := numbered(s.put.chunks...)
+	add := numbered(s.put.all())
 	var out []meta
 	if len(keep) == 0 || len(add) == 0 || numberCmp(keep[len(keep)-1], add[0]) < 0 {
 		out = append(keep, add...)
@@ -240,7 +346,7 @@ func (s *metaSet) numbered() []meta {
 		}
 		out = append(append(out, keep[i:]...), add[j:]...)
 	}
-	*s = *newMetaSet(out)
+	*s = *newMetaSet(out, s.put.tab)
 	return out
 }
 

@@ -32,7 +32,7 @@ func TestMetaSet(t *testing.T) {
 			m := mk(rnd.Intn(20), i, time.Duration(rnd.Intn(100)-5)*time.Minute)
 			ref[m.id] = m
 		}
-		s := newMetaSet(numberedMap(ref))
+		s := newMetaSet(numberedMap(ref), nil)
 		for op := 0; op < rnd.Intn(40); op++ {
 			switch rnd.Intn(5) {
 			case 0: // the newest document, as an appended message
@@ -133,7 +133,7 @@ func TestMetasAppend(t *testing.T) {
 		if !reflect.DeepEqual(got, all) || mf.sections != round+1 {
 			t.Fatalf("round %d: read %d metas in %d sections, want %d in %d", round, len(got), mf.sections, len(all), round+1)
 		}
-		s := newMetaSet(got)
+		s := newMetaSet(got, nil)
 		s.file = mf
 		add := []meta{mk(100 + 2*round), mk(101 + 2*round)}
 		add[1].title = fmt.Sprintf("a new title %d", round)
@@ -162,7 +162,7 @@ func TestMetasAppend(t *testing.T) {
 	}
 	// Not appendable: an older document, or one replaced.
 	got, mf, _ := readMetas(p, len(all))
-	s := newMetaSet(got)
+	s := newMetaSet(got, nil)
 	s.file = mf
 	s.set(mk(1000))
 	old := mk(3)
@@ -171,7 +171,7 @@ func TestMetasAppend(t *testing.T) {
 	if _, ok := s.appendOnly(); ok {
 		t.Error("an older document appended")
 	}
-	s = newMetaSet(got)
+	s = newMetaSet(got, nil)
 	s.file = mf
 	m := got[len(got)-1]
 	m.hash++
@@ -194,8 +194,36 @@ func numberedMap(metas map[string]meta) []meta {
 // TestPutMetas: the chunked metas against a map, through 30,000 random
 // adds, replacements and deletes that cross chunk ends both ways.
 func TestPutMetas(t *testing.T) {
+	for _, mask := range []uint64{^uint64(0), 7} {
+		t.Run(fmt.Sprintf("mask%x", mask), func(t *testing.T) {
+			defer func(m uint64) { idHashMask = m }(idHashMask)
+			idHashMask = mask // 7: ids chained eight ways
+			testPutMetas(t)
+		})
+	}
+}
+
+// sameMeta: a and b are the same meta, their times the same instant (a
+// put meta's is in UTC).
+func sameMeta(a, b meta) bool {
+	ta, tb := a.time, b.time
+	a.time, b.time = time.Time{}, time.Time{}
+	return a == b && ta.IsZero() == tb.IsZero() && ta.Equal(tb)
+}
+
+func testPutMetas(t *testing.T) {
 	rnd := rand.New(rand.NewSource(3))
-	p := putMetas{at: map[string]int32{}}
+	p := newPutMetas(nil)
+	zone := time.FixedZone("x", 5*3600+1800)
+	when := func(op int) time.Time {
+		switch op % 3 {
+		case 0:
+			return time.Time{}
+		case 1:
+			return time.Unix(int64(op)*7919, int64(op)*104729%1e9).In(zone)
+		}
+		return time.Unix(-int64(op)*7919, 1).UTC()
+	}
 	ref := map[string]meta{}
 	var ids []string
 	most, crossedDown := 0, false
@@ -207,13 +235,14 @@ func TestPutMetas(t *testing.T) {
 		before := p.len()
 		switch r := rnd.Intn(10); {
 		case r < adds:
-			m := meta{id: fmt.Sprintf("p/s.html#m-%d", op), title: "t", text: int64(op)}
+			m := meta{id: fmt.Sprintf("p/s.html#m-%d", op), project: "p", session: fmt.Sprint("s", op%5), title: "t",
+				role: "prompt", model: fmt.Sprint("m", op%3), time: when(op), text: int64(op), hash: rnd.Uint64()}
 			p.set(m)
 			ref[m.id] = m
 			ids = append(ids, m.id)
 		case r < replaces && len(ids) > 0:
 			id := ids[rnd.Intn(len(ids))]
-			m := meta{id: id, title: "replaced", text: int64(op)}
+			m := meta{id: id, title: "replaced", tool: "Bash", time: when(op + 1), text: int64(op)}
 			p.set(m)
 			ref[id] = m
 		case len(ids) > 0:
@@ -228,27 +257,46 @@ func TestPutMetas(t *testing.T) {
 		if before%putChunk == 0 && p.len() < before {
 			crossedDown = true
 		}
-		if p.len() != len(ref) || len(p.at) != len(ref) {
-			t.Fatalf("op %d: len %d (%d placed), want %d", op, p.len(), len(p.at), len(ref))
+		placed := 0
+		for _, at := range p.pos {
+			if at != 0 {
+				placed++
+			}
+		}
+		if p.len() != len(ref) || placed != len(ref) {
+			t.Fatalf("op %d: len %d (%d placed), want %d", op, p.len(), placed, len(ref))
 		}
 		if op%997 == 0 || op == 29999 {
 			for id, m := range ref {
-				if g, ok := p.get(id); !ok || g != m {
+				if g, ok := p.get(id); !ok || !sameMeta(g, m) {
 					t.Fatalf("op %d: get(%s) = %+v %v, want %+v", op, id, g, ok, m)
 				}
 			}
 			n := 0
 			p.each(func(m *meta) {
 				n++
-				if ref[m.id] != *m {
+				if !sameMeta(ref[m.id], *m) {
 					t.Fatalf("op %d: each gave %+v, want %+v", op, *m, ref[m.id])
 				}
 			})
 			if n != len(ref) {
 				t.Fatalf("op %d: each gave %d metas, want %d", op, n, len(ref))
 			}
-			if want := numberedMap(ref); len(want) > 0 && !reflect.DeepEqual(numbered(p.chunks...), want) {
-				t.Fatalf("op %d: numbered differs", op)
+			if want := numberedMap(ref); len(want) > 0 {
+				got := numbered(p.all())
+				if len(got) != len(want) {
+					t.Fatalf("op %d: numbered gave %d metas, want %d", op, len(got), len(want))
+				}
+				for i := range got {
+					if !sameMeta(got[i], want[i]) {
+						t.Fatalf("op %d: numbered's %d is %+v, want %+v", op, i, got[i], want[i])
+					}
+				}
+			}
+			for _, id := range []string{"p/s.html#m-none", ""} {
+				if m, ok := p.get(id); ok {
+					t.Fatalf("op %d: get(%q) = %+v of no meta", op, id, m)
+				}
 			}
 		}
 	}

@@ -38,7 +38,8 @@ type spill struct {
 	f    *os.File
 	bw   *bufio.Writer
 	off  int64
-	at   map[string]spillLoc // by document id
+	tab  *idTab     // the writer's id numbers
+	at   []spillLoc // by id number
 	// same finds the record of a text spilled before: a document of the
 	// same text (and display) shares it. Texts repeat where sessions do (a
 	// resumed or forked session holds its parent's messages): 11% of the
@@ -64,19 +65,37 @@ func keyOf(d *Doc) spillKey {
 }
 
 // spillLoc is a record's place in the file, and the content hash
-// (DocHash) of the document it describes.
+// (DocHash) of the document it describes (n 0: no record).
 type spillLoc struct {
 	off  int64
 	n    int
 	hash uint64
 }
 
+// loc is the record of the document of id, if there is one.
+func (s *spill) loc(id string) (spillLoc, bool) {
+	i, ok := s.tab.find(id)
+	if !ok || int(i) >= len(s.at) || s.at[i].n == 0 {
+		return spillLoc{}, false
+	}
+	return s.at[i], true
+}
+
+// setLoc makes loc the record of id number i.
+func (s *spill) setLoc(i int32, loc spillLoc) {
+	for int(i) >= len(s.at) {
+		s.at = append(s.at, spillLoc{})
+	}
+	s.at[i] = loc
+}
+
 // spillPath is the spill file of the index in dir.
 func spillPath(dir string) string { return filepath.Clean(dir) + "-spill" }
 
-// newSpill makes the spill file of the index in dir, replacing any.
-func newSpill(dir string) *spill {
-	s := &spill{path: spillPath(dir), at: map[string]spillLoc{}, same: map[spillKey]spillLoc{}}
+// newSpill makes the spill file of the index in dir, replacing any; its
+// documents are numbered in tab.
+func newSpill(dir string, tab *idTab) *spill {
+	s := &spill{path: spillPath(dir), tab: tab, same: map[spillKey]spillLoc{}}
 	s.f, s.err = os.Create(s.path)
 	if s.err == nil {
 		s.bw = bufio.NewWriterSize(s.f, 256<<10)
@@ -84,8 +103,8 @@ func newSpill(dir string) *spill {
 	return s
 }
 
-// put writes a document's record, made of what k names.
-func (s *spill) put(id string, hash uint64, rec []byte, k spillKey) {
+// put writes the record of document number id, made of what k names.
+func (s *spill) put(id int32, hash uint64, rec []byte, k spillKey) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
@@ -98,19 +117,19 @@ func (s *spill) put(id string, hash uint64, rec []byte, k spillKey) {
 	loc := spillLoc{off: s.off, n: len(rec)}
 	s.same[k] = loc
 	loc.hash = hash
-	s.at[id] = loc
+	s.setLoc(id, loc)
 	s.off += int64(len(rec))
 }
 
-// reuse makes the record of what k names, when there is one, the
-// document's; it says whether there was.
-func (s *spill) reuse(id string, hash uint64, k spillKey) bool {
+// reuse makes the record of what k names, when there is one, that of
+// document number id; it says whether there was.
+func (s *spill) reuse(id int32, hash uint64, k spillKey) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	loc, ok := s.same[k]
 	if ok {
 		loc.hash = hash
-		s.at[id] = loc
+		s.setLoc(id, loc)
 	}
 	return ok
 }
@@ -133,7 +152,7 @@ func (s *spill) get(m *meta, memo map[int64]analysed) (analysed, bool) {
 	if s == nil || s.err != nil {
 		return analysed{}, false
 	}
-	loc, ok := s.at[m.id]
+	loc, ok := s.loc(m.id)
 	if !ok || loc.hash != m.hash {
 		return analysed{}, false
 	}
@@ -164,7 +183,7 @@ func (s *spill) has(m *meta) bool {
 	if s == nil || s.err != nil {
 		return false
 	}
-	loc, ok := s.at[m.id]
+	loc, ok := s.loc(m.id)
 	return ok && loc.hash == m.hash
 }
 

@@ -108,7 +108,14 @@ func TestSpillShares(t *testing.T) {
 		{ID: "e#1", Role: "prompt", Text: text + "."}}); err != nil {
 		t.Fatal(err)
 	}
-	at := w.spill.at
+	at := map[string]spillLoc{}
+	for _, id := range []string{"a#1", "b#1", "c#1", "d#1", "e#1"} {
+		loc, ok := w.spill.loc(id)
+		if !ok {
+			t.Fatalf("no record of %s", id)
+		}
+		at[id] = loc
+	}
 	if at["a#1"].off != at["b#1"].off || at["c#1"].off != at["d#1"].off {
 		t.Errorf("one text, one display, two records: %v", at)
 	}
