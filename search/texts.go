@@ -91,6 +91,9 @@ var InitialMmap = func() int {
 	return 512 << 20
 }()
 
+// textBufKept is the largest log record buffer a store keeps for the next.
+const textBufKept = 1 << 20
+
 // textStore is the texts files, opened to change them: both appended to
 // through buffers.
 type textStore struct {
@@ -100,6 +103,7 @@ type textStore struct {
 	off      int64  // the log's size
 	base     int64  // the log's size when it was last written whole
 	rec      []byte // an index record, reused
+	buf      []byte // a log record, reused (up to textBufKept)
 	changed  bool   // a put or delete since opened
 	fresh    bool   // made anew: written whole when closed
 }
@@ -179,9 +183,11 @@ func checkHeaders(log, idx *os.File) (int64, error) {
 
 // put keeps a document's text.
 func (s *textStore) put(id string, hash uint64, text string) error {
+	// v is made in the store's buffer: append copies it into the log's.
 	var v []byte
 	if n := s2.MaxEncodedLen(len(text)); len(text) >= textSmall && n > 0 {
-		v = make([]byte, 13+n)
+		v = slices.Grow(s.buf[:0], 13+n)[:13+n]
+		s.buf = v
 		src := unsafe.Slice(unsafe.StringData(text), len(text)) // only read
 		if z := s2.Encode(v[13:], src); len(z)+4 < len(text) {
 			v[8] = textS2
@@ -192,11 +198,14 @@ func (s *textStore) put(id string, hash uint64, text string) error {
 		}
 	}
 	if v == nil {
-		v = make([]byte, 9, 9+len(text))
+		v = append(slices.Grow(s.buf[:0], 9+len(text))[:9], text...)
 		v[8] = textRaw
-		v = append(v, text...)
+		s.buf = v
 	}
 	binary.LittleEndian.PutUint64(v, hash)
+	if cap(s.buf) > textBufKept {
+		s.buf = nil
+	}
 	return s.append(id, v)
 }
 

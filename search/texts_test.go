@@ -35,7 +35,10 @@ func TestTextKinds(t *testing.T) {
 			return b.String()
 		}(),
 	}
-	for _, id := range []string{"short", "long", "random"} {
+	// a text over textBufKept (its buffer not kept), and texts after it
+	texts["huge"] = strings.Repeat(texts["random"], textBufKept/2000+1)
+	texts["after"] = "after " + texts["long"]
+	for _, id := range []string{"short", "long", "random", "huge", "after"} {
 		if err := st.put(id, uint64(len(id)), texts[id]); err != nil {
 			t.Fatal(err)
 		}
