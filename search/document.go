@@ -185,8 +185,7 @@ func (s *scratch) done() {
 // to sp: what the static index needs of a document a build adds.
 // A document whose text (and display) was spilled before shares that
 // record.
-func spillDoc(sp *spill, d *Doc, num int32, hash uint64) {
-	k := keyOf(d)
+func spillDoc(sp *spill, d *Doc, num int32, hash uint64, k spillKey) {
 	if sp.reuse(num, hash, k) {
 		return
 	}

@@ -515,10 +515,11 @@ func (w *Writer) add(docs []Doc, hashes []uint64) ([]string, error) {
 			w.spill = newSpill(w.dir, w.ids)
 		}
 		m := newMeta(d, hashOf(d, hashes, i))
+		k := keyOf(d) // the text's key, for the spill and the texts
 		if w.spill != nil {
-			spillDoc(w.spill, d, num, m.hash)
+			spillDoc(w.spill, d, num, m.hash, k)
 		}
-		if err := w.texts.put(d.ID, m.hash, d.Text); err != nil {
+		if err := w.texts.putKeyed(d.ID, m.hash, d.Text, k.text); err != nil {
 			return ids, err
 		}
 		w.metas.set(m)

@@ -40,7 +40,8 @@ const metasMagic = "ccsite metas\n"
 // 6: the time indexed as a day and an order key (keywords), not a date.
 // 7: the metas beside a texts file, the bleve index made from both when a
 // search needs it (sync.go).
-const metasFormat = 7
+// 8: the texts log of format 2 (texts.go: a text shared by its puts).
+const metasFormat = 8
 
 // maxMetaSections is how many sections the file may have before an update
 // writes it whole again.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/binary"
 	"errors"
-	"hash/maphash"
 	"os"
 	"path/filepath"
 	"sync"
@@ -48,20 +47,15 @@ type spill struct {
 	err  error // the first write's error: the records are not used
 }
 
-// spillKey names a record by what it is made of: a document's text (two
-// hashes with their own seeds, and its length) and whether its display
-// strips Markdown.
+// spillKey names a record by what it is made of: a document's text
+// (textKey) and whether its display strips Markdown.
 type spillKey struct {
-	a, b uint64
-	n    int
+	text textKey
 	md   bool
 }
 
-var spillSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
-
 func keyOf(d *Doc) spillKey {
-	return spillKey{a: maphash.String(spillSeeds[0], d.Text), b: maphash.String(spillSeeds[1], d.Text),
-		n: len(d.Text), md: stripsMarkdown(d.Role, d.Tool)}
+	return spillKey{text: keyOfText(d.Text), md: stripsMarkdown(d.Role, d.Tool)}
 }
 
 // spillLoc is a record's place in the file, and the content hash

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"hash/maphash"
 	"io"
 	"os"
 	"path/filepath"
@@ -28,17 +29,23 @@ import (
 //
 // They are two append-only files: the log (textsLogPath), each text one
 // after the other, and its index (textsIdxPath), a record per change: a
-// put (the document's id, where its text is in the log, its length and
-// the CRC-32C of its bytes there) or a delete (the id). The index is read
-// whole when a text is first needed, the last record of an id winning;
-// a build that only adds documents appends to both and reads neither. A
-// text in the log is its document's DocHash (8 bytes, little-endian), a
-// byte saying how the text follows (textRaw: as it is; textS2: the text's
-// CRC-32C (4 bytes, little-endian) and an S2 block, klauspost/compress/s2,
-// for a text of textSmall bytes or more that shrinks) and the text. Kept as
-// they were, the 1 GB tree's texts took 247 MB, more than its archive of
-// every transcript; S2 makes them as small as zstd's fastest level without
-// entropy coding did, in a third of the time.
+// put (the document's id, where its text is in the log, its length, the
+// CRC-32C of its bytes there and the document's DocHash, 8 bytes,
+// little-endian) or a delete (the id). The index is read whole when a
+// text is first needed, the last record of an id winning; a build that
+// only adds documents appends to both and reads neither. A text in the
+// log is a byte saying how the text follows (textRaw: as it is; textS2:
+// the text's CRC-32C (4 bytes, little-endian) and an S2 block,
+// klauspost/compress/s2, for a text of textSmall bytes or more that
+// shrinks) and the text. Kept as they were, the 1 GB tree's texts took
+// 247 MB, more than its archive of every transcript; S2 makes them as
+// small as zstd's fastest level without entropy coding did, in a third of
+// the time. A text put again while the store is open (documents of one
+// text: a resumed or forked session holds its parent's messages, 11% of
+// the corpus's documents, 90% of the 1 GB tree's ten copies) is written
+// once: its puts point at one place in the log (format 2; format 1 kept
+// the DocHash in the log, before each text). At 1 GB that leaves 0.4
+// CPU-s of S2 encoding and 80 MB of the log unwritten.
 //
 // They were a bbolt file, a document's id to its text: at 1 GB its puts
 // took 1.65 CPU-s of a cold build (0.8 in bbolt, splitting and rewriting
@@ -60,7 +67,7 @@ func textsIdxPath(dir string) string { return filepath.Clean(dir) + "-texts.idx"
 
 // textsMagic begins both files; the index's is followed by the log's size
 // when it was last written whole (8 bytes, little-endian).
-const textsMagic = "ccsite texts 1\n"
+const textsMagic = "ccsite texts 2\n"
 
 const (
 	textRaw   = 0
@@ -104,8 +111,11 @@ type textStore struct {
 	base     int64  // the log's size when it was last written whole
 	rec      []byte // an index record, reused
 	buf      []byte // a log record, reused (up to textBufKept)
-	changed  bool   // a put or delete since opened
-	fresh    bool   // made anew: written whole when closed
+	// same is where each text put since the store was opened is, by what
+	// it is made of (textKey): a text put again is not written again.
+	same    map[textKey]textLoc
+	changed bool // a put or delete since opened
+	fresh   bool // made anew: written whole when closed
 }
 
 // openTexts opens the texts files of dir to change them; fresh makes them
@@ -183,45 +193,83 @@ func checkHeaders(log, idx *os.File) (int64, error) {
 
 // put keeps a document's text.
 func (s *textStore) put(id string, hash uint64, text string) error {
-	// v is made in the store's buffer: append copies it into the log's.
+	return s.putKeyed(id, hash, text, keyOfText(text))
+}
+
+// textKey names a text by what it is made of: two hashes with their own
+// seeds (a process's own, so no text can be made to collide with
+// another), and its length.
+type textKey struct {
+	a, b uint64
+	n    int
+}
+
+var textSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// keyOfText is text's key.
+func keyOfText(text string) textKey {
+	return textKey{a: maphash.String(textSeeds[0], text), b: maphash.String(textSeeds[1], text), n: len(text)}
+}
+
+// putKeyed is put of a text whose key is k.
+func (s *textStore) putKeyed(id string, hash uint64, text string, k textKey) error {
+	if l, ok := s.same[k]; ok {
+		return s.appendPut(id, l, hash)
+	}
+	// v is made in the store's buffer: the log's copies it.
 	var v []byte
 	if n := s2.MaxEncodedLen(len(text)); len(text) >= textSmall && n > 0 {
-		v = slices.Grow(s.buf[:0], 13+n)[:13+n]
+		v = slices.Grow(s.buf[:0], 5+n)[:5+n]
 		s.buf = v
 		src := unsafe.Slice(unsafe.StringData(text), len(text)) // only read
-		if z := s2.Encode(v[13:], src); len(z)+4 < len(text) {
-			v[8] = textS2
-			binary.LittleEndian.PutUint32(v[9:], crc32.Checksum(src, castagnoli))
-			v = v[:13+len(z)]
+		if z := s2.Encode(v[5:], src); len(z)+4 < len(text) {
+			v[0] = textS2
+			binary.LittleEndian.PutUint32(v[1:], crc32.Checksum(src, castagnoli))
+			v = v[:5+len(z)]
 		} else {
 			v = nil
 		}
 	}
 	if v == nil {
-		v = append(slices.Grow(s.buf[:0], 9+len(text))[:9], text...)
-		v[8] = textRaw
+		v = append(append(s.buf[:0], textRaw), text...)
 		s.buf = v
 	}
-	binary.LittleEndian.PutUint64(v, hash)
+	l, err := s.appendLog(v)
 	if cap(s.buf) > textBufKept {
 		s.buf = nil
 	}
-	return s.append(id, v)
-}
-
-// append writes v to the log and a put of id there to the index.
-func (s *textStore) append(id string, v []byte) error {
-	s.changed = true
-	if _, err := s.lw.Write(v); err != nil {
+	if err != nil {
 		return err
 	}
+	if s.same == nil {
+		s.same = map[textKey]textLoc{}
+	}
+	s.same[k] = l
+	return s.appendPut(id, l, hash)
+}
+
+// appendLog writes v to the log and returns where it is.
+func (s *textStore) appendLog(v []byte) (textLoc, error) {
+	s.changed = true
+	if _, err := s.lw.Write(v); err != nil {
+		return textLoc{}, err
+	}
+	l := textLoc{off: s.off, n: int64(len(v)), crc: crc32.Checksum(v, castagnoli)}
+	s.off += int64(len(v))
+	return l, nil
+}
+
+// appendPut writes a put of id to the index: its text is at l, and its
+// document's DocHash is hash.
+func (s *textStore) appendPut(id string, l textLoc, hash uint64) error {
+	s.changed = true
 	rec := append(s.rec[:0], textPut)
 	rec = binary.AppendUvarint(rec, uint64(len(id)))
 	rec = append(rec, id...)
-	rec = binary.AppendUvarint(rec, uint64(s.off))
-	rec = binary.AppendUvarint(rec, uint64(len(v)))
-	rec = binary.LittleEndian.AppendUint32(rec, crc32.Checksum(v, castagnoli))
-	s.off += int64(len(v))
+	rec = binary.AppendUvarint(rec, uint64(l.off))
+	rec = binary.AppendUvarint(rec, uint64(l.n))
+	rec = binary.LittleEndian.AppendUint32(rec, l.crc)
+	rec = binary.LittleEndian.AppendUint64(rec, hash)
 	s.rec = rec
 	_, err := s.iw.Write(rec)
 	return err
@@ -310,14 +358,23 @@ func (s *textStore) compact() error {
 		return err
 	}
 	var buf []byte
+	moved := map[int64]textLoc{} // a text shared by puts is written once
 	for _, id := range ids {
 		l := at[id]
-		buf = slices.Grow(buf[:0], int(l.n))[:l.n]
-		if _, err := s.log.ReadAt(buf, l.off); err != nil {
-			n.shut()
-			return err
+		nl, ok := moved[l.off]
+		if !ok {
+			buf = slices.Grow(buf[:0], int(l.n))[:l.n]
+			if _, err := s.log.ReadAt(buf, l.off); err != nil {
+				n.shut()
+				return err
+			}
+			if nl, err = n.appendLog(buf); err != nil {
+				n.shut()
+				return err
+			}
+			moved[l.off] = nl
 		}
-		if err := n.append(id, buf); err != nil {
+		if err := n.appendPut(id, nl, l.hash); err != nil {
 			n.shut()
 			return err
 		}
@@ -340,11 +397,13 @@ func (s *textStore) compact() error {
 	return err
 }
 
-// textLoc is where a text is in the log: its offset, length and CRC.
+// textLoc is where a text is in the log: its offset, length and CRC; and
+// the DocHash of the document a put gave it to.
 type textLoc struct {
-	off int64
-	n   int64
-	crc uint32
+	off  int64
+	n    int64
+	crc  uint32
+	hash uint64
 }
 
 // readTextIndex reads an index: the last put of each id not deleted after
@@ -401,11 +460,12 @@ func eachIndexRecord(idx *os.File, size int64, fn func(op byte, id []byte, l tex
 			return bad
 		}
 		n, w2 := binary.Uvarint(b[w1:])
-		if w2 <= 0 || len(b) < w1+w2+4 || off+n > uint64(size) || off < uint64(len(textsMagic)) {
+		if w2 <= 0 || len(b) < w1+w2+12 || off+n > uint64(size) || off < uint64(len(textsMagic)) {
 			return bad
 		}
-		fn(op, id, textLoc{int64(off), int64(n), binary.LittleEndian.Uint32(b[w1+w2:])})
-		b = b[w1+w2+4:]
+		b = b[w1+w2:]
+		fn(op, id, textLoc{off: int64(off), n: int64(n), crc: binary.LittleEndian.Uint32(b), hash: binary.LittleEndian.Uint64(b[4:])})
+		b = b[12:]
 	}
 	return nil
 }
@@ -509,8 +569,11 @@ func (r *textReader) get(m *meta) (string, error) {
 		l, ok = r.at[m.id]
 		r.mu.RUnlock()
 	}
-	if !ok || l.n < 9 {
+	if !ok || l.n < 1 {
 		return "", fmt.Errorf("%s: %w (no text)", m.id, errStale)
+	}
+	if l.hash != m.hash {
+		return "", fmt.Errorf("%s: %w", m.id, errStale)
 	}
 	v := make([]byte, l.n)
 	if _, err := r.log.ReadAt(v, l.off); err != nil {
@@ -519,32 +582,29 @@ func (r *textReader) get(m *meta) (string, error) {
 	if crc32.Checksum(v, castagnoli) != l.crc {
 		return "", fmt.Errorf("%s: search texts: text damaged (CRC)", m.id)
 	}
-	if binary.LittleEndian.Uint64(v) != m.hash {
-		return "", fmt.Errorf("%s: %w", m.id, errStale)
-	}
 	var text []byte
-	switch v[8] {
+	switch v[0] {
 	case textRaw:
-		text = v[9:]
+		text = v[1:]
 	case textS2:
-		if len(v) < 13 {
+		if len(v) < 5 {
 			return "", fmt.Errorf("%s: search texts: a text cut short", m.id)
 		}
-		n, err := s2.DecodedLen(v[13:])
+		n, err := s2.DecodedLen(v[5:])
 		if err == nil && int64(n) != m.text {
 			return "", fmt.Errorf("%s: %w", m.id, errStale)
 		}
 		if err == nil {
-			text, err = s2.Decode(make([]byte, n), v[13:])
+			text, err = s2.Decode(make([]byte, n), v[5:])
 		}
-		if err == nil && crc32.Checksum(text, castagnoli) != binary.LittleEndian.Uint32(v[9:]) {
+		if err == nil && crc32.Checksum(text, castagnoli) != binary.LittleEndian.Uint32(v[1:]) {
 			err = errors.New("text damaged (CRC)")
 		}
 		if err != nil {
 			return "", fmt.Errorf("%s: search texts: %w", m.id, err)
 		}
 	default:
-		return "", fmt.Errorf("%s: search texts: a text of kind %d", m.id, v[8])
+		return "", fmt.Errorf("%s: search texts: a text of kind %d", m.id, v[0])
 	}
 	if int64(len(text)) != m.text {
 		return "", fmt.Errorf("%s: %w", m.id, errStale)
@@ -572,17 +632,17 @@ func EachStoredText(logPath string, fn func(text []byte, s2Block bool)) error {
 			return
 		}
 		v := make([]byte, l.n)
-		if _, err := r.log.ReadAt(v, l.off); err != nil || l.n < 9 {
+		if _, err := r.log.ReadAt(v, l.off); err != nil || l.n < 1 {
 			bad = fmt.Errorf("search texts: a text cut short (%v)", err)
 			return
 		}
-		if v[8] == textS2 && l.n > 13 {
-			if out, err := s2.Decode(nil, v[13:]); err == nil {
+		if v[0] == textS2 && l.n > 5 {
+			if out, err := s2.Decode(nil, v[5:]); err == nil {
 				fn(out, true)
 				return
 			}
 		}
-		fn(v[9:], false)
+		fn(v[1:], false)
 	})
 	if err == nil {
 		err = bad

@@ -85,9 +85,9 @@ func TestTextKinds(t *testing.T) {
 	}
 	log, _ := os.ReadFile(textsLogPath(dir))
 	at := len(textsMagic)
-	kinds := []byte{log[at+8]}
-	at += 9 + len(texts["short"])
-	kinds = append(kinds, log[at+8])
+	kinds := []byte{log[at]}
+	at += 1 + len(texts["short"])
+	kinds = append(kinds, log[at])
 	if kinds[0] != textRaw || kinds[1] != textS2 {
 		t.Errorf("kinds %v: want short raw, long S2", kinds)
 	}
@@ -110,7 +110,7 @@ func TestTextKinds(t *testing.T) {
 	r.close()
 	// A byte of the long text's block changed: an error, never a text.
 	bad := bytes.Clone(log)
-	bad[at+13+4] ^= 1
+	bad[at+5+4] ^= 1
 	os.WriteFile(textsLogPath(dir), bad, 0o644)
 	if got, errs := read(); errs["long"] == nil || errs["short"] != nil {
 		t.Errorf("a damaged text read back: %.40q, %v; the others: %v", got["long"], errs["long"], errs["short"])
@@ -298,5 +298,113 @@ func TestDisplayBodyAsJSON(t *testing.T) {
 		if got, want := appendDisplayBody(nil, d), ref(d); !bytes.Equal(got, want) {
 			t.Errorf("display body:\n%q\nencoding/json:\n%q", got, want)
 		}
+	}
+}
+
+// TestTextShared: a text put again while the store is open is written
+// once, each put keeping its own DocHash; deleting one put leaves the
+// others; a compaction writes a shared text once, still shared.
+func TestTextShared(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "index")
+	st, err := openTexts(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("a text of many words, repeated, ", 40)
+	texts := map[string]string{"a": long, "b": long, "c": "short", "d": "short", "e": long + "."}
+	hashes := map[string]uint64{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}
+	for _, id := range []string{"a", "b", "c", "d", "e"} {
+		if err := st.put(id, hashes[id], texts[id]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.close(); err != nil {
+		t.Fatal(err)
+	}
+	places := func() map[string]textLoc {
+		t.Helper()
+		idx, err := os.Open(textsIdxPath(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer idx.Close()
+		fi, _ := os.Stat(textsLogPath(dir))
+		at, err := readTextIndex(idx, fi.Size(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+	at := places()
+	if at["a"].off != at["b"].off || at["c"].off != at["d"].off || at["a"].off == at["e"].off {
+		t.Errorf("one text, one place; two, two: %+v", at)
+	}
+	if at["a"].hash != 1 || at["b"].hash != 2 {
+		t.Errorf("shared puts keep their own hashes: %+v", at)
+	}
+	check := func(when string) {
+		t.Helper()
+		r, err := openTextReader(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.close()
+		r.view(func(get func(m *meta) (string, error)) error {
+			for id, want := range texts {
+				if got, err := get(&meta{id: id, hash: hashes[id], text: int64(len(want))}); err != nil || got != want {
+					t.Errorf("%s: %s: %.30q, %v", when, id, got, err)
+				}
+			}
+			if _, err := get(&meta{id: "b", hash: 1, text: int64(len(long))}); !errors.Is(err, errStale) {
+				t.Errorf("%s: b read with a's hash: %v, want stale", when, err)
+			}
+			return nil
+		})
+	}
+	check("written")
+	// Deleted, a's put goes; b's stays. Replaced until compacted.
+	st, err = openTexts(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.del("a"); err != nil {
+		t.Fatal(err)
+	}
+	delete(texts, "a")
+	if err := st.close(); err != nil {
+		t.Fatal(err)
+	}
+	check("a deleted")
+	var b strings.Builder
+	x := uint32(5)
+	for range 1 << 20 {
+		x = x*1664525 + 1013904223
+		b.WriteByte(byte(x >> 24))
+	}
+	big := b.String()
+	for k := 0; ; k++ {
+		if k == 40 {
+			t.Fatal("never compacted")
+		}
+		st, err := openTexts(dir, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts["big"], hashes["big"] = big[:len(big)-k], 6
+		if err := st.put("big", 6, texts["big"]); err != nil {
+			t.Fatal(err)
+		}
+		grown := st.off
+		if err := st.close(); err != nil {
+			t.Fatal(err)
+		}
+		if fi, _ := os.Stat(textsLogPath(dir)); fi.Size() < grown {
+			break
+		}
+	}
+	check("compacted")
+	at = places()
+	if at["c"].off != at["d"].off || at["b"].off == at["e"].off {
+		t.Errorf("compacted: shared texts no longer shared, or others merged: %+v", at)
 	}
 }
