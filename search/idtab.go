@@ -110,8 +110,14 @@ func (b idBits) has(i int32) bool {
 }
 
 func (b *idBits) add(i int32) {
-	for int(i>>6) >= len(*b) {
-		*b = append(*b, 0)
-	}
+	*b = atLeast(*b, int(i>>6)+1)
 	(*b)[i>>6] |= 1 << (i & 63)
+}
+
+// atLeast returns s lengthened with zero values to n, if shorter.
+func atLeast[T any](s []T, n int) []T {
+	if n <= len(s) {
+		return s
+	}
+	return append(s, make([]T, n-len(s))...)
 }

@@ -522,7 +522,7 @@ func (w *Writer) add(docs []Doc, hashes []uint64) ([]string, error) {
 		if err := w.texts.putKeyed(d.ID, m.hash, d.Text, k.text); err != nil {
 			return ids, err
 		}
-		w.metas.set(m)
+		w.metas.setNumbered(num, m)
 		if w.byPage != nil {
 			w.pageAdd(d.ID)
 		}

@@ -108,8 +108,10 @@ func (p *putMetas) get(id string) (meta, bool) {
 }
 
 // set adds m, or replaces the meta of its id.
-func (p *putMetas) set(m meta) {
-	i := p.tab.number(m.id)
+func (p *putMetas) set(m meta) { p.setNumbered(p.tab.number(m.id), m) }
+
+// setNumbered is set of m whose id's number in the table is i.
+func (p *putMetas) setNumbered(i int32, m meta) {
 	pm := putMeta{id: i, zero: m.time.IsZero(), text: m.text, hash: m.hash}
 	for f, v := range [...]string{m.project, m.session, m.title, m.role, m.tool, m.model} {
 		pm.fields[f] = p.strs.index(f, v)
@@ -126,9 +128,7 @@ func (p *putMetas) set(m meta) {
 	}
 	last := len(p.chunks) - 1
 	p.chunks[last] = append(p.chunks[last], pm)
-	for int(i) >= len(p.pos) {
-		p.pos = append(p.pos, 0)
-	}
+	p.pos = atLeast(p.pos, int(i)+1)
 	p.pos[i] = int32(p.n) + 1
 	p.n++
 }
@@ -244,11 +244,15 @@ func (s *metaSet) get(id string) (meta, bool) {
 }
 
 // set adds m, in place of the document of its id if there is one.
-func (s *metaSet) set(m meta) {
+func (s *metaSet) set(m meta) { s.setNumbered(s.put.tab.number(m.id), m) }
+
+// setNumbered is set of m whose id's number in the set's table is i (a
+// writer has it: the id is hashed once).
+func (s *metaSet) setNumbered(i int32, m meta) {
 	if _, ok := s.baseIndex(m.id); ok {
 		s.gone[m.id] = true
 	}
-	s.put.set(m)
+	s.put.setNumbered(i, m)
 }
 
 // del removes a document.

@@ -77,9 +77,7 @@ func (s *spill) loc(id string) (spillLoc, bool) {
 
 // setLoc makes loc the record of id number i.
 func (s *spill) setLoc(i int32, loc spillLoc) {
-	for int(i) >= len(s.at) {
-		s.at = append(s.at, spillLoc{})
-	}
+	s.at = atLeast(s.at, int(i)+1)
 	s.at[i] = loc
 }
 

@@ -23,17 +23,9 @@ func TestTextKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	texts := map[string]string{
-		"short": "a short text",
-		"long":  strings.Repeat("the same words again and again, ", 100),
-		"random": func() string {
-			var b strings.Builder
-			x := uint32(7)
-			for range 2000 {
-				x = x*1664525 + 1013904223
-				b.WriteByte(byte(x >> 24))
-			}
-			return b.String()
-		}(),
+		"short":  "a short text",
+		"long":   strings.Repeat("the same words again and again, ", 100),
+		"random": noise(7, 2000),
 	}
 	// a text over textBufKept (its buffer not kept), and texts after it
 	texts["huge"] = strings.Repeat(texts["random"], textBufKept/2000+1)
@@ -48,20 +40,11 @@ func TestTextKinds(t *testing.T) {
 	}
 	read := func() (map[string]string, map[string]error) {
 		got, errs := map[string]string{}, map[string]error{}
-		r, err := openTextReader(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.close()
-		err = r.view(func(get func(m *meta) (string, error)) error {
+		viewTexts(t, dir, func(get func(m *meta) (string, error)) {
 			for id, want := range texts {
 				got[id], errs[id] = get(&meta{id: id, hash: uint64(len(id)), text: int64(len(want))})
 			}
-			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
 		return got, errs
 	}
 	// Asked for one id, the reader holds that one alone; another is
@@ -186,12 +169,7 @@ func TestTextChanges(t *testing.T) {
 	}
 	check := func(when string) {
 		t.Helper()
-		r, err := openTextReader(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.close()
-		r.view(func(get func(m *meta) (string, error)) error {
+		viewTexts(t, dir, func(get func(m *meta) (string, error)) {
 			for id, w := range want {
 				if got, err := get(&meta{id: id, hash: 1, text: int64(len(w))}); err != nil || got != w {
 					t.Errorf("%s: %s: %q, %v; want %q", when, id, got, err, w)
@@ -202,7 +180,6 @@ func TestTextChanges(t *testing.T) {
 					t.Errorf("%s: %s, deleted, is there", when, id)
 				}
 			}
-			return nil
 		})
 	}
 	check("appended")
@@ -216,13 +193,7 @@ func TestTextChanges(t *testing.T) {
 	}
 	before := size()
 	// Text S2 does not shrink, kept as it is.
-	var b strings.Builder
-	x := uint32(11)
-	for range 1 << 20 {
-		x = x*1664525 + 1013904223
-		b.WriteByte(byte(x >> 24))
-	}
-	big := b.String()
+	big := noise(11, 1<<20)
 	compacted := false
 	for k := 0; k < 40 && !compacted; k++ {
 		st, err := openTexts(dir, false)
@@ -344,12 +315,7 @@ func TestTextShared(t *testing.T) {
 	}
 	check := func(when string) {
 		t.Helper()
-		r, err := openTextReader(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.close()
-		r.view(func(get func(m *meta) (string, error)) error {
+		viewTexts(t, dir, func(get func(m *meta) (string, error)) {
 			for id, want := range texts {
 				if got, err := get(&meta{id: id, hash: hashes[id], text: int64(len(want))}); err != nil || got != want {
 					t.Errorf("%s: %s: %.30q, %v", when, id, got, err)
@@ -358,7 +324,6 @@ func TestTextShared(t *testing.T) {
 			if _, err := get(&meta{id: "b", hash: 1, text: int64(len(long))}); !errors.Is(err, errStale) {
 				t.Errorf("%s: b read with a's hash: %v, want stale", when, err)
 			}
-			return nil
 		})
 	}
 	check("written")
@@ -375,13 +340,7 @@ func TestTextShared(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("a deleted")
-	var b strings.Builder
-	x := uint32(5)
-	for range 1 << 20 {
-		x = x*1664525 + 1013904223
-		b.WriteByte(byte(x >> 24))
-	}
-	big := b.String()
+	big := noise(5, 1<<20)
 	for k := 0; ; k++ {
 		if k == 40 {
 			t.Fatal("never compacted")
@@ -407,4 +366,27 @@ func TestTextShared(t *testing.T) {
 	if at["c"].off != at["d"].off || at["b"].off == at["e"].off {
 		t.Errorf("compacted: shared texts no longer shared, or others merged: %+v", at)
 	}
+}
+
+// viewTexts calls fn with a reader's get on the texts files of dir.
+func viewTexts(t *testing.T, dir string, fn func(get func(m *meta) (string, error))) {
+	t.Helper()
+	r, err := openTextReader(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	if err := r.view(func(get func(m *meta) (string, error)) error { fn(get); return nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// noise is n pseudo-random bytes from seed: a text S2 does not shrink.
+func noise(seed uint32, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		seed = seed*1664525 + 1013904223
+		b[i] = byte(seed >> 24)
+	}
+	return string(b)
 }
