@@ -8,6 +8,7 @@ package omit
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -28,21 +29,55 @@ const Placeholder = "[output left out of this site: --no-tool-output]"
 // Active tells whether o changes anything.
 func (o Options) Active() bool { return o.Thinking || o.ToolOutput }
 
+// decodeOpts read JSON as the transcript decoder does: a line it accepts
+// (invalid UTF-8, a repeated name whose last value counts) is read here
+// too, not passed on whole.
+var decodeOpts = []jsontext.Options{jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)}
+
 // Line rewrites one raw JSONL line; a line that is not JSON, or holds
-// nothing to leave out, comes back as it was.
+// nothing to leave out, comes back as it was. Every JSON value of a line
+// holding several is rewritten: the parser recovers a record from each.
 func (o Options) Line(_ string, line []byte) []byte {
 	if !o.Active() || !o.mayHold(line) {
 		return line
 	}
-	out, changed, ok := o.value(jsontext.Value(line))
-	if !ok || !changed {
+	dec := jsontext.NewDecoder(bytes.NewReader(line), decodeOpts...)
+	var out []byte
+	changed, prev := false, 0
+	for {
+		v, err := dec.ReadValue()
+		if err != nil {
+			// The end, or what follows is not JSON: the parser reads
+			// nothing from it.
+			break
+		}
+		end := int(dec.InputOffset())
+		nv, c, ok := o.value(v)
+		if !ok {
+			return line
+		}
+		if c {
+			changed = true
+			out = append(out, line[prev:end-len(v)]...)
+			out = append(out, nv...)
+		} else {
+			out = append(out, line[prev:end]...)
+		}
+		prev = end
+	}
+	if !changed {
 		return line
 	}
-	return out
+	return append(out, line[prev:]...)
 }
 
-// mayHold is a cheap test that the line may hold something to drop.
+// mayHold is a cheap test that the line may hold something to drop. It
+// looks at raw bytes, so a line with an escape that could spell part of a
+// name or type it looks for (a letter or '_' as \uXXXX) always may.
 func (o Options) mayHold(line []byte) bool {
+	if letterEscape(line) {
+		return true
+	}
 	if o.Thinking && bytes.Contains(line, []byte(`thinking"`)) {
 		return true
 	}
@@ -51,6 +86,30 @@ func (o Options) mayHold(line []byte) bool {
 		return true
 	}
 	return false
+}
+
+// letterEscape reports a \uXXXX escape of an ASCII letter or '_' in line
+// (or what looks like one: an escaped backslash before "u" counts too).
+// Escapes of anything else (ESC, '<', a non-ASCII character) cannot spell
+// the ASCII names mayHold looks for.
+func letterEscape(line []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(line[i:], []byte(`\u`))
+		if j < 0 {
+			return false
+		}
+		i += j + 2
+		if len(line)-i < 4 {
+			return false
+		}
+		r, err := strconv.ParseUint(string(line[i:i+4]), 16, 16)
+		if err != nil {
+			continue
+		}
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return true
+		}
+	}
 }
 
 type member struct {
@@ -70,11 +129,11 @@ func (o Options) value(v jsontext.Value) (out jsontext.Value, changed, ok bool) 
 	case '[':
 		return o.array(v)
 	}
-	return v, false, v.IsValid()
+	return v, false, v.IsValid(decodeOpts...)
 }
 
 func (o Options) object(v jsontext.Value) (jsontext.Value, bool, bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	dec := jsontext.NewDecoder(bytes.NewReader(v), decodeOpts...)
 	if _, err := dec.ReadToken(); err != nil {
 		return v, false, false
 	}
@@ -101,6 +160,12 @@ func (o Options) object(v jsontext.Value) (jsontext.Value, bool, bool) {
 	changed := false
 	kept := members[:0]
 	for _, m := range members {
+		if o.Thinking && isThinkingType(typ) && m.name != "type" {
+			// A thinking block met outside a list of blocks (a
+			// content that is one object): only its type stays.
+			changed = true
+			continue
+		}
 		if o.ToolOutput {
 			switch {
 			case m.name == "toolUseResult":
@@ -151,7 +216,7 @@ func (o Options) object(v jsontext.Value) (jsontext.Value, bool, bool) {
 }
 
 func (o Options) array(v jsontext.Value) (jsontext.Value, bool, bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	dec := jsontext.NewDecoder(bytes.NewReader(v), decodeOpts...)
 	if _, err := dec.ReadToken(); err != nil {
 		return v, false, false
 	}
@@ -195,12 +260,14 @@ func (o Options) array(v jsontext.Value) (jsontext.Value, bool, bool) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), true, true
 }
 
-// isThinking tells whether an object is a thinking block.
+// isThinking tells whether an object is a thinking block: its type, the
+// last one when it has several (as the parser reads it), says so.
 func isThinking(v jsontext.Value) bool {
-	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	dec := jsontext.NewDecoder(bytes.NewReader(v), decodeOpts...)
 	if _, err := dec.ReadToken(); err != nil {
 		return false
 	}
+	typ := ""
 	for dec.PeekKind() != '}' {
 		tok, err := dec.ReadToken()
 		if err != nil {
@@ -216,10 +283,15 @@ func isThinking(v jsontext.Value) bool {
 		if err != nil {
 			return false
 		}
-		return t.Kind() == '"' && (t.String() == "thinking" || t.String() == "redacted_thinking")
+		typ = ""
+		if t.Kind() == '"' {
+			typ = t.String()
+		}
 	}
-	return false
+	return isThinkingType(typ)
 }
+
+func isThinkingType(t string) bool { return t == "thinking" || t == "redacted_thinking" }
 
 // facts are the toolUseResult members kept: the id that links a
 // sub-agent to its call. Anything more would make the pages read the
@@ -232,7 +304,7 @@ func keepFacts(v jsontext.Value) jsontext.Value {
 	if v.Kind() != '{' {
 		return nil
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(v))
+	dec := jsontext.NewDecoder(bytes.NewReader(v), decodeOpts...)
 	if _, err := dec.ReadToken(); err != nil {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"ccsite/internal/corpustest"
 )
 
 func TestLine(t *testing.T) {
@@ -79,4 +81,111 @@ func TestLine(t *testing.T) {
 	if (Options{}).Active() {
 		t.Error("empty options active")
 	}
+}
+
+// The filters decide on what the parser reads: names and type values
+// spelled with JSON escapes, repeated names (the last one counts), invalid
+// UTF-8 and several values on one line (each recovered) hide nothing.
+func TestLineDecoded(t *testing.T) {
+	msg := func(blocks string) string {
+		return `{"type":"assistant","uuid":"u1","message":{"role":"assistant","content":[` + blocks + `]}}`
+	}
+	user := func(blocks string) string {
+		return `{"type":"user","uuid":"u2","message":{"role":"user","content":[` + blocks + `]}}`
+	}
+	thinking := []string{
+		msg(`{"type":"thinkin\u0067","thinking":"SECRET-1"}`),
+		msg(`{"type":"\u0074hinking","thinking":"SECRET-2"}`),
+		msg(`{"type":"redacted_thinkin\u0067","data":"SECRET-3"}`),
+		msg(`{"typ\u0065":"thinking","thinking":"SECRET-4"}`),
+		msg(`{"\u0074\u0079\u0070\u0065":"\u0074\u0068\u0069\u006e\u006b\u0069\u006e\u0067","thinking":"SECRET-5"}`),
+		msg(`{"type":"text","type":"thinking","thinking":"SECRET-6"}`),
+		msg(`{"type":"thinking","thinking":"SECRET-7 ` + "\xff" + `"}`),
+		`{"type":"assistant","uuid":"u1","uuid":"u1","message":{"content":[{"type":"thinking","thinking":"SECRET-8"}]}}`,
+		msg(`{"type":"text","text":"a"}`) + msg(`{"type":"thinking","thinking":"SECRET-9"}`),
+		msg(`{"type":"text","text":"a"}`) + " " + msg(`{"type":"thinkin\u0067","thinking":"SECRET-10"}`),
+		`{"type":"assistant","uuid":"u1","message":{"content":{"type":"thinking","thinking":"SECRET-11","signature":"SECRET-11"}}}`,
+	}
+	toolOutput := []string{
+		user(`{"type":"tool_resul\u0074","tool_use_id":"t","content":"SECRET-1"}`),
+		user(`{"type":"tool_result","tool_use_id":"t","conten\u0074":"SECRET-2"}`),
+		user(`{"typ\u0065":"tool_result","tool_use_id":"t","content":"SECRET-3"}`),
+		user(`{"type":"text","type":"tool_result","tool_use_id":"t","content":"SECRET-4"}`),
+		`{"type":"user","uuid":"u3","toolUseResul\u0074":{"stdout":"SECRET-5"}}`,
+		`{"type":"user","uuid":"u3","\u0074oolUseResult":"SECRET-6"}`,
+		`{"type":"progress","uuid":"u4","data":{"type":"bash_progres\u0073","output":"SECRET-7"}}`,
+		`{"type":"progress","uuid":"u4","data":{"type":"bash_progress","outpu\u0074":"SECRET-8","fullOutpu\u0074":"SECRET-8"}}`,
+		`{"type":"progress","uuid":"u4","data":{"type":"bash_progress","std\u006fut":"SECRET-9","stder\u0072":"SECRET-9"}}`,
+		user(`{"type":"tool_result","tool_use_id":"t","content":"SECRET-10 ` + "\xff" + `"}`),
+		`{"type":"user","uuid":"u3","uuid":"u3","toolUseResult":{"stdout":"SECRET-11"}}`,
+		user(`{"type":"text","text":"a"}`) + user(`{"type":"tool_resul\u0074","tool_use_id":"t","content":"SECRET-12"}`),
+	}
+	check := func(o Options, what string, lines []string) {
+		t.Helper()
+		for _, line := range lines {
+			out := o.Line("f", []byte(line))
+			if strings.Contains(string(out), "SECRET") {
+				t.Errorf("%s: left in:\n%s", what, out)
+			}
+		}
+	}
+	check(Options{Thinking: true}, "--no-thinking", thinking)
+	check(Options{ToolOutput: true}, "--no-tool-output", toolOutput)
+	check(Options{Thinking: true, ToolOutput: true}, "both", append(append([]string(nil), thinking...), toolOutput...))
+
+	// Escapes that spell nothing the filters look for still skip the
+	// decoding: the line comes back as it was.
+	plain := msg(`{"type":"text","text":"\u001b[1mbold\u001b[0m \u003cb\u003e"}`)
+	if out := (Options{Thinking: true, ToolOutput: true}).Line("f", []byte(plain)); string(out) != plain {
+		t.Errorf("plain line changed: %s", out)
+	}
+}
+
+// On every line of the corpus, both filters leave nothing of what they
+// drop in what the parser reads.
+func TestLineCorpus(t *testing.T) {
+	both := Options{Thinking: true, ToolOutput: true}
+	var walk func(where string, v any)
+	walk = func(where string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			typ, _ := v["type"].(string)
+			if (typ == "thinking" || typ == "redacted_thinking") && len(v) > 1 {
+				t.Errorf("%s: a thinking block left: %v", where, v)
+			}
+			if c, ok := v["content"]; ok && typ == "tool_result" && c != Placeholder {
+				t.Errorf("%s: a tool result left: %v", where, c)
+			}
+			if r, ok := v["toolUseResult"].(map[string]any); ok {
+				for k := range r {
+					if !facts[k] {
+						t.Errorf("%s: toolUseResult.%s left", where, k)
+					}
+				}
+			} else if v["toolUseResult"] != nil {
+				t.Errorf("%s: toolUseResult left", where)
+			}
+			if strings.HasSuffix(typ, "_progress") && typ != "agent_progress" {
+				for _, k := range []string{"output", "fullOutput", "stdout", "stderr"} {
+					if _, ok := v[k]; ok {
+						t.Errorf("%s: %s of %s left", where, k, typ)
+					}
+				}
+			}
+			for _, x := range v {
+				walk(where, x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(where, x)
+			}
+		}
+	}
+	corpustest.EachLine(t, func(file string, line []byte) {
+		out := both.Line(file, line)
+		var v any
+		if json.Unmarshal(out, &v) == nil {
+			walk(file, v)
+		}
+	})
 }
