@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"ccsite/build/link"
 	"ccsite/build/session"
@@ -228,22 +230,81 @@ func turnOutput(s *session.Session, t session.Turn) int64 {
 }
 
 // resume is the command that resumes a main session in Claude Code, from
-// its folder; "" for a sub-agent.
-func resume(s *session.Session) string {
-	if s.Agent != nil || s.ID == "" {
+// its folder; "" for a sub-agent, and for a session whose id is not a
+// UUID (as Claude Code names sessions) or whose folder is not a path a
+// shell could be given: what is copied from the page and pasted in a
+// terminal must run nothing but cd and claude. A folder under home (the
+// builder's home folder, "" for none) is written ~/…, the tilde left for
+// the shell to expand.
+func resume(s *session.Session, home string) string {
+	if s.Agent != nil || !IsUUID(s.ID) {
 		return ""
 	}
-	id := s.ID // the file's name: what --resume looks for
-	if s.CWD != "" {
-		return fmt.Sprintf("cd %s && claude --resume %s", shellQuote(s.CWD), id)
+	cmd := "claude --resume " + shellQuote(s.ID) // the file's name: what --resume looks for
+	if s.CWD == "" {
+		return cmd
 	}
-	return "claude --resume " + id
+	if strings.IndexFunc(s.CWD, unicode.IsControl) >= 0 || !utf8.ValidString(s.CWD) {
+		return ""
+	}
+	dir := shellQuote(s.CWD)
+	if rest, ok := underHome(s.CWD, home); ok {
+		dir = "~"
+		if rest != "" {
+			dir += "/" + shellQuote(rest)
+		}
+	} else if strings.HasPrefix(s.CWD, "-") {
+		dir = "-- " + dir // not an option of cd
+	}
+	return "cd " + dir + " && " + cmd
 }
 
-// shellQuote quotes a path for a POSIX shell when it needs it.
+// underHome tells whether path is home or below it, and the rest of path
+// after home's separator ("" for home itself).
+func underHome(path, home string) (rest string, ok bool) {
+	home = strings.TrimRight(home, `/\`)
+	if home == "" || !strings.HasPrefix(path, home) {
+		return "", false
+	}
+	rest = path[len(home):]
+	if rest == "" {
+		return "", true
+	}
+	if rest[0] != '/' && rest[0] != '\\' {
+		return "", false
+	}
+	return strings.TrimLeft(rest, `/\`), true
+}
+
+// IsUUID tells whether id has a UUID's shape (8-4-4-4-12 hex digits), as
+// Claude Code's session ids do.
+func IsUUID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// shellQuote quotes a word for a POSIX shell (sh, bash, zsh) when it
+// needs it: bare, it is only letters, digits and "/", ".", "_", "-" (a
+// "~" would be expanded at a word's start, "=" too in zsh), else it is
+// single-quoted, where nothing is interpreted.
 func shellQuote(p string) string {
 	if p != "" && strings.IndexFunc(p, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '~' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
 	}) < 0 {
 		return p
 	}

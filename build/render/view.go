@@ -269,6 +269,9 @@ type Builder struct {
 	// DeferAfter is the number of tool calls past which a page makes its
 	// later turns and its tool bodies only when they are reached (0: 400).
 	DeferAfter int
+	// Home is the home folder of whoever builds the site ("" for none):
+	// a session's folder under it is shown as ~/… (the resume line).
+	Home string
 }
 
 // Session builds the body of a session or sub-agent page.
@@ -347,7 +350,7 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		deferTurns(v.Turns)
 	}
 	v.EmptyThinking = ctx.emptyThinking
-	v.Resume, v.SourceName = resume(s), sourceName(s.Path)
+	v.Resume, v.SourceName = resume(s, b.Home), sourceName(s.Path)
 	v.Deferred = ctx.deferred
 	costs(s, v)
 	v.Charts = charts(s, v)
