@@ -31,9 +31,17 @@ state is served with the static search.
 
 --watch also keeps the site up to date: it watches the transcripts the site
 was last built from and, once a change has settled, runs the same ccsite
-build again (as recorded by that build); open pages then reload.`,
+build again (as recorded by that build); open pages then reload.
+
+Requests must name the server (their Host header) as localhost, a loopback
+address, or the host of --addr; with a wildcard --addr (:8080, 0.0.0.0,
+[::]), any IP address. Any other name is refused (421 Misdirected
+Request), so a web page whose name is made to point at this machine (DNS
+rebinding) cannot read the site. --allow-host NAME lets a name of yours
+in, e.g. the machine's name on the local network.`,
 		Example: `  ccsite serve
   ccsite serve --addr :8080 public
+  ccsite serve --addr :8080 --allow-host mybox.lan --allow-host mybox
   ccsite serve --watch --interval 500ms`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -47,21 +55,27 @@ build again (as recorded by that build); open pages then reload.`,
 	watch := f.BoolP("watch", "w", false, "build the site again when its transcripts change, and reload the open pages")
 	interval := f.Duration("interval", time.Second, "with --watch, look for changes every `DURATION` when polling")
 	state := f.String("state", "", "the site's build state `DIR` (its search index); default: the one ccsite build uses for the folder")
+	allow := f.StringArray("allow-host", nil, "also answer requests for the host `NAME` (repeatable; besides localhost, loopback addresses and the --addr host)")
 	f.SortFlags = false
 	c.RunE = func(c *cobra.Command, rest []string) error {
 		if *interval <= 0 {
 			return usagef("--interval must be more than 0")
 		}
+		for _, h := range *allow {
+			if !isHostName(h) {
+				return usagef("--allow-host wants a host name (or an IP address), not %q", h)
+			}
+		}
 		dir := "site"
 		if len(rest) == 1 {
 			dir = rest[0]
 		}
-		return status(runServe(e, dir, *addr, *state, *watch, *interval))
+		return status(runServe(e, dir, *addr, *state, *allow, *watch, *interval))
 	}
 	return c
 }
 
-func runServe(e *env, dir, addr, state string, watch bool, interval time.Duration) int {
+func runServe(e *env, dir, addr, state string, allow []string, watch bool, interval time.Duration) int {
 	ctx, stderr := e.ctx, e.stderr
 	if err := isSite(dir); err != nil {
 		fmt.Fprintf(stderr, "ccsite serve: %v\n", err)
@@ -76,15 +90,29 @@ func runServe(e *env, dir, addr, state string, watch bool, interval time.Duratio
 	}
 	var err error
 	if !watch {
-		err = serve.Run(ctx, dir, index, addr, started)
+		err = serve.Run(ctx, dir, index, addr, allow, started)
 	} else {
-		err = serveWatching(ctx, dir, index, addr, interval, stderr, started)
+		err = serveWatching(ctx, dir, index, addr, allow, interval, stderr, started)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite serve: %v\n", err)
 		return exitFail
 	}
 	return exitOK
+}
+
+// isHostName tells whether s can be an --allow-host name: letters, digits
+// and . - _ (an IP address: : [ ] too), a port allowed.
+func isHostName(s string) bool {
+	if strings.Trim(s, ".:[]") == "" {
+		return false
+	}
+	for _, r := range s {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune(".-_:[]", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // siteMarker is the file every build writes at the root of its site
@@ -117,7 +145,7 @@ func isSite(dir string) error {
 
 // serveWatching serves the site in dir and builds it again, as it was last
 // built, whenever its input changes; open pages then reload.
-func serveWatching(ctx context.Context, dir, index, addr string, interval time.Duration, stderr io.Writer, started func(string)) error {
+func serveWatching(ctx context.Context, dir, index, addr string, allow []string, interval time.Duration, stderr io.Writer, started func(string)) error {
 	rec, builtAt, err := readBuildRecord(dir)
 	if err != nil {
 		return err
@@ -138,6 +166,9 @@ func serveWatching(ctx context.Context, dir, index, addr string, interval time.D
 		return err
 	}
 	defer site.Close()
+	if err := site.AllowHosts(allow...); err != nil {
+		return err
+	}
 	go func() {
 		if err := site.Ready(); err != nil {
 			fmt.Fprintf(stderr, "ccsite serve: search index: %v (/api/search answers 500; the pages are served)\n", err)

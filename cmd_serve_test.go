@@ -154,6 +154,67 @@ func TestServeWatchErrors(t *testing.T) {
 	}
 }
 
+// TestServeAllowHost: ccsite serve answers requests for the names it
+// listens on and those --allow-host names, and refuses any other name
+// (DNS rebinding), saying which flag lets it in.
+func TestServeAllowHost(t *testing.T) {
+	dir := t.TempDir()
+	site := filepath.Join(dir, "site")
+	os.MkdirAll(site, 0o755)
+	os.WriteFile(filepath.Join(site, siteMarker), nil, 0o644)
+	os.WriteFile(filepath.Join(site, "index.html"), []byte("<p>hello</p>"), 0o644)
+	for _, bad := range []string{"", "*", "*.lan", "http://box.lan/", "a b"} {
+		var stderr bytes.Buffer
+		code := run(context.Background(), []string{"serve", "--allow-host", bad, site}, io.Discard, &stderr, os.Getenv)
+		if code != exitUsage || !strings.Contains(stderr.String(), "--allow-host wants a host name") {
+			t.Errorf("--allow-host %q: status %d, %s", bad, code, stderr.String())
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--state", filepath.Join(dir, "state"),
+			"--allow-host", "MyBox.lan", "--allow-host=box:8080", site}, io.Discard, &stderr, os.Getenv)
+	}()
+	defer func() {
+		cancel()
+		if code := <-done; code != exitOK {
+			t.Errorf("serve: status %d\n%s", code, stderr.String())
+		}
+	}()
+	addr := regexp.MustCompile(`on http://(\S+)/ `)
+	for deadline := time.Now().Add(10 * time.Second); !addr.MatchString(stderr.String()); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not start: %s", stderr.String())
+		}
+	}
+	a := addr.FindStringSubmatch(stderr.String())[1]
+	get := func(host string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://"+a+"/", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, h := range []string{a, "localhost", "mybox.lan", "MYBOX.LAN.:1", "box", "[::1]:8080"} {
+		if code, body := get(h); code != 200 || body != "<p>hello</p>" {
+			t.Errorf("Host %s: %d %s", h, code, body)
+		}
+	}
+	for _, h := range []string{"evil.example", "box.evil.example", "mybox"} {
+		code, body := get(h)
+		if code != http.StatusMisdirectedRequest || !strings.Contains(body, "--allow-host "+h) {
+			t.Errorf("Host %s: %d %s; want 421 saying --allow-host %s", h, code, body, h)
+		}
+	}
+}
+
 // TestServeWatchRebuilds runs ccsite serve --watch as the scripts run
 // ccsite: this test binary under that name, on PATH (see TestMain). The
 // build it starts is that same command again, and a transcript's new

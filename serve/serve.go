@@ -25,8 +25,9 @@ import (
 // the pages listening for the next build.
 type Site struct {
 	dir   string
-	index string // the bleve index's folder (in the site's state folder)
-	live  *live  // nil without live reload
+	index string   // the bleve index's folder (in the site's state folder)
+	live  *live    // nil without live reload
+	allow []string // host names answered besides the loopback ones (AllowHosts)
 
 	mu         sync.RWMutex
 	idx        *search.Index // nil while rebuilding, or when the site has no index
@@ -181,9 +182,29 @@ func Handler(dir string, idx *search.Index) http.Handler {
 	return (&Site{dir: dir, idx: idx}).Handler()
 }
 
+// AllowHosts adds names (host names, a port or a trailing dot ignored)
+// to those requests may call the server by (their Host header); see
+// Handler. Call it before Handler or Serve.
+func (s *Site) AllowHosts(names ...string) error {
+	for _, n := range names {
+		if hostName(n) == "" {
+			return fmt.Errorf("%q is not a host name", n)
+		}
+	}
+	s.allow = append(s.allow, names...)
+	return nil
+}
+
 // Handler serves the site's files, /api/search and, with live reload on,
-// the pages' event stream and script.
-func (s *Site) Handler() http.Handler {
+// the pages' event stream and script, to requests for localhost, a
+// loopback address or a name given to AllowHosts; the others (a page of
+// another site whose name now points at this machine: DNS rebinding) are
+// answered 421 Misdirected Request.
+func (s *Site) Handler() http.Handler { return s.handler("") }
+
+// handler is Handler for a server listening on addr, whose host is
+// answered too ("" for none; a wildcard address: any IP address).
+func (s *Site) handler(addr string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/search", s.apiSearch)
 	fileServer := http.FileServer(noDirs{http.Dir(s.dir)})
@@ -213,7 +234,7 @@ func (s *Site) Handler() http.Handler {
 		_, _ = w.Write([]byte(search.APIScript()))
 	})
 	mux.Handle("GET /", files)
-	return mux
+	return newHostCheck(addr, s.allow).wrap(mux)
 }
 
 // noDirs hides folder listings: a folder without index.html is not found.
@@ -293,12 +314,17 @@ func (s *Site) apiSearch(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Run serves dir on addr until ctx ends. ready, when set, receives the
-// address actually listened on (useful with port 0).
-func Run(ctx context.Context, dir, index, addr string, ready func(addr string)) error {
+// Run serves dir on addr until ctx ends, to requests for the host of
+// addr, a loopback name or address, or one of allow (see Handler). ready,
+// when set, receives the address actually listened on (useful with port
+// 0).
+func Run(ctx context.Context, dir, index, addr string, allow []string, ready func(addr string)) error {
 	s, err := Open(dir, index, false)
 	if err != nil {
 		return err
+	}
+	if err := s.AllowHosts(allow...); err != nil {
+		return errors.Join(err, s.Close())
 	}
 	go func() {
 		if err := s.Ready(); err != nil {
@@ -312,7 +338,7 @@ func Run(ctx context.Context, dir, index, addr string, ready func(addr string)) 
 // Serve serves the site on addr until ctx ends; see Run. Open event
 // streams end when it stops.
 func (s *Site) Serve(ctx context.Context, addr string, ready func(addr string)) error {
-	srv := &http.Server{Addr: addr, Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Addr: addr, Handler: s.handler(addr), ReadHeaderTimeout: 10 * time.Second}
 	if s.live != nil {
 		// Shutdown waits for idle connections; a page's stream never is.
 		srv.RegisterOnShutdown(s.live.stop)

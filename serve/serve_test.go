@@ -109,7 +109,7 @@ func TestRun(t *testing.T) {
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve.Run(ctx, out, build.IndexPath(build.DefaultStateDir(out, os.Getenv)), "127.0.0.1:0", func(a string) { addr <- a })
+		done <- serve.Run(ctx, out, build.IndexPath(build.DefaultStateDir(out, os.Getenv)), "127.0.0.1:0", nil, func(a string) { addr <- a })
 	}()
 	a := <-addr
 	// The pages are served at once; the API answers 503, to be asked
@@ -146,7 +146,7 @@ func TestRun(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not stop")
 	}
-	if err := serve.Run(context.Background(), t.TempDir()+"/missing", "", "127.0.0.1:0", nil); err == nil {
+	if err := serve.Run(context.Background(), t.TempDir()+"/missing", "", "127.0.0.1:0", nil, nil); err == nil {
 		t.Error("serving a missing folder: no error")
 	}
 }
