@@ -205,6 +205,7 @@ func (s *Site) Handler() http.Handler { return s.handler("") }
 // handler is Handler for a server listening on addr, whose host is
 // answered too ("" for none; a wildcard address: any IP address).
 func (s *Site) handler(addr string) http.Handler {
+	limitClauses()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/search", s.apiSearch)
 	fileServer := http.FileServer(noDirs{http.Dir(s.dir)})
@@ -261,6 +262,9 @@ func (n noDirs) Open(name string) (http.File, error) {
 	return f, nil
 }
 
+// maxQuery is the most bytes of a query's text, or of a filter.
+const maxQuery = 1000
+
 // apiError is the JSON body of a failed request.
 type apiError struct {
 	Error string `json:"error"`
@@ -289,21 +293,38 @@ func (s *Site) apiSearch(w http.ResponseWriter, r *http.Request) {
 		}
 		q.Size = size
 	}
-	if len(q.Text) > 1000 {
-		writeJSON(w, http.StatusBadRequest, apiError{"query longer than 1000 characters"})
+	if len(q.Text) > maxQuery {
+		writeJSON(w, http.StatusBadRequest, apiError{fmt.Sprintf("query longer than %d characters", maxQuery)})
 		return
 	}
+	for _, f := range []string{q.Project, q.Tool, q.Role, q.Model, q.Session} {
+		if len(f) > maxQuery {
+			writeJSON(w, http.StatusBadRequest, apiError{fmt.Sprintf("a filter longer than %d characters", maxQuery)})
+			return
+		}
+	}
+	// The search ends with its request: a client that leaves stops it.
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 	defer cancel()
-	res, err := s.search(ctx, q)
+	res, err := s.boundedSearch(ctx, q)
+	if r.Context().Err() != nil {
+		return // the client has gone: nobody reads an answer
+	}
 	switch {
 	case errors.Is(err, search.ErrNoIndex):
 		writeJSON(w, http.StatusServiceUnavailable, apiError{"this site has no search index; build it with ccsite build"})
 	case errors.Is(err, errRebuilding), errors.Is(err, errMaking):
 		w.Header().Set("Retry-After", "1")
 		writeJSON(w, http.StatusServiceUnavailable, apiError{err.Error()})
+	case errors.Is(err, errBusy):
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusServiceUnavailable, apiError{errBusy.Error()})
 	case search.IsUsage(err): // no words, or a filter it cannot have
 		writeJSON(w, http.StatusBadRequest, apiError{err.Error()})
+	case isTooManyClauses(err):
+		writeJSON(w, http.StatusBadRequest, apiError{fmt.Sprintf("the query matches more than %d words of one field; make it narrower", maxClauses)})
+	case errors.Is(err, context.DeadlineExceeded):
+		writeJSON(w, http.StatusServiceUnavailable, apiError{"the search took too long; make it narrower"})
 	case err != nil:
 		writeJSON(w, http.StatusInternalServerError, apiError{err.Error()})
 	default:
@@ -312,6 +333,26 @@ func (s *Site) apiSearch(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, res)
 	}
+}
+
+// errBusy answers a search that waited its whole time for a slot.
+var errBusy = errors.New("too many searches at once; search again in a moment")
+
+// boundedSearch is search, run in one of the searchSlots, and with the
+// last word as a prefix searched as the word itself when it expands to
+// too many words (maxClauses).
+func (s *Site) boundedSearch(ctx context.Context, q search.Query) (search.Results, error) {
+	if err := acquire(ctx); err != nil {
+		return search.Results{}, errors.Join(errBusy, err)
+	}
+	defer release()
+	res, err := s.search(ctx, q)
+	if isTooManyClauses(err) && q.Prefix && ctx.Err() == nil {
+		// Typing more of the word narrows it down again.
+		q.Prefix = false
+		res, err = s.search(ctx, q)
+	}
+	return res, err
 }
 
 // Run serves dir on addr until ctx ends, to requests for the host of
