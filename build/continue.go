@@ -116,8 +116,8 @@ func shortSession(sp *sessionPlan) string {
 }
 
 // continuationKey writes what of the plan beyond sp's own files its pages
-// show: the sessions it continues or goes on in, and its stored large
-// outputs (tool-results/), by size and time.
+// show: the sessions it continues or goes on in, its stored large outputs
+// (tool-results/), by size and time, and the files of its folder left out.
 func (k keyer) continuationKey(w io.Writer, sp *sessionPlan) {
 	for _, n := range []*sessionPlan{sp.contIn, sp.contFrom} {
 		if n != nil {
@@ -135,6 +135,9 @@ func (k keyer) continuationKey(w io.Writer, sp *sessionPlan) {
 		} else {
 			fmt.Fprintf(w, "stored %q -\n", e)
 		}
+	}
+	for _, sk := range sp.file.Skipped {
+		fmt.Fprintf(w, "skipped %q %q\n", sk.Path, sk.Reason)
 	}
 }
 

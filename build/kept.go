@@ -104,9 +104,10 @@ func keepList(roots []string, a *archive.Archive) []keep.Entry {
 	}
 	agent := func(ag *archive.AgentFile, sess, project string) {
 		add(ag.Path, ag.Info, keep.KindAgent, sess, project, ag.FirstTime)
-		// A walked agent's MetaInfo is nil when it has no .meta.json.
-		if ag.MetaInfo != nil || ag.Info == nil {
-			add(strings.TrimSuffix(ag.Path, ".jsonl")+".meta.json", ag.MetaInfo, keep.KindMeta, sess, project, ag.FirstTime)
+		// A walked agent's MetaInfo is nil when it has no .meta.json (or
+		// it is a link out of the agent's folder). Never one out of it.
+		if meta := ag.MetaPath(); (ag.MetaInfo != nil || ag.Info == nil) && archive.Within(meta, ag.SessionFolder()) {
+			add(meta, ag.MetaInfo, keep.KindMeta, sess, project, ag.FirstTime)
 		}
 	}
 	for _, p := range a.Projects {
@@ -116,8 +117,12 @@ func keepList(roots []string, a *archive.Archive) []keep.Entry {
 			for _, ag := range sf.Agents {
 				agent(ag, sess, p.Path)
 			}
+			dir := strings.TrimSuffix(sf.Path, ".jsonl")
 			for _, x := range sf.Extras {
-				add(x, nil, keep.KindExtra, sess, p.Path, sf.FirstTime)
+				// Discovery lists none out of the session's folder.
+				if archive.Within(x, dir) {
+					add(x, nil, keep.KindExtra, sess, p.Path, sf.FirstTime)
+				}
 			}
 			out = append(out, fileHistory(absRoots, sf, p.Path)...)
 		}

@@ -31,9 +31,26 @@ const (
 // storedOutputs replaces the preview of each stored large output of s and
 // its sub-agents by the stored file, read from the session's tool-results
 // folder (sf.Extras). A stored output whose file is missing is a problem of
-// the session, at the line of its result.
+// the session, at the line of its result; so is each file of the session's
+// folder discovery left out (sf.Skipped: a link out of the folder).
 func storedOutputs(s *session.Session, sf *archive.SessionFile, opts LoadOptions) {
+	skippedFiles(s, sf)
 	storedIn(s, append([]*session.Session{s}, s.Agents...), sf, opts)
+}
+
+// skippedFiles makes each file of the session's folder discovery left out
+// a problem of the session: "skipped tool-results/x.txt: a link out of the
+// session's folder".
+func skippedFiles(s *session.Session, sf *archive.SessionFile) {
+	dir := strings.TrimSuffix(sf.Path, ".jsonl")
+	for _, sk := range sf.Skipped {
+		name := sk.Path
+		if rel, err := filepath.Rel(dir, sk.Path); err == nil && filepath.IsLocal(rel) {
+			name = filepath.ToSlash(rel)
+		}
+		s.Problems = append(s.Problems, session.Problem{File: sk.Path, Kind: "skipped",
+			Reason: fmt.Sprintf("skipped %s: %s", name, sk.Reason)})
+	}
 }
 
 // storedIn resolves the stored outputs of the sessions all (s or its
@@ -50,6 +67,13 @@ func storedIn(s *session.Session, all []*session.Session, sf *archive.SessionFil
 			}
 		}
 	}
+	// Files left out (skippedFiles said why): their previews stay.
+	skipped := map[string]bool{}
+	for _, sk := range sf.Skipped {
+		if filepath.Base(filepath.Dir(sk.Path)) == "tool-results" {
+			skipped[filepath.Base(sk.Path)] = true
+		}
+	}
 	for _, a := range all {
 		for _, c := range a.Tools {
 			b := c.ResultBlock
@@ -58,7 +82,7 @@ func storedIn(s *session.Session, all []*session.Session, sf *archive.SessionFil
 			}
 			text := b.Content.Text()
 			name, ok := storedName(text)
-			if !ok {
+			if !ok || skipped[name] && byName[name] == "" {
 				continue
 			}
 			line := 0
@@ -66,7 +90,7 @@ func storedIn(s *session.Session, all []*session.Session, sf *archive.SessionFil
 				line = c.Result.Line
 			}
 			p := byName[name]
-			data, err := readStored(p)
+			data, err := readStored(p, strings.TrimSuffix(sf.Path, ".jsonl"))
 			if err != nil {
 				s.Problems = append(s.Problems, session.Problem{File: a.Path, Line: line, Kind: "tool-result",
 					Reason: fmt.Sprintf("the large output stored as tool-results/%s is %s; only its preview is shown", name, err)})
@@ -98,9 +122,14 @@ func storedName(text string) (string, bool) {
 	return path, true
 }
 
-func readStored(p string) (string, error) {
+// readStored reads the stored output p, a file of the session's folder
+// dir: not when it has become a link out of it since it was found.
+func readStored(p, dir string) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("missing")
+	}
+	if _, err := os.Lstat(p); err == nil && !archive.Within(p, dir) {
+		return "", fmt.Errorf("skipped (%s)", archive.WhyLinkOut)
 	}
 	st, err := os.Stat(p)
 	if err != nil {

@@ -52,7 +52,8 @@ type Skip struct {
 	// denied", "broken symlink to <target>", "symlink loop", "symlink loop:
 	// leads back to <folder>", "same file as <path>", "same folder as
 	// <path>", "not a regular file (named pipe)", "a directory named .jsonl"
-	// (not a transcript, though its contents are still walked).
+	// (not a transcript, though its contents are still walked), "a link
+	// out of the session's folder" (WhyLinkOut).
 	Reason string `json:"reason"`
 }
 
@@ -92,6 +93,9 @@ type SessionFile struct {
 	// ContinuedIn is the session id a continued-in record at the end of
 	// the file names: the conversation went on in that session.
 	ContinuedIn string
+	// Skipped are the files under the session's folder left out, with
+	// why: links out of the folder (WhyLinkOut), never read.
+	Skipped []Skip
 }
 
 // AgentFile is a sub-agent transcript.
@@ -161,9 +165,11 @@ var ErrNothing = errors.New("no transcripts found")
 // roots, folders and files), with loop protection; a file or folder reached
 // again through another path is used once, under the first path the walk
 // (in lexical order, root by root) met it by. Paths keep the names they were
-// reached by, not their link targets. Everything not used is listed in
-// Skipped with why; unreadable entries are Skipped, not fatal; the error is
-// ErrNothing (wrapped) when no transcript was found.
+// reached by, not their link targets. A session's folder is the exception:
+// nothing under it is read through a link that leads out of it (confine).
+// Everything not used is listed in Skipped with why; unreadable entries are
+// Skipped, not fatal; the error is ErrNothing (wrapped) when no transcript
+// was found.
 func Discover(ctx context.Context, paths []string) (*Archive, error) {
 	return DiscoverCached(ctx, paths, nil)
 }
@@ -172,7 +178,7 @@ func Discover(ctx context.Context, paths []string) (*Archive, error) {
 // since c was filled from c (nil: none).
 func DiscoverCached(ctx context.Context, paths []string, c *PeekCache) (*Archive, error) {
 	a := &Archive{Roots: paths}
-	w := &walker{ctx: ctx, a: a, files: map[string]string{}, dirs: map[string]string{}}
+	w := &walker{ctx: ctx, a: a, files: map[string]string{}, dirs: map[string]string{}, realOf: map[string]string{}}
 	for _, root := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -181,6 +187,7 @@ func DiscoverCached(ctx context.Context, paths []string, c *PeekCache) (*Archive
 			return nil, err
 		}
 	}
+	skipsIn := w.confine()
 	sortSkips(a)
 	sessions, agents := w.sessions, w.agents
 	if len(sessions) == 0 && len(agents) == 0 {
@@ -205,6 +212,9 @@ func DiscoverCached(ctx context.Context, paths []string, c *PeekCache) (*Archive
 	uniqueIDs(sessions)
 	attachAgents(a, sessions, agents)
 	attachExtras(sessions, w.extras)
+	for _, s := range sessions {
+		s.Skipped = skipsIn[strings.TrimSuffix(s.Path, ".jsonl")]
+	}
 	a.Projects = group(sessions)
 	return a, nil
 }
@@ -280,7 +290,7 @@ func classifyAgent(path string, st fs.FileInfo) *AgentFile {
 			break
 		}
 	}
-	ag.Meta, ag.MetaInfo = readMeta(strings.TrimSuffix(path, ".jsonl") + ".meta.json")
+	// Its .meta.json is read once the walk is done (walker.confine).
 	return ag
 }
 

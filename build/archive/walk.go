@@ -18,9 +18,11 @@ import (
 type walker struct {
 	ctx context.Context
 	a   *Archive
-	// files and dirs map real paths to the path they were first met by.
-	files map[string]string
-	dirs  map[string]string
+	// files and dirs map real paths to the path they were first met by;
+	// realOf files' paths to their real paths.
+	files  map[string]string
+	dirs   map[string]string
+	realOf map[string]string
 	// stack is the folders being walked, root first.
 	stack    []stackDir
 	sessions []*SessionFile
@@ -195,6 +197,7 @@ func (w *walker) seen(path, real string) bool {
 		return true
 	}
 	w.files[real] = path
+	w.realOf[path] = real
 	return false
 }
 
