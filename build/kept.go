@@ -135,19 +135,25 @@ func keepList(roots []string, a *archive.Archive) []keep.Entry {
 
 // fileHistory lists the file-history backups Claude Code keeps for a
 // session (~/.claude/file-history/<session id>/), when its root is a
-// ~/.claude/projects folder.
+// ~/.claude/projects folder. The id comes from the transcript: only a
+// plain name (archive.PlainName) names a folder, never "..", and a folder
+// that is a link out of file-history/ is not read.
 func fileHistory(roots []string, sf *archive.SessionFile, project string) []keep.Entry {
 	root, _ := rootOf(roots, sf.Path)
 	if root == "" || filepath.Base(root) != "projects" {
 		return nil
 	}
 	base := filepath.Dir(root)
+	history := filepath.Join(base, "file-history")
 	var out []keep.Entry
 	for _, id := range []string{sf.SessionID, sf.ID} {
-		if id == "" || strings.ContainsAny(id, `/\`) {
+		if !archive.PlainName(id) {
 			continue
 		}
-		dir := filepath.Join(base, "file-history", id)
+		dir := filepath.Join(history, id)
+		if !archive.Within(dir, history) {
+			continue
+		}
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err != nil || !d.Type().IsRegular() {
 				return nil

@@ -116,7 +116,7 @@ func storedName(text string) (string, bool) {
 	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
 		path = path[i+1:]
 	}
-	if path == "" || path == "." || path == ".." {
+	if !archive.PlainName(path) {
 		return "", false
 	}
 	return path, true

@@ -481,10 +481,11 @@ func ShortName(path string) string {
 }
 
 // sessionFileID is the file stem when it looks like a uuid, else the first
-// sessionId of its records, else the stem.
+// sessionId of its records when it is a plain name (PlainName: it names
+// pages and the session's file-history folder), else the stem.
 func sessionFileID(path, sessionID string) string {
 	stem := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	if len(stem) == 36 && strings.Count(stem, "-") == 4 || sessionID == "" {
+	if len(stem) == 36 && strings.Count(stem, "-") == 4 || !PlainName(sessionID) {
 		return stem
 	}
 	return sessionID
