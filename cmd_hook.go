@@ -17,8 +17,11 @@ SessionEnd hook running ccsite build with the flags given here), or, with
 --install, add it to Claude Code's settings: --settings FILE, else
 $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json. The file's
 other settings are kept, the old file is kept beside it as a backup, and
-installing the same hook twice adds it once. Two sessions ending together
-just build one after the other (the build waits for the folder's lock).`
+installing the same hook twice adds it once. A settings file that is a link
+stays one: the file it points to is written (made, when missing). Installs
+into one file at once each add their hook (the file is locked meanwhile).
+Two sessions ending together just build one after the other (the build
+waits for the folder's lock).`
 
 func newHookCmd(e *env) *cobra.Command {
 	c := &cobra.Command{

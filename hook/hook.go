@@ -145,13 +145,33 @@ func Snippet(command string) ([]byte, error) {
 // the link stays). The new file keeps the old one's permissions; a new
 // one is private (0600, in a 0700 folder).
 //
+// A link whose file does not exist yet is kept too: the file it points
+// to is made.
+//
+// Installs into one file at once (two sessions ending together, a script)
+// each add their hook: the file is read, changed and written under an
+// exclusive lock (a lock file beside it, where the system has file
+// locks), so none writes over another's change.
+//
 // It is idempotent: when the same command is already a SessionEnd hook,
 // nothing is written (changed=false). backup is "" when no file existed or
 // nothing changed. A file that is not a JSON object, or whose "hooks" or
 // "hooks"."SessionEnd" is not what Claude Code reads, is an error, and is
 // left untouched.
 func Install(path, command string) (backup string, changed bool, err error) {
-	old, err := os.ReadFile(path)
+	target, err := linkTarget(path)
+	if err != nil {
+		return "", false, err
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		return "", false, err
+	}
+	unlock, err := lock(target)
+	if err != nil {
+		return "", false, fmt.Errorf("lock %s: %w", path, err)
+	}
+	defer unlock()
+	old, err := os.ReadFile(target)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", false, err
@@ -164,24 +184,88 @@ func Install(path, command string) (backup string, changed bool, err error) {
 		return "", false, nil
 	}
 	mode := fs.FileMode(0o600)
-	target := path
 	if exists {
-		if st, err := os.Stat(path); err == nil {
+		if st, err := os.Stat(target); err == nil {
 			mode = st.Mode().Perm()
-		}
-		if real, err := filepath.EvalSymlinks(path); err == nil {
-			target = real
 		}
 		if backup, err = writeBackup(path, old, mode); err != nil {
 			return "", false, err
 		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", false, err
 	}
 	if err := writeAtomic(target, out, mode); err != nil {
 		return backup, false, err
 	}
 	return backup, true, nil
+}
+
+// maxLinks is how many links in a row linkTarget follows.
+const maxLinks = 40
+
+// linkTarget is the file path names: path, or when it is a link, the
+// file at the end of its links, whether that exists or not (a relative
+// link read from the folder the link is in).
+func linkTarget(path string) (string, error) {
+	p := path
+	for range maxLinks {
+		st, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) || err == nil && st.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		dest, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			// The link's folder as the system finds it, so a ".." in
+			// dest leaves the folder a linked folder points to.
+			dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+			if err != nil {
+				return "", err
+			}
+			dest = filepath.Join(dir, dest)
+		}
+		p = dest
+	}
+	return "", fmt.Errorf("%s: more than %d links in a row (a loop?)", path, maxLinks)
+}
+
+// lock takes the exclusive lock of the file at path: the lock of a lock
+// file beside it (flock, where the system has it), made for the purpose
+// and removed by unlock. Whoever waited on a lock file that was removed
+// meanwhile takes the next one.
+func lock(path string) (unlock func(), err error) {
+	name := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+	for {
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		if err := lockFile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		held, herr := f.Stat()
+		now, nerr := os.Stat(name)
+		if herr == nil && nerr == nil && os.SameFile(held, now) {
+			return func() {
+				rerr := os.Remove(name) // before the lock goes: see above
+				f.Close()               // which unlocks it
+				if rerr != nil {
+					os.Remove(name) // where an open file cannot be removed
+				}
+			}, nil
+		}
+		f.Close()
+		if herr != nil {
+			return nil, herr
+		}
+		if nerr != nil && !errors.Is(nerr, fs.ErrNotExist) {
+			return nil, nerr
+		}
+	}
 }
 
 // writeBackup writes data to the first of path.bak, path.bak.1, … that

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -400,5 +401,110 @@ func TestInstallLink(t *testing.T) {
 	data, _ := os.ReadFile(real)
 	if got := sessionEnd(t, data); !slices.Equal(got, []string{cmd}) {
 		t.Errorf("the linked file's SessionEnd hooks: %q", got)
+	}
+}
+
+// TestInstallConcurrent: installs of different hooks at once (sessions
+// ending together, scripts) each add theirs; none is lost to another's
+// write of the file it read before.
+func TestInstallConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(path, []byte(`{"model": "opus"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	var want []string
+	errs := make(chan error, n)
+	start := make(chan struct{})
+	for i := range n {
+		c := strings.Replace(cmd, "/srv/site", "/srv/site"+strconv.Itoa(i), 1)
+		want = append(want, c)
+		go func() {
+			<-start
+			_, _, err := Install(path, c)
+			errs <- err
+		}()
+	}
+	close(start)
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sessionEnd(t, data)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%d of %d hooks installed at once are in the file:\n%s", len(got), n, strings.Join(got, "\n"))
+	}
+	var m map[string]any
+	if json.Unmarshal(data, &m) != nil || m["model"] != "opus" {
+		t.Errorf("the other settings are lost:\n%s", data)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	if len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+// TestInstallDanglingLink: a settings file that is a link to a file not
+// made yet (a dotfiles repository's, not written yet) stays a link; the
+// file it points to is made, through a chain of links, relative ones
+// read from the link's folder.
+func TestInstallDanglingLink(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("links")
+	}
+	dir := t.TempDir()
+	claude := filepath.Join(dir, ".claude")
+	os.MkdirAll(claude, 0o755)
+	os.MkdirAll(filepath.Join(dir, "dotfiles"), 0o755)
+	path := filepath.Join(claude, "settings.json")
+	// settings.json -> ../dotfiles/link.json -> claude.json (missing)
+	if err := os.Symlink(filepath.Join("..", "dotfiles", "link.json"), path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("claude.json", filepath.Join(dir, "dotfiles", "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(dir, "dotfiles", "claude.json")
+	backup, changed, err := Install(path, cmd)
+	if err != nil || !changed || backup != "" {
+		t.Fatalf("Install: backup %q, changed %v, %v", backup, changed, err)
+	}
+	for _, l := range []string{path, filepath.Join(dir, "dotfiles", "link.json")} {
+		if st, err := os.Lstat(l); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("the link %s was replaced: %v", l, err)
+		}
+	}
+	data, err := os.ReadFile(real)
+	if err != nil {
+		t.Fatalf("the file linked to was not made: %v", err)
+	}
+	if got := sessionEnd(t, data); !slices.Equal(got, []string{cmd}) {
+		t.Errorf("the linked file's SessionEnd hooks: %q", got)
+	}
+	if st, _ := os.Stat(real); st.Mode().Perm() != 0o600 {
+		t.Errorf("the new file has mode %v, want 0600", st.Mode().Perm())
+	}
+	// Again, through the link, now to a file: nothing to do.
+	if backup, changed, err := Install(path, cmd); err != nil || changed || backup != "" {
+		t.Errorf("Install again: backup %q, changed %v, %v", backup, changed, err)
+	}
+
+	// A link to a link to itself is an error, and nothing is written.
+	loop := filepath.Join(dir, "loop.json")
+	os.Symlink("loop2.json", loop)
+	os.Symlink("loop.json", filepath.Join(dir, "loop2.json"))
+	if _, _, err := Install(loop, cmd); err == nil {
+		t.Error("Install through a loop of links: no error")
+	}
+	if st, err := os.Lstat(loop); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the looping link was replaced: %v", err)
 	}
 }
