@@ -18,11 +18,13 @@ func stateFlags(fs *pflag.FlagSet) (site, state *string) {
 	return site, state
 }
 
-func stateOf(site, state string, getenv func(string) string) string {
+// stateOf is the state folder the command works on: --state, else the
+// site's (an error when no home folder can hold it).
+func stateOf(site, state string, getenv func(string) string) (string, error) {
 	if state != "" {
-		return state
+		return state, nil
 	}
-	return build.DefaultStateDir(site, getenv)
+	return build.StateDir(site, getenv)
 }
 
 func newForgetCmd(e *env) *cobra.Command {
@@ -54,7 +56,12 @@ by id, or select them with --project or --before.`,
 		if len(ids) == 0 && *project == "" && *before == "" {
 			return usagef("name sessions (their ids), --project GLOB or --before DATE")
 		}
-		f, err := build.Forget(stateOf(*site, *state, e.getenv), sel)
+		dir, err := stateOf(*site, *state, e.getenv)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ccsite forget: %v\n", err)
+			return exitStatus(exitFail)
+		}
+		f, err := build.Forget(dir, sel)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ccsite forget: %v\n", err)
 			return exitStatus(exitFail)
@@ -87,7 +94,12 @@ another tool, or for Claude Code's --resume).`,
 	}
 	site, state := stateFlags(x.Flags())
 	x.RunE = func(c *cobra.Command, args []string) error {
-		n, err := build.ExportArchive(stateOf(*site, *state, e.getenv), args[0])
+		dir, err := stateOf(*site, *state, e.getenv)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ccsite archive export: %v\n", err)
+			return exitStatus(exitFail)
+		}
+		n, err := build.ExportArchive(dir, args[0])
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ccsite archive export: %v\n", err)
 			return exitStatus(exitFail)

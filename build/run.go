@@ -171,8 +171,15 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		r.progress = &Progress{}
 	}
 	r.cfg.Out = filepath.Clean(cfg.Out)
-	if r.cfg.State == "" {
-		r.cfg.State = DefaultStateDir(r.cfg.Out, os.Getenv)
+	ours := r.cfg.State == ""
+	if ours {
+		var err error
+		if r.cfg.State, err = StateDir(r.cfg.Out, os.Getenv); err != nil {
+			return r.sum, err
+		}
+	}
+	if err := makeStateDir(r.cfg.State, ours); err != nil {
+		return r.sum, err
 	}
 	src, err := phase(r, "discover", func() (*sources, error) { return r.discover(ctx) })
 	if err != nil {

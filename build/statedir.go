@@ -3,7 +3,9 @@ package build
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
+	"os/user"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -24,14 +26,26 @@ const (
 	legacyState = ".ccsite"
 )
 
-// DefaultStateDir is the state folder of the site at out: under
+// ErrNoStateHome is StateDir's error when no folder can hold the state.
+var ErrNoStateHome = errors.New("cannot find a home folder for the state: set CCSITE_STATE_HOME or --state")
+
+// StateDir is the state folder of the site at out: under
 // $CCSITE_STATE_HOME, else the user's state folder
 // ($XDG_STATE_HOME/ccsite, ~/.local/state/ccsite; on macOS
 // ~/Library/Application Support/ccsite/state; on Windows
 // %LocalAppData%\ccsite\state), in sites/<name>-<hash of out's absolute
 // path>. It survives rebuilds of the site and is the same for every
 // command given the same folder.
-func DefaultStateDir(out string, getenv func(string) string) string {
+//
+// The home folder is $HOME, else the system's (os.UserHomeDir, the user
+// database). Without one, ErrNoStateHome: never a folder every user may
+// write to, such as /tmp, where another user could make the folder first
+// and read the transcripts kept in it.
+func StateDir(out string, getenv func(string) string) (string, error) {
+	home, err := stateHome(getenv)
+	if err != nil {
+		return "", err
+	}
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		abs = filepath.Clean(out)
@@ -46,33 +60,64 @@ func DefaultStateDir(out string, getenv func(string) string) string {
 	if len(name) > 40 {
 		name = name[:40]
 	}
-	return filepath.Join(stateHome(getenv), "sites", name+"-"+hex.EncodeToString(sum[:8]))
+	return filepath.Join(home, "sites", name+"-"+hex.EncodeToString(sum[:8])), nil
 }
 
-func stateHome(getenv func(string) string) string {
+// DefaultStateDir is StateDir, "" when there is no home folder for the
+// state (a build given "" says why, with ErrNoStateHome).
+func DefaultStateDir(out string, getenv func(string) string) string {
+	d, _ := StateDir(out, getenv)
+	return d
+}
+
+// systemHome is the user's home folder as the system has it when $HOME
+// is not set ("" if none); a variable for the tests.
+var systemHome = func() string {
+	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
+		return h
+	}
+	if u, err := user.Current(); err == nil && filepath.IsAbs(u.HomeDir) {
+		return u.HomeDir
+	}
+	return ""
+}
+
+func stateHome(getenv func(string) string) (string, error) {
 	if d := getenv("CCSITE_STATE_HOME"); d != "" {
-		return d
+		return d, nil
+	}
+	if d := getenv("LocalAppData"); d != "" && runtime.GOOS == "windows" {
+		return filepath.Join(d, "ccsite", "state"), nil
+	}
+	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) && runtime.GOOS != "darwin" {
+		return filepath.Join(d, "ccsite"), nil
 	}
 	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
+	if !filepath.IsAbs(home) {
+		home = systemHome()
 	}
-	switch runtime.GOOS {
-	case "windows":
-		if d := getenv("LocalAppData"); d != "" {
-			return filepath.Join(d, "ccsite", "state")
-		}
-	case "darwin":
-		return filepath.Join(home, "Library", "Application Support", "ccsite", "state")
+	switch {
+	case home == "":
+		return "", ErrNoStateHome
+	case runtime.GOOS == "darwin":
+		return filepath.Join(home, "Library", "Application Support", "ccsite", "state"), nil
 	}
-	if d := getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "ccsite")
-	}
-	if home == "" {
-		return filepath.Join(os.TempDir(), "ccsite-state")
-	}
-	return filepath.Join(home, ".local", "state", "ccsite")
+	return filepath.Join(home, ".local", "state", "ccsite"), nil
 }
 
 // IndexPath is the bleve index of the site whose state folder is state.
 func IndexPath(state string) string { return filepath.Join(state, IndexDir) }
+
+// makeStateDir makes the state folder, the user's alone (0700, as is
+// every folder made on the way to it). One ccsite chose (ours) that an
+// older ccsite made open to others is closed to them; a folder the user
+// named is left as it is.
+func makeStateDir(state string, ours bool) error {
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(state); ours && err == nil && fi.Mode().Perm()&0o077 != 0 {
+		return os.Chmod(state, fi.Mode().Perm()&0o700)
+	}
+	return nil
+}

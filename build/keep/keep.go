@@ -129,10 +129,20 @@ type Store struct {
 	packOnDisk map[string]bool
 }
 
-// Open opens (or makes) the archive in dir.
+// Open opens (or makes) the archive in dir. The archive holds the
+// transcripts as they were, secrets and all: its folders are the user's
+// alone (0700, as is every folder made on the way to it), and an archive
+// made open to others before is closed to them.
 func Open(dir string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Join(dir, "blobs"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "blobs"), 0o700); err != nil {
 		return nil, err
+	}
+	for _, d := range []string{dir, filepath.Join(dir, "blobs")} {
+		if fi, err := os.Stat(d); err == nil && fi.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(d, fi.Mode().Perm()&0o700); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// A 4 MB window, not the level's 8 MB: the encoder's history is twice
 	// the window, on the heap for the whole build, and the corpus'
@@ -580,7 +590,7 @@ func (s *Store) Restore(vanished []*Entry) (roots []string, origin map[string]*E
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			return nil, nil, err
 		}
 		if err := writeAtomic(p, data); err != nil {
@@ -823,7 +833,7 @@ func (s *Store) writePack(next []copyAt) error {
 	}
 	sum := sha256.Sum256(pack)
 	name := hex.EncodeToString(sum[:16]) + ".pack"
-	if err := os.MkdirAll(s.packDir(), 0o755); err != nil {
+	if err := os.MkdirAll(s.packDir(), 0o700); err != nil {
 		return err
 	}
 	if err := writeAtomic(filepath.Join(s.packDir(), name), pack); err != nil {
