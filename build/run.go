@@ -178,6 +178,10 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			return r.sum, err
 		}
 	}
+	// Before anything is kept in the state folder: never in the site.
+	if err := checkStatePlace(r.cfg.Out, r.cfg.State); err != nil {
+		return r.sum, err
+	}
 	if err := makeStateDir(r.cfg.State, ours); err != nil {
 		return r.sum, err
 	}
@@ -354,11 +358,6 @@ func (o *output) close() {
 }
 
 func (r *runner) open(ctx context.Context, src *sources) (*output, error) {
-	absOut, err1 := filepath.Abs(r.cfg.Out)
-	absState, err2 := filepath.Abs(r.cfg.State)
-	if rel, err := filepath.Rel(absOut, absState); err1 == nil && err2 == nil && err == nil && (rel == "." || filepath.IsLocal(rel)) {
-		return nil, fmt.Errorf("the state folder %s is inside the site %s: it would be published (choose another --state)", r.cfg.State, r.cfg.Out)
-	}
 	previous, err := prepareOut(r.cfg.Out)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -107,6 +108,49 @@ func stateHome(getenv func(string) string) (string, error) {
 
 // IndexPath is the bleve index of the site whose state folder is state.
 func IndexPath(state string) string { return filepath.Join(state, IndexDir) }
+
+// checkStatePlace refuses a state folder inside the site (it would be
+// published: the archive holds the transcripts as they were) and a site
+// inside its state folder. Links are followed first, in the longest part
+// of each path that exists (neither need exist yet): a state folder
+// reached through a link into the site is inside it.
+func checkStatePlace(out, state string) error {
+	o, s := resolvedPath(out), resolvedPath(state)
+	if within(s, o) {
+		return fmt.Errorf("the state folder %s is inside the site %s: it would be published (choose another --state)", state, out)
+	}
+	if within(o, s) {
+		return fmt.Errorf("the site %s is inside its state folder %s: the two must be apart (choose another --state)", out, state)
+	}
+	return nil
+}
+
+// within tells whether path p is dir or inside it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
+}
+
+// resolvedPath is p made absolute, with the links in the longest part of
+// it that exists followed (the rest, not there yet, as it is).
+func resolvedPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = filepath.Clean(p)
+	}
+	var rest []string
+	for cur := abs; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+		cur = parent
+	}
+}
 
 // makeStateDir makes the state folder, the user's alone (0700, as is
 // every folder made on the way to it). One ccsite chose (ours) that an

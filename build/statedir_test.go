@@ -200,3 +200,39 @@ func TestStateFolderPrivate(t *testing.T) {
 		}
 	}
 }
+
+// TestStateBehindLink: a state folder reached through a link into the
+// site is inside it (refused before anything is written), and so is a
+// site reached through a link into its state folder, though neither
+// folder exists yet.
+func TestStateBehindLink(t *testing.T) {
+	dir := t.TempDir()
+	in := t.TempDir()
+	copyTree(t, "../demo/projects", in)
+	real := filepath.Join(dir, "real")
+	os.MkdirAll(real, 0o755)
+	if err := os.Symlink(real, filepath.Join(dir, "link")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	for _, c := range []struct{ out, state, want string }{
+		{"real/site", "link/site/state", "inside the site"},
+		{"link/site", "real/site/state", "inside the site"},
+		{"link/site", "real/site", "inside the site"},
+		{"real/state/site", "link/state", "inside its state folder"},
+	} {
+		out, state := filepath.Join(dir, c.out), filepath.Join(dir, c.state)
+		_, err := Run(context.Background(), Config{Paths: []string{in}, Out: out, State: state})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("site %s, state %s: %v; want %q", c.out, c.state, err, c.want)
+		}
+		if entries, _ := os.ReadDir(real); len(entries) != 0 {
+			t.Errorf("site %s, state %s: refused after writing %v", c.out, c.state, entries)
+			os.RemoveAll(real)
+			os.MkdirAll(real, 0o755)
+		}
+	}
+	// Apart, through a link: built.
+	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: filepath.Join(dir, "link", "site"), State: filepath.Join(dir, "state")}); err != nil {
+		t.Errorf("site through a link, state apart: %v", err)
+	}
+}
