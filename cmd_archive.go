@@ -27,6 +27,17 @@ func stateOf(site, state string, getenv func(string) string) (string, error) {
 	return build.StateDir(site, getenv)
 }
 
+// sizeText says n bytes in B, KB or MB.
+func sizeText(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
+
 func newForgetCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "forget [flags] [SESSION...]",
@@ -34,7 +45,13 @@ func newForgetCmd(e *env) *cobra.Command {
 		Long: `Remove sessions from the archive of kept transcripts in the site's state
 folder (every build keeps a copy of each transcript it reads, so sessions
 Claude Code deletes stay); the next build removes their pages. Name sessions
-by id, or select them with --project or --before.`,
+by id, or select them with --project or --before.
+
+Their bytes are erased from the state folder: their kept copies (unless
+another kept file holds the same bytes), their restored files, and the
+build's manifest and search index, which hold their titles and words (the
+next build makes every page and the search index again). A build of the
+site must not be running.`,
 		Example: `  ccsite forget 0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5
   ccsite forget -o public --project '*scratch*'
   ccsite forget --before 2025-06-01`,
@@ -61,12 +78,19 @@ by id, or select them with --project or --before.`,
 			fmt.Fprintf(e.stderr, "ccsite forget: %v\n", err)
 			return exitStatus(exitFail)
 		}
-		f, err := build.Forget(dir, sel)
+		f, err := build.ForgetErasing(e.ctx, *site, dir, sel)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ccsite forget: %v\n", err)
 			return exitStatus(exitFail)
 		}
-		fmt.Fprintf(e.stdout, "ccsite forget: %d session(s) and %d kept file(s) removed from the archive of %s; the next build removes their pages\n", f.Sessions, f.Files, *site)
+		if f.Files == 0 {
+			fmt.Fprintf(e.stdout, "ccsite forget: no kept session of %s matches: nothing removed\n", *site)
+			return nil
+		}
+		fmt.Fprintf(e.stdout, "ccsite forget: %d session(s) and %d kept file(s) removed from the archive of %s, %s erased; the next build removes their pages\n", f.Sessions, f.Files, *site, sizeText(f.Bytes))
+		if f.Rebuild {
+			fmt.Fprintf(e.stdout, "ccsite forget: the build's manifest and search index went too (they held their titles and words): the next build makes every page again\n")
+		}
 		if f.StillThere > 0 {
 			fmt.Fprintf(e.stderr, "ccsite forget: %d of them still have their file in place: the next build reads and keeps them again (delete them, or build with --exclude-session)\n", f.StillThere)
 		}

@@ -1,15 +1,19 @@
 package build
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/user"
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"ccsite/search"
 )
 
 // A site's build state (the manifest, the journal, the lock, the bleve
@@ -164,4 +168,72 @@ func makeStateDir(state string, ours bool) error {
 		return os.Chmod(state, fi.Mode().Perm()&0o700)
 	}
 	return nil
+}
+
+// Erased says what ForgetErasing removed.
+type Erased struct {
+	Forgotten
+	// Bytes are the archive's bytes that went: the forgotten copies (and
+	// any earlier copy of them a pack still held), their restored files,
+	// discovery's cache.
+	Bytes int64
+	// Rebuild says the build's manifest and search index went too (they
+	// hold the forgotten sessions' titles and texts): the next build
+	// makes every page and the search index again.
+	Rebuild bool
+}
+
+// ForgetErasing forgets the sessions sel selects (Forget) and erases what
+// the state folder holds of them: their copies in the archive and their
+// restored files (the archive's save erases them), and the build's
+// manifest and search index, which hold their titles and texts (the next
+// build makes them again, without them). It holds the site's lock: while
+// a build of the site runs, it fails. A state folder without an archive
+// is left as it is (nothing forgotten).
+func ForgetErasing(ctx context.Context, out, state string, sel ForgetSelect) (Erased, error) {
+	var res Erased
+	if sel.empty() {
+		return res, errors.New("forget: name sessions, --project GLOB or --before DATE")
+	}
+	if _, err := os.Stat(filepath.Join(archiveDir(state), "index.json")); errors.Is(err, fs.ErrNotExist) {
+		return res, nil
+	}
+	unlock, err := lockOut(ctx, out, state, 0, nil)
+	if errors.Is(err, ErrLocked) {
+		return res, fmt.Errorf("a build of %s is running: forget once it has ended", out)
+	}
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+	before := treeSize(archiveDir(state))
+	if res.Forgotten, err = Forget(state, sel); err != nil {
+		return res, err
+	}
+	res.Bytes = max(before-treeSize(archiveDir(state)), 0)
+	if res.Files == 0 {
+		return res, nil
+	}
+	if err := search.Remove(IndexPath(state)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return res, err
+	}
+	if err := os.Remove(filepath.Join(state, stateFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return res, err
+	}
+	res.Rebuild = true
+	return res, nil
+}
+
+// treeSize is the size of the files under dir.
+func treeSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,10 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"ccsite/search"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestStateOutsideSite: the output folder holds only what is published.
@@ -234,5 +239,131 @@ func TestStateBehindLink(t *testing.T) {
 	// Apart, through a link: built.
 	if _, err := Run(context.Background(), Config{Paths: []string{in}, Out: filepath.Join(dir, "link", "site"), State: filepath.Join(dir, "state")}); err != nil {
 		t.Errorf("site through a link, state apart: %v", err)
+	}
+}
+
+// grepState lists the files under dir that hold s: as they are on disk,
+// or once decoded when they are zstd (the archive's copies and packs).
+func grepState(t *testing.T, dir, s string) []string {
+	t.Helper()
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	var hits []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			return nil
+		}
+		plain, _ := dec.DecodeAll(data, nil) // what decodes before an error
+		if bytes.Contains(data, []byte(s)) || bytes.Contains(plain, []byte(s)) {
+			hits = append(hits, p)
+		}
+		return nil
+	})
+	return hits
+}
+
+// TestForgetErasesState: after forget, no file of the state folder holds
+// a word of the forgotten session: not the archive's copies (its current
+// one, the earlier one it grew from, its restored file), nor the build's
+// manifest or the search index's texts, metas and bleve index. The next
+// build makes the site again without it, the other sessions all there.
+// While a build runs, forget waits for nothing and changes nothing.
+func TestForgetErasesState(t *testing.T) {
+	const (
+		sid    = "7e3f9a1c-2b4d-4e6f-8a0b-1c2d3e4f5a6b"
+		secret = "zebraquux"
+	)
+	in := t.TempDir()
+	copyTree(t, "../demo/projects", in)
+	src := filepath.Join(in, "-home-kim-shop", sid+".jsonl")
+	os.MkdirAll(filepath.Dir(src), 0o755)
+	os.WriteFile(src, []byte(`{"type":"user","uuid":"aaaaaaaa-0000-4000-8000-000000000001","sessionId":"`+sid+`","cwd":"/home/kim/shop","timestamp":"2026-02-03T09:00:00.000Z","message":{"role":"user","content":"Which Go version for `+secret+`?"}}
+{"type":"assistant","uuid":"aaaaaaaa-0000-4000-8000-000000000002","parentUuid":"aaaaaaaa-0000-4000-8000-000000000001","sessionId":"`+sid+`","cwd":"/home/kim/shop","timestamp":"2026-02-03T09:00:05.000Z","message":{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Go 1.26 for `+secret+`."}]}}
+`), 0o644)
+	dir := t.TempDir()
+	site, state := filepath.Join(dir, "site"), filepath.Join(dir, "state")
+	cfg := Config{Paths: []string{in}, Out: site, State: state}
+	first, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// It grows (its copy: the first one and a frame more), is searched
+	// (the bleve index made), then Claude Code deletes it (restored).
+	appendLine(t, src, "And the "+secret+" linter?")
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(src)
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := search.Open(IndexPath(state))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := idx.Search(context.Background(), search.Query{Text: secret, Size: 5}); err != nil || len(res.Hits) == 0 {
+		t.Errorf("search before forget: %+v, %v", res.Hits, err)
+	}
+	idx.Close()
+	for _, want := range []string{archiveDir(state), filepath.Join(archiveDir(state), "restored"), filepath.Join(state, stateFile)} {
+		if len(grepState(t, want, secret)) == 0 {
+			t.Fatalf("before forget, %s holds no %s: the test finds nothing", want, secret)
+		}
+	}
+
+	// While a build holds the lock: refused, nothing forgotten.
+	unlock, err := lockOut(context.Background(), site, state, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ForgetErasing(context.Background(), site, state, ForgetSelect{Sessions: []string{sid}}); err == nil || !strings.Contains(err.Error(), "running") {
+		t.Errorf("forget during a build: %v", err)
+	}
+	unlock()
+	if len(grepState(t, archiveDir(state), secret)) == 0 {
+		t.Fatal("forget during a build forgot")
+	}
+
+	res, err := ForgetErasing(context.Background(), site, state, ForgetSelect{Sessions: []string{sid}})
+	if err != nil || res.Sessions != 1 || res.Files != 1 || res.Bytes <= 0 || !res.Rebuild {
+		t.Fatalf("forget: %+v, %v", res, err)
+	}
+	if hits := grepState(t, state, secret); len(hits) > 0 {
+		t.Errorf("after forget, %q is still in %v", secret, hits)
+	}
+	// Forgetting it again: nothing to forget, the rest left as it is.
+	again, err := ForgetErasing(context.Background(), site, state, ForgetSelect{Sessions: []string{sid}})
+	if err != nil || again.Files != 0 || again.Rebuild {
+		t.Errorf("forget again: %+v, %v", again, err)
+	}
+
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sessions != first.Sessions-1 {
+		t.Errorf("after forget: %d sessions, want %d", sum.Sessions, first.Sessions-1)
+	}
+	if hits := grepState(t, site, secret); len(hits) > 0 {
+		t.Errorf("after forget and a build, %q is still in the site: %v", secret, hits)
+	}
+	if hits := grepState(t, state, secret); len(hits) > 0 {
+		t.Errorf("after forget and a build, %q is back in %v", secret, hits)
+	}
+	idx, err = search.Open(IndexPath(state))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	if res, err := idx.Search(context.Background(), search.Query{Text: "naive string comparisons", Size: 5}); err != nil || len(res.Hits) == 0 {
+		t.Errorf("search after forget and a build: %+v, %v", res.Hits, err)
 	}
 }

@@ -127,6 +127,9 @@ type Store struct {
 	pendingAt map[string][2]int64
 	// packOnDisk remembers which packs were found (or written) on disk.
 	packOnDisk map[string]bool
+	// erase says entries were forgotten since the last save: the next
+	// one leaves no byte of a copy no entry names (see Save).
+	erase bool
 }
 
 // Open opens (or makes) the archive in dir. The archive holds the
@@ -610,7 +613,10 @@ func (s *Store) Restore(vanished []*Entry) (roots []string, origin map[string]*E
 	return roots, origin, nil
 }
 
-// Forget removes the entries match selects and returns how many.
+// Forget removes the entries match selects and returns how many. The save
+// that follows erases their bytes: every copy no entry names any more
+// (a copy another entry names stays), each pack written again without
+// them, and their restored files.
 func (s *Store) Forget(match func(*Entry) bool) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -622,7 +628,7 @@ func (s *Store) Forget(match func(*Entry) bool) int {
 		}
 	}
 	if n > 0 {
-		s.dirty = true
+		s.dirty, s.erase = true, true
 	}
 	return n
 }
@@ -682,6 +688,12 @@ type Stats struct {
 // returns the archive's size. A pack of which less than half is still
 // named is packed again: what is named goes into this save's pack.
 //
+// After Forget, no byte of a copy no entry names is left: every pack
+// holding any is packed again, however much of it is still named (the
+// copy of a file's earlier content, which a grown file's left unnamed in
+// a pack mostly named, goes too), and the restored files of entries no
+// longer kept are removed.
+//
 // An archive whose entries did not change since it was opened is neither
 // written nor walked: its stats are the last Save's.
 func (s *Store) Save() (Stats, error) {
@@ -718,7 +730,7 @@ func (s *Store) Save() (Stats, error) {
 		}
 		return nil
 	})
-	if err := s.repack(used); err != nil {
+	if err := s.repack(used, s.erase); err != nil {
 		return Stats{}, err
 	}
 	// The packs the index names, and their sizes.
@@ -746,18 +758,66 @@ func (s *Store) Save() (Stats, error) {
 	if err := writeAtomic(filepath.Join(s.dir, "index.json"), data); err != nil {
 		return Stats{}, err
 	}
+	var failed []error
 	for _, p := range unused {
-		os.Remove(p)
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) && s.erase {
+			failed = append(failed, err)
+		}
+	}
+	if s.erase {
+		failed = append(failed, s.removeRestored())
+		if err := errors.Join(failed...); err != nil {
+			return Stats{}, fmt.Errorf("erasing forgotten copies: %w", err)
+		}
+		s.erase = false
 	}
 	s.dirty = false
 	return st, nil
 }
 
+// removeRestored removes the files under restored/ that are no entry's
+// restored copy (those of forgotten entries), and the folders left empty.
+// Called with s.mu held.
+func (s *Store) removeRestored() error {
+	base := filepath.Join(s.dir, "restored")
+	keep := map[string]bool{}
+	for _, e := range s.idx.Entries {
+		keep[filepath.Join(s.RestoredRoot(e.Root), filepath.FromSlash(e.Rel))] = true
+	}
+	var dirs []string
+	var failed []error
+	filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			if !errors.Is(err, fs.ErrNotExist) {
+				failed = append(failed, err)
+			}
+		case d.IsDir():
+			dirs = append(dirs, p)
+		case !keep[p]:
+			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				failed = append(failed, err)
+			}
+		}
+		return nil
+	})
+	// Deepest first: a folder emptied empties its parent. One that is
+	// not empty stays (os.Remove fails).
+	sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
+	for _, d := range dirs {
+		if d != base {
+			os.Remove(d)
+		}
+	}
+	return errors.Join(failed...)
+}
+
 // repack writes the copies waiting for a pack, with the named copies of
-// packs less than half named, as a new pack, and drops from the index the
-// copies no entry names (used: the hashes entries name). Called with s.mu
-// held; the packs left unnamed go at the save, after the index.
-func (s *Store) repack(used map[string]bool) error {
+// packs less than half named (erase: of every pack holding anything
+// else), as a new pack, and drops from the index the copies no entry
+// names (used: the hashes entries name). Called with s.mu held; the packs
+// left unnamed go at the save, after the index.
+func (s *Store) repack(used map[string]bool, erase bool) error {
 	live := map[string]int64{}
 	for h, loc := range s.idx.Packs {
 		if !used[h] {
@@ -775,11 +835,20 @@ func (s *Store) repack(used map[string]bool) error {
 	for name, n := range live {
 		p := filepath.Join(s.packDir(), name)
 		info, err := os.Stat(p)
-		if err != nil || 2*n >= info.Size() {
-			continue // mostly named (or unreadable: left as it is)
+		if err != nil {
+			if erase && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("pack %s: %w", name, err)
+			}
+			continue // gone, or unreadable: left as it is
+		}
+		if 2*n >= info.Size() && !(erase && n < info.Size()) {
+			continue // mostly named
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
+			if erase {
+				return fmt.Errorf("pack %s: %w", name, err)
+			}
 			continue
 		}
 		for h, loc := range s.idx.Packs {

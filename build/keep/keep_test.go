@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -487,7 +488,8 @@ func randomLines(n int) []byte {
 // in a file of its own; all read back from a reopened archive. A pack of
 // which less than half is still named is packed again (what is named
 // moved to a new pack, the old one removed); one mostly named is left as
-// it is; one that nothing names is removed. A pack gone from the disk is
+// it is, unless entries were forgotten (then no pack keeps a byte no
+// entry names); one that nothing names is removed. A pack gone from the disk is
 // not taken for a copy: its files are copied again. An index of a format
 // this ccsite does not know is refused.
 func TestKeepPacks(t *testing.T) {
@@ -593,9 +595,47 @@ func TestKeepPacks(t *testing.T) {
 			}
 		}
 	}
-	forget(5) // of 40: mostly named, left
-	if packs, _ := check("5 forgotten"); len(packs) != 1 || packs[0] != first {
-		t.Errorf("5 of 40 forgotten: packs %v, want %s as it was", packs, first)
+	// 5 of 40 files changed: their earlier copies, named no more, stay
+	// in the first pack, mostly named; the new copies go in a new one.
+	changed := 0
+	for p := range want {
+		if p != big && changed < 5 {
+			want[p] = append([]byte("changed "), want[p]...)
+			os.WriteFile(p, want[p], 0o644)
+			changed++
+		}
+	}
+	st, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keepAll(st)
+	if _, err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if packs, _ := check("5 changed"); len(packs) != 2 || !slices.Contains(packs, first) {
+		t.Errorf("5 of 40 changed: packs %v, want %s as it was and a new one", packs, first)
+	}
+	// 5 forgotten: no pack keeps a byte no entry names, neither theirs
+	// nor the changed files' earlier copies.
+	forget(5)
+	if packs, _ := check("5 forgotten"); len(packs) == 0 || slices.Contains(packs, first) {
+		t.Errorf("5 of 40 forgotten: packs %v, want %s written again", packs, first)
+	}
+	st, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]int64{}
+	for _, loc := range st.idx.Packs {
+		named[loc.Pack] += loc.Len
+	}
+	st.Close()
+	for _, p := range copyFiles(t, dir) {
+		if fi, _ := os.Stat(p); strings.HasSuffix(p, ".pack") && fi.Size() != named[filepath.Base(p)] {
+			t.Errorf("after forget, %s holds %d bytes, %d of them named", p, fi.Size(), named[filepath.Base(p)])
+		}
 	}
 	forget(25) // 10 of 40 left
 	packs, _ = check("30 forgotten")
@@ -625,5 +665,144 @@ func TestKeepPacks(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "index.json"), bytes.Replace(idx, []byte(`"format":2,`), []byte(`"format":3,`), 1), 0o644)
 	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "format 3") {
 		t.Errorf("an index of format 3 opened: %v", err)
+	}
+}
+
+// grepArchive lists the files under dir that hold s: as they are on disk,
+// or once decoded when they are zstd (a copy, or a pack of copies).
+func grepArchive(t *testing.T, dir, s string) []string {
+	t.Helper()
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	var hits []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			return nil
+		}
+		plain, _ := dec.DecodeAll(data, nil) // what decodes before an error
+		if bytes.Contains(data, []byte(s)) || bytes.Contains(plain, []byte(s)) {
+			hits = append(hits, p)
+		}
+		return nil
+	})
+	return hits
+}
+
+// TestForgetErases: a forgotten file's bytes leave the archive at the
+// save: its copy of its own, its copies in packs (the pack written again
+// without them, though most of it is still named), the copy of an
+// earlier content of it that a pack still held, and its restored copy. A
+// copy another entry still names stays.
+func TestForgetErases(t *testing.T) {
+	src := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "archive")
+	const (
+		secretBig   = "zebraquux-big-7d1f"
+		secretSmall = "zebraquux-small-90ac"
+		secretKept  = "zebraquux-shared-1b2e"
+	)
+	files := map[string][]byte{
+		"big.jsonl":     append(randomLines(8000), `{"type":"user","message":{"content":"`+secretBig+`"}}`+"\n"...),
+		"small.jsonl":   []byte(`{"type":"user","message":{"content":"` + secretSmall + ` v1"}}` + "\n"),
+		"shared1.jsonl": []byte(`{"type":"user","message":{"content":"` + secretKept + `"}}` + "\n"),
+		"shared2.jsonl": []byte(`{"type":"user","message":{"content":"` + secretKept + `"}}` + "\n"),
+	}
+	for i := range 20 {
+		files[fmt.Sprintf("other%02d.jsonl", i)] = []byte(strings.Repeat(fmt.Sprintf(`{"type":"user","message":{"content":"other %d"}}`+"\n", i), 5))
+	}
+	write := func(rel string, data []byte) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(src, rel), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for rel, data := range files {
+		write(rel, data)
+	}
+	build := func(day string, vanished ...string) {
+		t.Helper()
+		st, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		seen := map[string]bool{}
+		for rel := range files {
+			p := filepath.Join(src, rel)
+			fi, err := os.Stat(p)
+			if err != nil {
+				continue
+			}
+			seen[p] = true
+			if err := st.Keep(Entry{Path: p, Root: src, Rel: rel, Kind: KindSession, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, day); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, _, err := st.Restore(st.Vanished([]string{src}, seen)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build("2026-11-25")
+	// small.jsonl grows: its new copy goes in a pack of its own, its
+	// first one stays (unnamed) in the first pack, mostly named.
+	files["small.jsonl"] = append(files["small.jsonl"], `{"type":"user","message":{"content":"`+secretSmall+` v2"}}`+"\n"...)
+	write("small.jsonl", files["small.jsonl"])
+	build("2026-11-26")
+	// Claude Code deletes small.jsonl: it is restored from its copy.
+	os.Remove(filepath.Join(src, "small.jsonl"))
+	build("2026-11-27")
+	for _, s := range []string{secretBig, secretSmall, secretKept} {
+		if len(grepArchive(t, dir, s)) == 0 {
+			t.Fatalf("%s is nowhere in the archive before forget: the test finds nothing", s)
+		}
+	}
+	if len(grepArchive(t, filepath.Join(dir, "restored"), secretSmall)) == 0 {
+		t.Fatal("small.jsonl was not restored")
+	}
+
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := st.Forget(func(e *Entry) bool {
+		return e.Rel == "big.jsonl" || e.Rel == "small.jsonl" || e.Rel == "shared1.jsonl"
+	})
+	if n != 3 {
+		t.Errorf("forgot %d entries, want 3", n)
+	}
+	if _, err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	for _, s := range []string{secretBig, secretSmall} {
+		if hits := grepArchive(t, dir, s); len(hits) > 0 {
+			t.Errorf("after forget, %q is still in %v", s, hits)
+		}
+	}
+	// What is still named reads back, shared2.jsonl's copy (the same as
+	// the forgotten shared1.jsonl's) among them.
+	st, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if got := len(st.Entries()); got != len(files)-3 {
+		t.Errorf("%d entries left, want %d", got, len(files)-3)
+	}
+	for _, e := range st.Entries() {
+		if got, err := st.Read(e); err != nil || !bytes.Equal(got, files[e.Rel]) {
+			t.Errorf("%s reads back wrong after forget: %v", e.Rel, err)
+		}
 	}
 }
