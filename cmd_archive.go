@@ -112,7 +112,13 @@ folder (zstd, deduplicated, private), so sessions Claude Code deletes stay.`,
 		Use:   "export [flags] DIR",
 		Short: "Write the kept transcripts back out as a projects tree",
 		Long: `Write the kept transcripts back out as a projects tree, byte for byte (for
-another tool, or for Claude Code's --resume).`,
+another tool, or for Claude Code's --resume).
+
+DIR may be the live projects folder: a file already there is never
+overwritten. One with the kept bytes is left as it is; one with other bytes
+(a newer copy) too, and the kept copy is written beside it as
+<name>.archived (a name Claude Code does not read as a session), each such
+file named.`,
 		Example: "  ccsite archive export backup\n  ccsite archive export -o public ~/restored/projects",
 		Args:    cobra.ExactArgs(1),
 	}
@@ -123,12 +129,22 @@ another tool, or for Claude Code's --resume).`,
 			fmt.Fprintf(e.stderr, "ccsite archive export: %v\n", err)
 			return exitStatus(exitFail)
 		}
-		n, err := build.ExportArchive(dir, args[0])
+		res, err := build.ExportKept(dir, args[0])
+		for _, b := range res.Beside {
+			fmt.Fprintf(e.stderr, "ccsite archive export: %s differs from the kept copy: left as it is, the kept copy is %s\n", b.Path, b.Copy)
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ccsite archive export: %v\n", err)
 			return exitStatus(exitFail)
 		}
-		fmt.Fprintf(e.stdout, "ccsite archive export: wrote %d file(s) to %s\n", n, args[0])
+		fmt.Fprintf(e.stdout, "ccsite archive export: wrote %d file(s) to %s", res.Written, args[0])
+		if res.Same > 0 {
+			fmt.Fprintf(e.stdout, "; %d already there, the same", res.Same)
+		}
+		if len(res.Beside) > 0 {
+			fmt.Fprintf(e.stdout, "; %d there with other bytes, left as they are (kept copies beside them)", len(res.Beside))
+		}
+		fmt.Fprintln(e.stdout)
 		return nil
 	}
 	c.AddCommand(x)

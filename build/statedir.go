@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 
+	"ccsite/build/keep"
 	"ccsite/search"
 )
 
@@ -236,4 +237,19 @@ func treeSize(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// ExportKept writes the kept transcripts of the site whose state folder
+// is state to dir as a projects tree, never over a file there (see
+// keep.Store.ExportTo): dir may be the live projects folder.
+func ExportKept(state, dir string) (keep.Exported, error) {
+	if _, err := os.Stat(filepath.Join(archiveDir(state), "index.json")); errors.Is(err, fs.ErrNotExist) {
+		return keep.Exported{}, fmt.Errorf("no archive in %s (build the site first)", archiveDir(state))
+	}
+	st, err := keep.Open(archiveDir(state))
+	if err != nil {
+		return keep.Exported{}, err
+	}
+	defer st.Close()
+	return st.ExportTo(dir)
 }

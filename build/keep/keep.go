@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -646,32 +647,170 @@ func (s *Store) Entries() []*Entry {
 }
 
 // Export writes every kept transcript (not file-history backups) to dir
-// as a projects tree: each file at its path from its root. It returns how
-// many files it wrote.
+// as a projects tree, as ExportTo does. It returns how many files it
+// wrote (missing ones, and kept copies set beside a file with other
+// bytes).
 func (s *Store) Export(dir string) (int, error) {
-	n := 0
+	res, err := s.ExportTo(dir)
+	return res.Written + len(res.Beside), err
+}
+
+// Exported says what ExportTo did.
+type Exported struct {
+	Written int // files written where there were none
+	Same    int // files already there with the kept bytes, left as they are
+	// Beside are the files already there with other bytes (a newer copy,
+	// or another file): each is left as it is, the kept copy written
+	// beside it.
+	Beside []Beside
+}
+
+// Beside is a file ExportTo did not touch, and where it wrote the kept
+// copy instead.
+type Beside struct {
+	Path, Copy string
+}
+
+// besideSuffix ends the name of a kept copy set beside a file with other
+// bytes: <name>.archived, never .jsonl (Claude Code lists a project
+// folder's *.jsonl as its sessions; ccsite reads them too).
+const besideSuffix = ".archived"
+
+// ExportTo writes every kept transcript (not file-history backups) to dir
+// as a projects tree: each file at its path from its root, byte for byte,
+// with its time as it was. dir may be the live projects folder: a file
+// already there is never overwritten. One with the kept bytes is left as
+// it is; one with other bytes (Claude Code's newer copy) too, and the
+// kept copy is written beside it (<name>.archived, or .archived.2 … when
+// that name holds something else). A file is written under a temporary
+// name and linked into place, so a file made meanwhile is not replaced
+// either.
+func (s *Store) ExportTo(dir string) (Exported, error) {
+	var res Exported
+	base := filepath.Clean(dir)
 	for _, e := range s.Entries() {
 		if e.Kind == KindFileHistory {
 			continue
 		}
-		p := filepath.Join(dir, filepath.FromSlash(e.Rel))
-		if !strings.HasPrefix(p, filepath.Clean(dir)+string(filepath.Separator)) {
+		p := filepath.Join(base, filepath.FromSlash(e.Rel))
+		if !strings.HasPrefix(p, base+string(filepath.Separator)) {
 			continue
+		}
+		switch same, err := holdsHash(p, e.Hash); {
+		case err == nil && same:
+			res.Same++
+			continue
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return res, err
 		}
 		data, err := s.Read(e)
 		if err != nil {
-			return n, err
+			return res, err
 		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return n, err
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			return res, err
 		}
-		if err := writeAtomic(p, data); err != nil {
-			return n, err
+		// Missing: written in its place (unless one appears meanwhile).
+		// There with other bytes: beside it, under the first free name.
+		for i := 0; ; i++ {
+			target := p
+			if i > 0 {
+				target = p + besideSuffix
+				if i > 1 {
+					target += "." + strconv.Itoa(i)
+				}
+				same, err := holdsHash(target, e.Hash)
+				if err == nil && same {
+					res.Beside = append(res.Beside, Beside{Path: p, Copy: target})
+					break
+				}
+				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return res, err
+				}
+				if err == nil {
+					continue // a copy of other bytes: the next name
+				}
+			}
+			err := writeNew(target, data)
+			if errors.Is(err, fs.ErrExist) {
+				if i == 0 {
+					if same, err := holdsHash(p, e.Hash); err == nil && same {
+						res.Same++ // made meanwhile, with the kept bytes
+						break
+					}
+				}
+				continue
+			}
+			if err != nil {
+				return res, err
+			}
+			os.Chtimes(target, time.Unix(0, e.MTime), time.Unix(0, e.MTime))
+			if i == 0 {
+				res.Written++
+			} else {
+				res.Beside = append(res.Beside, Beside{Path: p, Copy: target})
+			}
+			break
 		}
-		os.Chtimes(p, time.Unix(0, e.MTime), time.Unix(0, e.MTime))
-		n++
 	}
-	return n, nil
+	return res, nil
+}
+
+// holdsHash tells whether the file at p holds the content of hash
+// (SHA-256, hex); an error when it cannot be read (fs.ErrNotExist: no
+// such file). A folder where a file would be holds other bytes.
+func holdsHash(p, hash string) (bool, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false, err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return false, err
+	}
+	return hex.EncodeToString(h.Sum(nil)) == hash, nil
+}
+
+// writeNew writes data as a new file at path, private (0600), whole or
+// not at all, failing with fs.ErrExist when something is there already:
+// a temporary file linked into place (where the file system cannot link,
+// made with O_EXCL and written).
+func writeNew(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Link(tmp.Name(), path)
+	}
+	os.Remove(tmp.Name())
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	var le *os.LinkError
+	if !errors.As(err, &le) {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
 }
 
 // Stats are the archive's size: its copies on disk, the sources they

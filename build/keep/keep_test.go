@@ -806,3 +806,103 @@ func TestForgetErases(t *testing.T) {
 		}
 	}
 }
+
+// TestExportNeverOverwrites: exporting into a folder that already has the
+// files (the live projects folder) writes those that are missing, leaves
+// those with the kept bytes as they are, and never touches one with other
+// bytes (Claude Code's newer copy): the kept copy goes beside it, under a
+// name that does not end in .jsonl (Claude Code would list it as a
+// session), and the file is named in the result.
+func TestExportNeverOverwrites(t *testing.T) {
+	src := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "archive")
+	files := map[string]string{
+		"p/missing.jsonl": "kept missing\n",
+		"p/same.jsonl":    "kept same\n",
+		"p/newer.jsonl":   "kept older\n",
+		"p/other.jsonl":   "kept other\n",
+	}
+	st, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for rel, body := range files {
+		p := filepath.Join(src, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+		fi, _ := os.Stat(p)
+		if err := st.Keep(Entry{Path: p, Root: src, Rel: rel, Kind: KindSession, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, "2026-11-25"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := t.TempDir()
+	livePath := func(rel string) string { return filepath.Join(live, filepath.FromSlash(rel)) }
+	os.MkdirAll(livePath("p"), 0o755)
+	now := map[string]string{
+		"p/same.jsonl":  "kept same\n",
+		"p/newer.jsonl": "kept older\nand a newer line\n",
+		"p/other.jsonl": "another session\n",
+	}
+	for rel, body := range now {
+		os.WriteFile(livePath(rel), []byte(body), 0o644)
+	}
+	sameInfo, _ := os.Stat(livePath("p/same.jsonl"))
+	for round := range 2 {
+		res, err := st.ExportTo(live)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantWritten, wantSame := 1, 1
+		if round == 1 {
+			wantWritten, wantSame = 0, 2
+		}
+		if res.Written != wantWritten || res.Same != wantSame || len(res.Beside) != 2 {
+			t.Errorf("round %d: %+v; want %d written, %d the same, 2 beside", round, res, wantWritten, wantSame)
+		}
+		for rel, body := range now {
+			if got, _ := os.ReadFile(livePath(rel)); string(got) != body {
+				t.Errorf("round %d: %s was overwritten: %q, was %q", round, rel, got, body)
+			}
+		}
+		if got, _ := os.ReadFile(livePath("p/missing.jsonl")); string(got) != files["p/missing.jsonl"] {
+			t.Errorf("round %d: the missing file was not written: %q", round, got)
+		}
+		if fi, _ := os.Stat(livePath("p/same.jsonl")); !os.SameFile(fi, sameInfo) || !fi.ModTime().Equal(sameInfo.ModTime()) {
+			t.Errorf("round %d: the file with the kept bytes was written again", round)
+		}
+		for _, b := range res.Beside {
+			rel, _ := filepath.Rel(live, b.Path)
+			rel = filepath.ToSlash(rel)
+			if _, differs := now[rel]; !differs || rel == "p/same.jsonl" {
+				t.Errorf("round %d: %s set aside", round, rel)
+			}
+			if strings.HasSuffix(b.Copy, ".jsonl") || filepath.Dir(b.Copy) != filepath.Dir(b.Path) {
+				t.Errorf("round %d: kept copy of %s written as %s", round, b.Path, b.Copy)
+			}
+			if got, _ := os.ReadFile(b.Copy); string(got) != files[rel] {
+				t.Errorf("round %d: the copy beside %s holds %q, want the kept %q", round, rel, got, files[rel])
+			}
+		}
+	}
+	// The copy beside a file, itself changed since: never overwritten
+	// either, the kept copy goes under another name.
+	res, _ := st.ExportTo(live)
+	if len(res.Beside) == 0 {
+		t.Fatal("nothing beside")
+	}
+	b := res.Beside[0]
+	os.WriteFile(b.Copy, []byte("edited by hand\n"), 0o644)
+	res, err = st.ExportTo(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(b.Copy); string(got) != "edited by hand\n" {
+		t.Errorf("the edited copy beside %s was overwritten", b.Path)
+	}
+	for _, c := range res.Beside {
+		if c.Path == b.Path && (c.Copy == b.Copy || strings.HasSuffix(c.Copy, ".jsonl")) {
+			t.Errorf("kept copy of %s written as %s", c.Path, c.Copy)
+		}
+	}
+}
