@@ -106,7 +106,7 @@ func (ex *extractor) run(ctx context.Context, commit string) (err error) {
 		}
 	}()
 	ex.stage = filepath.Join(ex.dir, ".stage")
-	if err := os.MkdirAll(ex.stage, 0o755); err != nil {
+	if err := os.MkdirAll(ex.stage, dirMode); err != nil {
 		return fmt.Errorf("--git: %v", err)
 	}
 	if err := ex.commitTime(commit); err != nil {
@@ -471,7 +471,7 @@ func (ex *extractor) stageAll(bs []blob) ([]sniffed, error) {
 	err := ex.cf.fetch(oidsOf(bs), func(i int, _ string, _ int64, body io.Reader) error {
 		ex.nstaged++
 		name := filepath.Join(ex.stage, strconv.Itoa(ex.nstaged))
-		f, err := os.Create(name)
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode)
 		if err != nil {
 			return err
 		}
@@ -505,10 +505,10 @@ func (ex *extractor) writeAll(ps []placed) error {
 	return ex.cf.fetch(oidsOf(bs), func(i int, _ string, _ int64, body io.Reader) error {
 		out := ps[i].out
 		ex.written(out, ps[i].b.oid)
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Dir(out), dirMode); err != nil {
 			return err
 		}
-		f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 		if err != nil {
 			return err
 		}
@@ -522,7 +522,7 @@ func (ex *extractor) writeAll(ps []placed) error {
 
 // place moves a staged file to out.
 func (ex *extractor) place(staged, out, oid string) error {
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(out), dirMode); err != nil {
 		return err
 	}
 	if _, err := os.Lstat(out); err == nil {

@@ -54,6 +54,14 @@ const DefaultRef = "entire/checkpoints/v1"
 // the next call may remove it.
 const marker = ".ccsite-git"
 
+// The transcripts extracted are the user's alone, as the rest of the state
+// folder they go to: files 0600, folders 0700 (every folder made on the
+// way to dir too).
+const (
+	fileMode = 0o600
+	dirMode  = 0o700
+)
+
 // Materialize reads spec ("REPO", "REPO@REF", REF may contain a path:
 // "REPO@main:docs/t"; REPO a folder, or a URL cloned bare and without
 // blobs into CacheDir, fetched again on each call) and writes the latest copy of each session as a
@@ -280,8 +288,8 @@ func freshDir(dir string) error {
 			return fmt.Errorf("--git: %v", err)
 		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return fmt.Errorf("--git: %v", err)
 	}
-	return os.WriteFile(filepath.Join(dir, marker), []byte("written by ccsite build --git; replaced by the next one\n"), 0o644)
+	return os.WriteFile(filepath.Join(dir, marker), []byte("written by ccsite build --git; replaced by the next one\n"), fileMode)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -428,5 +429,66 @@ func TestSniffer(t *testing.T) {
 	s.finish()
 	if s.cwd != "/a/b" || s.sid != "s2" || s.records != 3 {
 		t.Errorf("sniffer %+v", s)
+	}
+}
+
+// TestMaterializePrivate: the extracted transcripts are the user's alone,
+// like the rest of the state folder they are extracted to: files 0600,
+// folders 0700 (those made on the way to dir too), from checkpoints
+// (staged, then moved) and from a folder of transcripts (written in
+// place).
+func TestMaterializePrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix modes")
+	}
+	repo := checkpointRepo(t)
+	for _, spec := range []string{repo, repo + "@main:docs/t"} {
+		base := t.TempDir()
+		dir := filepath.Join(base, "state", "git", "x")
+		res, err := Materialize(context.Background(), spec, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Sessions == 0 {
+			t.Fatalf("%s: nothing extracted", spec)
+		}
+		files := 0
+		filepath.WalkDir(filepath.Join(base, "state"), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				t.Fatal(err)
+			}
+			fi, err := d.Info()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fs.FileMode(0o600)
+			if d.IsDir() {
+				want = 0o700
+			} else {
+				files++
+			}
+			if fi.Mode().Perm() != want {
+				t.Errorf("%s: %s is %v, want %v", spec, p, fi.Mode().Perm(), want)
+			}
+			return nil
+		})
+		if files < 2 {
+			t.Errorf("%s: %d files extracted", spec, files)
+		}
+	}
+}
+
+// TestCacheDirNoHome: without a home folder in the environment, clones
+// are kept in the one the user database gives, never in the temporary
+// folder every user may write to.
+func TestCacheDirNoHome(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || runtime.GOOS == "plan9" {
+		t.Skip("the user's cache folder is not $XDG_CACHE_HOME or $HOME/.cache")
+	}
+	t.Setenv("CCSITE_CACHE_DIR", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	if d := CacheDir(); d != "" && (!filepath.IsAbs(d) || strings.HasPrefix(d, os.TempDir())) {
+		t.Errorf("no HOME: clones kept in %s", d)
 	}
 }

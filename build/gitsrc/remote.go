@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 )
@@ -44,7 +46,10 @@ func urlName(url string) string {
 }
 
 // CacheDir is where clones of repositories named by URL are kept:
-// $CCSITE_CACHE_DIR/git, else ccsite/git in the user's cache folder.
+// $CCSITE_CACHE_DIR/git, else ccsite/git in the user's cache folder
+// (~/.cache when only the user database knows the home folder); "" when
+// there is none: never a folder every user may write to, such as /tmp,
+// where another user could make the folder, or the clone, first.
 func CacheDir() string {
 	if d := os.Getenv("CCSITE_CACHE_DIR"); d != "" {
 		return filepath.Join(d, "git")
@@ -52,15 +57,22 @@ func CacheDir() string {
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "ccsite", "git")
 	}
-	return filepath.Join(os.TempDir(), "ccsite-git")
+	if u, err := user.Current(); err == nil && filepath.IsAbs(u.HomeDir) {
+		return filepath.Join(u.HomeDir, ".cache", "ccsite", "git")
+	}
+	return ""
 }
 
 // mirror brings the cache's bare, blob-less clone of url up to date (made
 // by the first call) and returns its path. Blobs are fetched when read:
 // only the transcripts written and their metadata.
 func mirror(ctx context.Context, gitBin, url string) (string, error) {
+	cache := CacheDir()
+	if cache == "" {
+		return "", errors.New("--git: cannot find a home folder to keep the clone in: set CCSITE_CACHE_DIR")
+	}
 	sum := sha256.Sum256([]byte(url))
-	dir := filepath.Join(CacheDir(), urlName(url)+"-"+hex.EncodeToString(sum[:8])+".git")
+	dir := filepath.Join(cache, urlName(url)+"-"+hex.EncodeToString(sum[:8])+".git")
 	r := &repo{git: gitBin, dir: dir, env: gitEnv()}
 	if isDir(dir) {
 		if _, err := r.output(ctx, "fetch", "--quiet", "--prune", "--no-tags", "origin", "+refs/heads/*:refs/heads/*"); err != nil {
@@ -68,7 +80,7 @@ func mirror(ctx context.Context, gitBin, url string) (string, error) {
 		}
 		return dir, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dir), dirMode); err != nil {
 		return "", fmt.Errorf("--git: %v", err)
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".clone-")
