@@ -273,9 +273,10 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 		return exitFail
 	}
 	defer cleanup()
+	home, _ := os.UserHomeDir() // pages show paths under it as ~/…
 	cfg := build.Config{Paths: paths, Out: *out, State: *state, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
-		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait, Pricing: *bf.pricing, SourceLabels: labels,
+		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait, Pricing: *bf.pricing, SourceLabels: labels, Home: home,
 		OnWait: func() {
 			fmt.Fprintf(stderr, "ccsite build: another build is writing %s; waiting for it (up to %s, --wait sets how long)\n", *out, *wait)
 		}}
@@ -449,7 +450,8 @@ func runShare(e *env, file, target, themeName, themeDir string, rf *redactFlags)
 	if target == "" {
 		target = strings.TrimSuffix(filepath.Base(file), ".jsonl") + ".html"
 	}
-	n, err := build.Share(e.ctx, build.ShareConfig{File: file, Out: target, Theme: themeName, ThemeDir: themeDir, Redact: red, Omit: rf.omit()})
+	home, _ := os.UserHomeDir() // the page shows paths under it as ~/…
+	n, err := build.Share(e.ctx, build.ShareConfig{File: file, Out: target, Theme: themeName, ThemeDir: themeDir, Redact: red, Omit: rf.omit(), Home: home})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
 		return exitFail

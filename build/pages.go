@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"ccsite/build/archive"
@@ -135,6 +136,7 @@ func sourceOf(l Loaded) string {
 // mediaOf is a Builder storing media as files of res.
 func (r *renderer) mediaOf(res *rendered) *render.Builder {
 	rb := *r.md
+	rb.Home = r.cfg.Home
 	rb.Media = func(ext string, data []byte) string {
 		sum := sha256.Sum256(data)
 		p := link.Media(hex.EncodeToString(sum[:12]) + "." + ext)
@@ -154,7 +156,7 @@ func (r *renderer) orphan(res *rendered) {
 		u.Key = r.keys.orphan(pp, page, l.Agent)
 	}
 	u.Deleted = restoreOrigins(s, r.origin)[s]
-	anonymizeSources(s, r.cfg.Redact, r.cfg.SourceLabels)
+	anonymizeSources(s, r.cfg.Redact, r.cfg.SourceLabels, r.cfg.Home)
 	setPrices(s, r.prices)
 	body := r.mediaOf(res).Session(s, project, render.Links{Page: page, Project: link.Project(pp.slug), Agent: func(*session.Session) string { return "" }, Deleted: u.Deleted})
 	r.page(res, u, page, "agent", s.Title, nil, body, sizeHint(s, ""))
@@ -178,7 +180,7 @@ func (r *renderer) session(res *rendered) {
 	r.keptDocs(res, page, u)
 	deleted := restoreOrigins(s, r.origin)
 	u.Deleted = deleted[s]
-	anonymizeSources(s, r.cfg.Redact, r.cfg.SourceLabels)
+	anonymizeSources(s, r.cfg.Redact, r.cfg.SourceLabels, r.cfg.Home)
 	setPrices(s, r.prices)
 	rb := r.mediaOf(res)
 	agentPage := func(a *session.Session) string {
@@ -412,26 +414,60 @@ func navTo(from string, sp *sessionPlan, label string) *render.Nav {
 
 // anonymizeSources passes the source file paths a page shows through
 // the redactor (anonymised, secrets in file names replaced), once the
-// redaction counts have been tied to the real ones.
-func anonymizeSources(s *session.Session, red interface{ Name(file, s string) string }, labels map[string]string) {
-	s.Path = red.Name(s.Path, labelled(s.Path, labels))
+// redaction counts have been tied to the real ones; a path under home
+// (the builder's home folder, "" for none) is shown as ~/… (homeLabelled).
+func anonymizeSources(s *session.Session, red interface{ Name(file, s string) string }, labels map[string]string, home string) {
+	s.Path = red.Name(s.Path, homeLabelled(labelled(s.Path, labels), home))
 	for i := range s.Problems {
-		s.Problems[i].File = red.Name(s.Problems[i].File, labelled(s.Problems[i].File, labels))
+		s.Problems[i].File = red.Name(s.Problems[i].File, homeLabelled(labelled(s.Problems[i].File, labels), home))
 	}
 	for _, a := range s.Agents {
-		anonymizeSources(a, red, labels)
+		anonymizeSources(a, red, labels, home)
 	}
 }
 
 // labelProjects names a project known only by its folder (its sessions
 // have no cwd) under a root of labels as labelled does its files: its
-// path, shown and made into its pages' folder, is not the folder's.
-func labelProjects(a *archive.Archive, labels map[string]string) {
+// path, shown and made into its pages' folder, is not the folder's. A
+// project under home (the builder's home folder, "" for none) is named
+// ~/… (homeLabelled), and so is the folder an orphan agent's records name.
+func labelProjects(a *archive.Archive, labels map[string]string, home string) {
 	for _, p := range a.Projects {
-		if l := labelled(p.Path, labels); l != p.Path {
+		if l := homeLabelled(labelled(p.Path, labels), home); l != p.Path {
 			p.Path, p.Name = l, archive.ShortName(l)
 		}
 	}
+	for _, ag := range a.Orphans {
+		ag.FirstCWD = homeLabelled(ag.FirstCWD, home)
+	}
+}
+
+// homeLabelled is path as a page shows it when it lies under home, the
+// home folder of whoever builds the site: "~" and the path below it (with
+// slashes), a folder named from a path under home as Claude Code names
+// project folders (-home-kim-app) with "~" for home's part (~-app). The
+// account name on the builder's machine is no page's business. Other paths
+// (and every path when home is "") are as they are.
+func homeLabelled(path, home string) string {
+	home = strings.TrimRight(home, `/\`)
+	if home == "" || path == "" {
+		return path
+	}
+	rel, err := filepath.Rel(home, path)
+	if err != nil || rel != "." && !filepath.IsLocal(rel) {
+		return path
+	}
+	if rel == "." {
+		return "~"
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	slug := archive.Slug(home)
+	for i, p := range parts {
+		if p == slug || strings.HasPrefix(p, slug+"-") {
+			parts[i] = "~" + p[len(slug):]
+		}
+	}
+	return "~/" + strings.Join(parts, "/")
 }
 
 // labelled is path as a page shows it: under a root of labels, the root's

@@ -62,6 +62,11 @@ type Config struct {
 	// its own path (a folder extracted from a git repository into the
 	// state folder would otherwise show where that folder is).
 	SourceLabels map[string]string
+	// Home is the home folder of whoever builds the site (os.UserHomeDir
+	// for the CLI; "" for none): a path under it a page shows (a source
+	// file, a project, the resume line's folder) is written ~/…, so the
+	// builder's account name is on no page.
+	Home string
 	// Progress, when set, is kept up to date while the build runs.
 	Progress *Progress
 	// CacheDir, when set, keeps highlighted code between builds (see
@@ -461,7 +466,7 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 			r.sum.CacheErr = err
 		}
 	}
-	labelProjects(src.a, r.cfg.SourceLabels)
+	labelProjects(src.a, r.cfg.SourceLabels, r.cfg.Home)
 	redactNames(src.a, r.cfg.Redact)
 	pl.plan = planSite(src.a)
 	if r.cfg.NoSearch {

@@ -31,6 +31,9 @@ type ShareConfig struct {
 	Redact *redact.Redactor
 	// Omit leaves out thinking or tool output.
 	Omit omit.Options
+	// Home is the home folder of whoever shares ("" for none): paths under
+	// it are shown as ~/… (Config.Home).
+	Home string
 }
 
 // Share writes one session as one self-contained HTML file: styles, script
@@ -67,6 +70,7 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	labelProjects(a, nil, cfg.Home)
 	redactNames(a, cfg.Redact)
 	abs, _ := filepath.Abs(cfg.File)
 	var target *Loaded
@@ -90,8 +94,8 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 		return 0, fmt.Errorf("%s: no session found in it", cfg.File)
 	}
 	s := target.Session
-	anonymizeSources(s, cfg.Redact, nil)
-	rb := &render.Builder{MD: markup.New(markup.NewHighlighter())} // no Media: images inline
+	anonymizeSources(s, cfg.Redact, nil, cfg.Home)
+	rb := &render.Builder{MD: markup.New(markup.NewHighlighter()), Home: cfg.Home} // no Media: images inline
 	page := "session.html"
 	agentAnchor := func(a *session.Session) string { return "agent-" + link.File(a.Agent.AgentID) }
 	body := rb.Session(s, target.Project.Path, render.Links{Page: page, Agent: func(*session.Session) string { return "" },

@@ -240,6 +240,9 @@ func optionsID(cfg Config, th *theme.Theme) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "base=%q json=%v nosearch=%v omit=%+v\n", cfg.BaseURL, cfg.JSON, cfg.NoSearch, cfg.Omit)
 	fmt.Fprintf(h, "redact=%s\n", cfg.Redact.Fingerprint())
+	if cfg.Home != "" {
+		fmt.Fprintf(h, "home=%q\n", cfg.Home)
+	}
 	if cfg.Pricing != "" {
 		data, err := os.ReadFile(cfg.Pricing)
 		if err != nil {
