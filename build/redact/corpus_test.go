@@ -13,8 +13,7 @@ import (
 // corpus ($CCSITE_CORPUS), which holds no live credential: what it finds
 // is mostly false positives (SSH fingerprints in logs, test keys, key
 // regexes in code). It logs the counts by rule and a sample, and fails
-// when they grow past the bound the issue set (82 before decoding the
-// strings, "not more than a handful" more).
+// when they grow past the bound the issue set (88).
 func TestCorpusFalsePositives(t *testing.T) {
 	r := newRedactor(t)
 	type hit struct{ file, rule, text string }
@@ -56,8 +55,10 @@ func TestCorpusFalsePositives(t *testing.T) {
 			t.Logf("%s %s: …%s…", h.rule, h.file, strings.ReplaceAll(h.text, "\n", `\n`))
 		}
 	}
-	secrets := total - byRule["image-metadata"] - byRule["image-withheld"]
-	if secrets > 90 {
-		t.Errorf("%d redactions on the corpus (82 before this version): false positives grew", secrets)
+	// The corpus's keys cut short (private-key-cut) are the head of a
+	// real OpenSSH key a session printed: secrets, not false positives.
+	secrets := total - byRule["image-metadata"] - byRule["image-withheld"] - byRule["private-key-cut"]
+	if secrets > 88 {
+		t.Errorf("%d redactions on the corpus (88 before the command-line, cookie and .netrc rules): false positives grew", secrets)
 	}
 }

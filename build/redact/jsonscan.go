@@ -144,14 +144,26 @@ func scanJSON(b []byte, sc *scratch) (strs []jsonString, objs []jsonObject, ok b
 				if n > 0 {
 					s.key, s.obj, s.arr = stack[n-1].key, stack[n-1].obj, stack[n-1].arr
 				}
-				if s.obj >= 0 && !esc && end-i < 64 {
+				if s.obj >= 0 && end-i < 64*6 {
+					// Decided on the decoded value: "image\/jpeg" and
+					// "bas\u0065" are the same words.
+					lit := func() string {
+						if !esc {
+							return view(b[i+1 : end-1])
+						}
+						u, err := jsontext.AppendUnquote(nil, b[i:end])
+						if err != nil {
+							return ""
+						}
+						return string(u)
+					}
 					switch s.key {
 					case "type":
-						objs[s.obj].typ = view(b[i+1 : end-1])
+						objs[s.obj].typ = lit()
 					case "media_type":
-						objs[s.obj].mediaType = view(b[i+1 : end-1])
+						objs[s.obj].mediaType = lit()
 					case "name", "secret_name", "secretName", "key", "variable", "variable_name", "env", "env_name", "envName":
-						if v := view(b[i+1 : end-1]); sensitiveKey(v) {
+						if v := lit(); sensitiveKey(v) {
 							objs[s.obj].secretName = v
 						}
 					}

@@ -811,24 +811,7 @@ type finding struct{ rule, secret, raw string }
 // rules ran in, so the same text is always redacted the same way.
 func (r *Redactor) findings(text string) []finding {
 	best := map[string]string{}
-	if scanHook != nil {
-		scanHook(text)
-	}
-	for _, f := range r.det.DetectString(text) {
-		sec := strings.TrimSpace(f.Secret)
-		if strings.IndexByte(sec, '\f') >= 0 {
-			sec = strings.ReplaceAll(sec, "\f", "\n")
-		}
-		if len(sec) < minSecret || isPlaceholder(sec) || isSignature(sec) || isObjectID(sec) ||
-			(f.RuleID != "password-assignment" && (isUUID(sec) || isHash(sec))) ||
-			strings.Contains(sec, "[REDACTED:") || !accept(f.RuleID, sec, f.Match) {
-			continue
-		}
-		if prev, ok := best[sec]; !ok || rulePriority(f.RuleID) < rulePriority(prev) ||
-			(rulePriority(f.RuleID) == rulePriority(prev) && f.RuleID < prev) {
-			best[sec] = f.RuleID
-		}
-	}
+	r.findInto(text, best, 0)
 	out := make([]finding, 0, len(best))
 	for sec, rule := range best {
 		out = append(out, finding{rule, sec, strings.ReplaceAll(sec, "\n", "\f")})
@@ -842,6 +825,99 @@ func (r *Redactor) findings(text string) []finding {
 	return out
 }
 
+// findInto runs the rules over text and adds what is to be replaced to
+// best (secret → rule). A value rejected because it is itself an
+// assignment or a name (API_KEY = "DB_PASSWORD=…", api_key:
+// aws_secret_access_key = …, ?token=DB_PASSWORD=…) is scanned again from
+// where it starts to the end of its line, depth times at the most: the
+// rules' matches do not overlap, so the inner assignment was never tried.
+func (r *Redactor) findInto(text string, best map[string]string, depth int) {
+	if scanHook != nil && depth == 0 {
+		scanHook(text)
+	}
+	for _, f := range r.det.DetectString(text) {
+		sec := strings.TrimSpace(f.Secret)
+		if ruleLabel(f.RuleID) == "private-key-cut" {
+			sec = keyTail(sec)
+		}
+		if strings.IndexByte(sec, '\f') >= 0 {
+			sec = strings.ReplaceAll(sec, "\f", "\n")
+		}
+		if len(sec) < minSecret || isPlaceholder(sec) || isSignature(sec) || isObjectID(sec) ||
+			(!uuidSecret(ruleLabel(f.RuleID)) && (isUUID(sec) || isHash(sec))) ||
+			strings.Contains(sec, "[REDACTED:") || !accept(f.RuleID, sec, f.Match) {
+			if depth < 3 && (f.RuleID == "password-assignment" || strings.HasPrefix(f.RuleID, "generic")) {
+				if rest := valueRest(text, f.Match, f.Secret); rest != "" {
+					r.findInto(rest, best, depth+1)
+				}
+			}
+			continue
+		}
+		rule := ruleLabel(f.RuleID)
+		if rule == "cookie" {
+			for _, c := range moreCookies(text, f.Match) {
+				if _, ok := best[c]; !ok {
+					best[c] = rule
+				}
+			}
+		}
+		if prev, ok := best[sec]; !ok || rulePriority(rule) < rulePriority(prev) ||
+			(rulePriority(rule) == rulePriority(prev) && rule < prev) {
+			best[sec] = rule
+		}
+	}
+}
+
+// keyTail drops from a key cut short the last line when it is a closing
+// tag's name, not a line of the key: the scanned text writes "</tag>" as
+// " /tag>" (writeLoosened), and "/tag" reads as base64.
+func keyTail(sec string) string {
+	i := strings.LastIndexByte(sec, '\f')
+	if i < 0 {
+		return sec
+	}
+	if last := strings.TrimSpace(sec[i+1:]); len(last) < 16 && strings.HasPrefix(last, "/") && i > 0 && sec[i+1] == ' ' {
+		return strings.TrimSpace(sec[:i])
+	}
+	return sec
+}
+
+// uuidSecret tells whether a rule's secret may be shaped like a uuid: a
+// Heroku API key is one, and so may be a password.
+func uuidSecret(rule string) bool {
+	switch rule {
+	case "password-assignment", "cli-password", "netrc-password", "heroku-api-key", "snyk-api-token", "cookie", "curl-cookie":
+		return true
+	}
+	return false
+}
+
+// valueRest is the text from where the value secret of a match starts to
+// the end of its line, when an assignment (= or :) is in it: "" if not.
+func valueRest(text, match, secret string) string {
+	if secret == "" {
+		return ""
+	}
+	at := strings.Index(text, match)
+	if at < 0 {
+		return ""
+	}
+	k := strings.LastIndex(match, secret)
+	if k < 0 {
+		return ""
+	}
+	from := at + k
+	to := len(text)
+	if e := strings.IndexAny(text[from:], "\f\x00"); e >= 0 {
+		to = from + e
+	}
+	rest := text[from:to]
+	if !strings.ContainsAny(rest, "=:") || len(rest) < minSecret {
+		return ""
+	}
+	return rest
+}
+
 // rulePriority ranks rules from the most specific (0) to the least.
 func rulePriority(rule string) int {
 	switch {
@@ -853,14 +929,20 @@ func rulePriority(rule string) int {
 	return 0
 }
 
-// encodedSecrets decodes what vals hold encoded (base64 runs that decode
-// to text, percent-encoded URL parts) and runs the rules over that: a
-// secret found is replaced where it stands when it stands there as it
-// is, else the whole encoded run that hides it is.
+// encodedSecrets decodes what vals hold encoded and runs the rules over
+// that: base64 runs that decode to text (a run wrapped over lines, as
+// base64 writes 76 columns, joined first), percent-encoded URL parts,
+// HTML character references (&quot;, &#39;: a page shows them decoded)
+// and JSON string escapes (\" in a JSON text held in a string). A secret
+// found is replaced where it stands when it stands there as it is, or
+// encoded as that view encodes it; else the whole encoded run that hides
+// it is.
 func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, int)) {
 	type blob struct {
 		val, from, to int
 		text          string
+		// enc, when set, writes a secret as the run holds it.
+		enc func(string) []string
 	}
 	var blobs []blob
 	for i, v := range vals {
@@ -869,12 +951,53 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 		}
 		for _, sp := range base64Runs(v) {
 			if t, ok := decodeBase64Text(v[sp[0]:sp[1]]); ok {
-				blobs = append(blobs, blob{i, sp[0], sp[1], t})
+				blobs = append(blobs, blob{val: i, from: sp[0], to: sp[1], text: t})
+			}
+		}
+		for _, sp := range wrappedBase64Runs(v) {
+			if t, ok := decodeBase64Text(joinLines(v[sp[0]:sp[1]])); ok {
+				blobs = append(blobs, blob{val: i, from: sp[0], to: sp[1], text: t})
 			}
 		}
 		for _, sp := range percentRuns(v) {
 			if t, ok := decodePercent(v[sp[0]:sp[1]]); ok {
-				blobs = append(blobs, blob{i, sp[0], sp[1], t})
+				blobs = append(blobs, blob{val: i, from: sp[0], to: sp[1], text: t})
+			}
+		}
+		// The lines holding a character reference or an escaped quote,
+		// decoded (not the whole value: a file read holds many).
+		for _, sp := range linesWith(v, hasEntity) {
+			if t, ok := decodeEntities(v[sp[0]:sp[1]]); ok {
+				blobs = append(blobs, blob{val: i, from: sp[0], to: sp[1], text: t, enc: entityForms})
+			}
+		}
+		for _, sp := range linesWith(v, hasEscape) {
+			if t, ok := decodeEscapes(v[sp[0]:sp[1]]); ok {
+				blobs = append(blobs, blob{val: i, from: sp[0], to: sp[1], text: t, enc: escapedForms})
+			}
+		}
+	}
+	// What a decoded run holds encoded again (base64 of a URL holding a
+	// percent-encoded key, base64 of wrapped base64): once more, cut
+	// with the outer run.
+	for _, b := range blobs[:len(blobs):len(blobs)] {
+		if b.enc != nil {
+			continue
+		}
+		t := b.text
+		for _, sp := range base64Runs(t) {
+			if d, ok := decodeBase64Text(t[sp[0]:sp[1]]); ok {
+				blobs = append(blobs, blob{val: b.val, from: b.from, to: b.to, text: d})
+			}
+		}
+		for _, sp := range wrappedBase64Runs(t) {
+			if d, ok := decodeBase64Text(joinLines(t[sp[0]:sp[1]])); ok {
+				blobs = append(blobs, blob{val: b.val, from: b.from, to: b.to, text: d})
+			}
+		}
+		for _, sp := range percentRuns(t) {
+			if d, ok := decodePercent(t[sp[0]:sp[1]]); ok {
+				blobs = append(blobs, blob{val: b.val, from: b.from, to: b.to, text: d})
 			}
 		}
 	}
@@ -897,7 +1020,7 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 	for k, b := range blobs {
 		// gitleaks has no rule for a URL's password: ours, on the
 		// decoded text too.
-		if _, n := urlPasswords(b.text); n > 0 {
+		if _, n := urlPasswords(b.text); n > 0 && b.enc == nil {
 			cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, "url-password"})
 			scans[k] = ""
 		}
@@ -916,22 +1039,42 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 			continue
 		}
 		for k, b := range blobs {
-			if strings.Contains(scans[k], f.raw) {
-				cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, f.rule})
+			if !strings.Contains(scans[k], f.raw) {
+				continue
 			}
+			if b.enc != nil {
+				// The secret as the value writes it, if it is there.
+				done := false
+				for _, e := range b.enc(f.secret) {
+					if e != f.secret && strings.Contains(vals[b.val], e) {
+						literal = append(literal, finding{f.rule, e, e})
+						done = true
+					}
+				}
+				if done {
+					continue
+				}
+			}
+			cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, f.rule})
 		}
 	}
 	for i, cs := range cuts {
-		// From the end, so earlier spans stay put; a span inside one
-		// already cut goes with it.
-		sort.Slice(cs, func(a, b int) bool { return cs[a].from > cs[b].from || cs[a].from == cs[b].from && cs[a].to > cs[b].to })
-		v, low := vals[i], len(vals[i])+1
-		for _, c := range cs {
-			if c.to > low {
+		// Overlapping spans (a line of a wrapped run, and the run) are
+		// cut as one, named by the first; then from the end, so earlier
+		// spans stay put.
+		sort.Slice(cs, func(a, b int) bool { return cs[a].from < cs[b].from || cs[a].from == cs[b].from && cs[a].to > cs[b].to })
+		merged := cs[:1]
+		for _, c := range cs[1:] {
+			if last := &merged[len(merged)-1]; c.from < last.to {
+				last.to = max(last.to, c.to)
 				continue
 			}
+			merged = append(merged, c)
+		}
+		v := vals[i]
+		for k := len(merged) - 1; k >= 0; k-- {
+			c := merged[k]
 			v = v[:c.from] + "[REDACTED:" + c.rule + "]" + v[c.to:]
-			low = c.from
 			add(c.rule, 1)
 		}
 		vals[i] = v

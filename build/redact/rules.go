@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/base64"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -20,10 +21,12 @@ import (
 // redactor find something it did not, or changes what the cache keeps of a
 // line: 3 keeps lines as redacted beside the clean ones, which a reader of
 // version 2 (a value there meant "clean") would serve unredacted; 4 takes
-// a password's value whole, past 1,000 bytes, after a name of any length.
+// a password's value whole, past 1,000 bytes, after a name of any length;
+// 5 finds passwords given to commands, cookies, .netrc, keys cut short,
+// wrapped base64 and what HTML and JSON escapes hid.
 // (Each binary's keys are its own already; the file's name keeps the
 // versions apart even so.)
-const Version = "4"
+const Version = "5"
 
 // extraRules are ccsite's rules beside gitleaks' defaults, for the shapes
 // people paste and tools print that no default rule catches: HTTP
@@ -31,7 +34,10 @@ const Version = "4"
 // code, .env files, YAML and connection strings, and Azure signatures.
 // Each has a validator (see accept) that turns down placeholders and code
 // that merely names a secret.
-var extraRules = []config.Rule{
+var extraRules = append(slices.Clip(ownRules), shapeRules...)
+
+// ownRules are the first of extraRules: headers, assignments, key ids.
+var ownRules = []config.Rule{
 	{
 		RuleID:      "authorization-basic",
 		Description: "HTTP Basic credentials (base64 of user:password)",
@@ -121,13 +127,16 @@ func accept(rule, secret, match string) bool {
 	case "password-assignment":
 		return acceptAssigned(secret, match)
 	}
+	if isShapeRule(rule) {
+		return acceptShape(rule, secret, match)
+	}
 	return true
 }
 
 // acceptAssigned says whether the value of a name = value assignment is a
 // literal secret.
 func acceptAssigned(v, match string) bool {
-	if len(v) < 6 || rePlaceholder.MatchString(v) || fake(v) {
+	if len(v) < 6 || rePlaceholder.MatchString(v) || fake(v) || reMeasure.MatchString(v) || refName(match, v) {
 		return false
 	}
 	switch v[0] {
@@ -167,6 +176,51 @@ func acceptAssigned(v, match string) bool {
 	// same: a URL's query or a connection string (?…&password=…;), an
 	// environment file (POSTGRES_PASSWORD=…), a table (name<TAB>value).
 	return literalContext(match, v) || !codePath(v)
+}
+
+// reMeasure is a number with a unit: a time, a size, a count (404µs,
+// 1.5GB, 12ms/op), which a timing table prints after a name holding
+// "token" or "key".
+var reMeasure = regexp.MustCompile(`^[0-9][0-9.,_]*(?:µs|μs|[a-zA-Z%]{1,5})?(?:/[a-z]{1,4})?$`)
+
+// refNameParts are the last words of names that name or point to a secret
+// rather than hold one: Kubernetes' secretName and secretKeyRef, a
+// tokenPath, a password_file, a token_type.
+var refNameParts = map[string]bool{"name": true, "names": true, "ref": true, "refs": true, "file": true, "files": true,
+	"path": true, "paths": true, "type": true, "types": true, "arn": true, "url": true, "uri": true, "endpoint": true,
+	"env": true, "var": true, "field": true, "label": true, "title": true, "length": true, "len": true, "size": true,
+	"count": true, "prefix": true, "suffix": true, "format": true, "mode": true, "policy": true, "provider": true,
+	"version": true, "hint": true, "header": true, "param": true, "kind": true, "class": true, "method": true,
+	"ttl": true, "expiry": true, "expires": true, "lifetime": true, "usage": true, "limit": true, "store": true,
+	"dir": true, "folder": true, "location": true, "source": true, "selector": true, "template": true, "usages": true}
+
+// refName tells whether the name the assignment match gives value v to
+// names a secret rather than holds one (secretName: tls-cert).
+func refName(match, v string) bool {
+	i := strings.LastIndex(match, v)
+	if i <= 0 {
+		return false
+	}
+	name := strings.TrimRight(match[:i], " \t\"'`=:>|")
+	j := len(name)
+	for j > 0 && (isAlnum(name[j-1]) || name[j-1] == '_' || name[j-1] == '.' || name[j-1] == '-') {
+		j--
+	}
+	name = name[j:]
+	// The last word: after the last _ . - or lower-to-upper change.
+	k := len(name)
+	for k > 0 {
+		c := name[k-1]
+		if c == '_' || c == '.' || c == '-' {
+			break
+		}
+		if c >= 'A' && c <= 'Z' && k >= 2 && name[k-2] >= 'a' && name[k-2] <= 'z' {
+			k--
+			break
+		}
+		k--
+	}
+	return refNameParts[strings.ToLower(name[k:])]
 }
 
 // literalContext tells whether the assignment match ends in value v in a
@@ -289,7 +343,8 @@ var (
 // fakeWords are the words of made-up secrets in examples and tests
 // (sk-ant-api03-real-secret, ghp_test123, SuperSecret123).
 var fakeWords = map[string]bool{"test": true, "tests": true, "testing": true, "secret": true, "password": true, "passwd": true,
-	"real": true, "fake": true, "mock": true, "demo": true, "sample": true}
+	"real": true, "fake": true, "mock": true, "demo": true, "sample": true, "dummy": true, "foobar": true, "changeme": true,
+	"mypassword": true, "mysecret": true, "passw0rd": true, "p4ssw0rd": true, "s3cr3t": true, "secr3t": true, "pa55word": true}
 
 // fake tells whether v is a made-up value: one of its words (split at
 // punctuation, digits and lower-to-upper case changes) is a fake word, or
@@ -345,7 +400,17 @@ func isSignature(s string) bool {
 // isExtraRule tells whether a rule is one of ccsite's own.
 func isExtraRule(id string) bool {
 	for _, r := range extraRules {
-		if r.RuleID == id {
+		if ruleLabel(r.RuleID) == ruleLabel(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// isShapeRule tells whether a rule is one of shapeRules.
+func isShapeRule(id string) bool {
+	for _, r := range shapeRules {
+		if ruleLabel(r.RuleID) == ruleLabel(id) {
 			return true
 		}
 	}

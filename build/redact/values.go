@@ -2,7 +2,9 @@ package redact
 
 import (
 	"encoding/base64"
+	"html"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -411,6 +413,11 @@ func textMark(s string) bool {
 // or a query value written with %3D, %2F…): up to white space or a quote.
 func percentRuns(s string) [][2]int {
 	var out [][2]int
+	if strings.IndexByte(s, '%') < 0 {
+		// A query written with "+" for its spaces and nothing else
+		// encoded (?cmd=mysql+-u+root+-p…).
+		return plusRuns(s)
+	}
 	for i := 0; i < len(s); {
 		j := strings.IndexByte(s[i:], '%')
 		if j < 0 {
@@ -538,4 +545,215 @@ func lastSepBut(p string, keep int) int {
 		}
 	}
 	return i
+}
+
+// wrappedBase64Runs finds base64 wrapped over lines (base64's 76 columns,
+// openssl's 64, a PEM body): two lines or more of base64 characters
+// alone, each as long as the first (at least 20), the last no longer. No
+// one line of such a run decodes to the whole text, nor a secret cut at
+// its end.
+func wrappedBase64Runs(s string) [][2]int {
+	if len(s) < 2*20+1 || strings.IndexByte(s, '\n') < 0 {
+		return nil
+	}
+	var out [][2]int
+	start, width, lines := -1, 0, 0
+	flush := func(end int) {
+		if start >= 0 && lines >= 2 {
+			out = append(out, [2]int{start, end})
+		}
+		start, width, lines = -1, 0, 0
+	}
+	prevEnd := 0
+	for at := 0; at < len(s); {
+		end := strings.IndexByte(s[at:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += at
+		}
+		line := strings.TrimRight(s[at:end], "\r")
+		n := len(line)
+		ok := n > 0
+		for i := 0; ok && i < n; i++ {
+			c := b64Class[line[i]]
+			ok = c != 0 && !(c == 4 && i < n-2)
+		}
+		switch {
+		case !ok:
+			flush(prevEnd)
+		case start >= 0 && n == width:
+			lines++
+		case start >= 0 && n < width:
+			lines++
+			flush(at + len(line))
+			ok = false
+		case n >= 20:
+			flush(prevEnd)
+			start, width, lines = at, n, 1
+		default:
+			flush(prevEnd)
+		}
+		if ok {
+			prevEnd = at + len(line)
+		}
+		at = end + 1
+	}
+	flush(prevEnd)
+	return out
+}
+
+// joinLines is s without its line ends.
+func joinLines(s string) string {
+	return strings.NewReplacer("\r", "", "\n", "").Replace(s)
+}
+
+// decodeEntities decodes the HTML character references of s (&quot;,
+// &#39;, &amp;…), when it holds one: a page shows an attribute or a
+// Markdown text decoded.
+func decodeEntities(s string) (string, bool) {
+	if strings.IndexByte(s, '&') < 0 {
+		return "", false
+	}
+	t := html.UnescapeString(s)
+	return t, t != s
+}
+
+// entityForms are the ways HTML writes s.
+func entityForms(s string) []string {
+	e := html.EscapeString(s) // &#34; &#39;
+	return []string{e, strings.NewReplacer("&#34;", "&quot;", "&#39;", "&apos;").Replace(e),
+		strings.NewReplacer("&#34;", "&quot;", "&#39;", "&#x27;").Replace(e)}
+}
+
+// decodeEscapes decodes the JSON string escapes of s when it holds an
+// escaped quote or slash (a JSON text printed inside a string, or written
+// into one): \" \\ \/ \n \t \uXXXX.
+func decodeEscapes(s string) (string, bool) {
+	if !strings.Contains(s, `\"`) && !strings.Contains(s, `\/`) {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case '"', '\\', '/':
+			b.WriteByte(s[i])
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case 'u':
+			if i+4 < len(s) {
+				if n, err := strconv.ParseUint(s[i+1:i+5], 16, 16); err == nil {
+					b.WriteRune(rune(n))
+					i += 4
+					continue
+				}
+			}
+			b.WriteString(`\u`)
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String(), true
+}
+
+// escapedForms are the ways a JSON string writes s.
+func escapedForms(s string) []string {
+	return []string{strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s),
+		strings.NewReplacer(`\`, `\\`, `"`, `\"`, "/", `\/`, "\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)}
+}
+
+// linesWith finds the lines of s (spans without their line end) where at
+// reports a mark: has finds the next mark from an index, -1 for none.
+func linesWith(s string, has func(s string) int) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		j := has(s[i:])
+		if j < 0 {
+			break
+		}
+		j += i
+		from := strings.LastIndexByte(s[:j], '\n') + 1
+		to := strings.IndexByte(s[j:], '\n')
+		if to < 0 {
+			to = len(s)
+		} else {
+			to += j
+		}
+		out = append(out, [2]int{from, to})
+		i = to + 1
+	}
+	return out
+}
+
+// hasEntity is the index of the first character reference of s that
+// HTML decodes (&quot; &#39; &amp;), or -1.
+func hasEntity(s string) int {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '&')
+		if j < 0 {
+			return -1
+		}
+		j += i
+		k := j + 1
+		for k < len(s) && k-j <= 10 && (isAlnum(s[k]) || s[k] == '#') {
+			k++
+		}
+		if k < len(s) && s[k] == ';' && k > j+1 {
+			return j
+		}
+		i = j + 1
+	}
+}
+
+// hasEscape is the index of the first escaped quote or slash of s, or -1.
+func hasEscape(s string) int {
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\\')
+		if j < 0 || i+j+1 >= len(s) {
+			return -1
+		}
+		j += i
+		if s[j+1] == '"' || s[j+1] == '/' {
+			return j
+		}
+		i = j + 2
+	}
+}
+
+// plusRuns finds the runs of s (up to white space or a quote) that are a
+// URL's query holding a "+" in a value: decoded, its pluses are spaces.
+func plusRuns(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '?')
+		if j < 0 {
+			break
+		}
+		j += i
+		to := j
+		for to < len(s) && !percentStop(s[to]) {
+			to++
+		}
+		if q := s[j:to]; strings.IndexByte(q, '=') > 0 && strings.IndexByte(q, '+') > 0 {
+			from := j
+			for from > 0 && !percentStop(s[from-1]) {
+				from--
+			}
+			out = append(out, [2]int{from, to})
+		}
+		i = to + 1
+	}
+	return out
 }
