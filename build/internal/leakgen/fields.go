@@ -2,6 +2,7 @@ package leakgen
 
 import (
 	"encoding/base64"
+	"html"
 	"strings"
 )
 
@@ -78,6 +79,13 @@ func (g *gen) promptFields() []fieldDef {
 		{name: "prompt.bash-stdout", ctxs: T, n: 5, emit: func(s *session, t string, _ secret) {
 			s.user("<bash-input>cat .env.local</bash-input>", nil)
 			s.user("<bash-stdout>"+t+"</bash-stdout><bash-stderr></bash-stderr>", nil)
+		}},
+		{name: "prompt.teammate-summary", ctxs: L, one: true, n: 6, emit: func(s *session, t string, _ secret) {
+			// The summary attribute is HTML-escaped (&quot;): a page
+			// shows it decoded.
+			s.user("<teammate-message teammate_id=\"reviewer\" color=\"blue\" summary=\""+html.EscapeString(t)+
+				"\">\nReview of config/settings.py done; details in the summary.\n</teammate-message>", nil)
+			s.say(g.ack())
 		}},
 		{name: "prompt.meta", ctxs: T, n: 5, emit: func(s *session, t string, _ secret) {
 			s.user([]any{text("<system-reminder>\nThe user opened config/settings.py in the IDE. Its content:\n" + t + "\n</system-reminder>")},

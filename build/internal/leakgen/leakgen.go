@@ -83,6 +83,11 @@ var KeepLines = []string{
 	`your-api-key-here`,
 	`<your-token>`,
 	`def get_secret_key():`,
+	`secretName: tls-cert`,
+	`CalculateTotalTokenUsage: 404µs`,
+	`mysql -u root -p -e 'SHOW DATABASES'`,
+	`docker login -u ci-bot --password-stdin ghcr.io`,
+	`curl -b cookies.txt https://api.northwind-labs.io/v1/me`,
 }
 
 // gen is one run of the generator.
@@ -100,6 +105,8 @@ type gen struct {
 	withMet []*session // sub-agent files with a .meta.json
 	inline  []*session // main sessions holding 1.0.x sidechains
 	pos     map[string]int
+	// planted counts the secrets made of each kind.
+	planted map[string]int
 }
 
 // Write writes a projects tree under dir (made if needed) from seed, and
@@ -185,20 +192,35 @@ func (g *gen) keep(s ...string) { g.plan.Keep = append(g.plan.Keep, s...) }
 // fakeWord is what a placeholder says: a secret never does.
 var fakeWord = regexp.MustCompile(`(?i)example|xxxx|test|dummy|fake|sample`)
 
-// nextSecret makes a secret of the next kind, in turn, that fits ctx.
+// nextSecret makes a secret of the next kind, in turn, that fits ctx: of
+// those that fit, one planted the fewest times so far, so that a kind
+// that fits few contexts (a multi-line key) is not passed over more often
+// than the others.
 func (g *gen) nextSecret(ctx string, one bool) secret {
-	for range 4 * len(g.kinds) {
-		k := g.kinds[g.kpos%len(g.kinds)]
-		g.kpos++
+	if g.planted == nil {
+		g.planted = map[string]int{}
+	}
+	var best *secret
+	bestN := 0
+	for i := range len(g.kinds) {
+		k := g.kinds[(g.kpos+i)%len(g.kinds)]
+		if best != nil && g.planted[k.name] >= bestN {
+			continue
+		}
 		s := k.make(g)
 		for fakeWord.MatchString(s.value) {
 			s = k.make(g) // a random body that reads like a placeholder
 		}
 		if fits(ctx, s, one) {
-			return s
+			best, bestN = &s, g.planted[k.name]
 		}
 	}
-	panic("leakgen: no kind fits " + ctx)
+	if best == nil {
+		panic("leakgen: no kind fits " + ctx)
+	}
+	g.kpos++
+	g.planted[best.kind] = bestN + 1
+	return *best
 }
 
 // plant records a planted secret in file.

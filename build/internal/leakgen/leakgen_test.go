@@ -86,14 +86,34 @@ func readTree(t *testing.T, dir string) tree {
 	return tr
 }
 
-var b64Run = regexp.MustCompile(`[A-Za-z0-9+/]{20,}={0,2}`)
+var (
+	b64Run = regexp.MustCompile(`[A-Za-z0-9+/]{12,}={0,2}`)
+	// b64Wrapped is base64 wrapped over lines (base64's 76 columns).
+	b64Wrapped = regexp.MustCompile(`(?:[A-Za-z0-9+/]{20,}\n)+[A-Za-z0-9+/]+={0,2}`)
+)
 
-// decoded is s with its base64 runs and percent-encoding decoded.
+// decoded is s with its base64 runs (wrapped over lines too, twice
+// encoded too) and percent-encoding decoded.
 func decoded(s string) string {
+	return decodedDepth(s, 2)
+}
+
+func decodedDepth(s string, depth int) string {
 	out := s
-	for _, r := range b64Run.FindAllString(s, -1) {
-		if d, err := base64.StdEncoding.DecodeString(r); err == nil {
-			out += "\n" + string(d)
+	if depth == 0 {
+		return out
+	}
+	var runs []string
+	runs = append(runs, b64Run.FindAllString(s, -1)...)
+	for _, w := range b64Wrapped.FindAllString(s, -1) {
+		runs = append(runs, strings.ReplaceAll(w, "\n", ""))
+	}
+	for _, r := range runs {
+		for k := 0; k < 4 && k < len(r); k++ {
+			if d, err := base64.RawStdEncoding.DecodeString(strings.TrimRight(r[k:], "=")); err == nil {
+				out += "\n" + decodedDepth(string(d), depth-1)
+				break
+			}
 		}
 	}
 	if u, err := url.QueryUnescape(strings.ReplaceAll(s, "\n", " ")); err == nil {
@@ -164,7 +184,7 @@ func TestWrite(t *testing.T) {
 		case strings.HasPrefix(x.Context, "png-") || strings.HasPrefix(x.Context, "jpeg-"):
 			found := x.Context == CtxPNGZText || x.Context == CtxPNGIText // compressed
 			for _, img := range tr.images[x.File] {
-				flat := strings.ToLower(string(bytes.ReplaceAll(img, []byte{0}, nil)))
+				flat := strings.ToLower(decoded(string(bytes.ReplaceAll(img, []byte{0}, nil))))
 				found = found || strings.Contains(flat, probe)
 			}
 			if !found {

@@ -90,7 +90,7 @@ func keyed(kind string, v *val, name, assign, line string) secret {
 // allKinds are the kinds of secret planted, in a fixed order.
 func allKinds() []kindDef {
 	var all []kindDef
-	for _, part := range [][]kindDef{apiTokenKinds(), encodedKinds(), hostedTokenKinds(), credentialKinds()} {
+	for _, part := range [][]kindDef{apiTokenKinds(), encodedKinds(), hostedTokenKinds(), credentialKinds(), shapeKinds()} {
 		all = append(all, part...)
 	}
 	return all
