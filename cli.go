@@ -611,6 +611,7 @@ func themeFlags(fs *pflag.FlagSet) (name, dir *string) {
 type redactFlags struct {
 	patterns     []string
 	files        []string
+	allowFiles   []string
 	off          bool
 	anonymize    bool
 	noThinking   bool
@@ -669,6 +670,10 @@ func addRedactFlags(fs *pflag.FlagSet) *redactFlags {
 		rf.files = append(rf.files, s)
 		return nil
 	})
+	fs.Func("allow-file", "leave alone the findings `FILE` lists, one a line: an id ccsite review shows (sha256:…) or the text itself (repeatable)", func(s string) error {
+		rf.allowFiles = append(rf.allowFiles, s)
+		return nil
+	})
 	fs.BoolVar(&rf.off, "no-redact", false, "publish secrets as they are (private builds only)")
 	fs.BoolVar(&rf.anonymize, "anonymize-paths", false, "write the home folder as ~ and the user name as user, project names included")
 	fs.BoolVar(&rf.noThinking, "no-thinking", false, "leave the model's thinking out")
@@ -692,6 +697,13 @@ func (rf *redactFlags) redactor(cmd string, stderr io.Writer, getenv func(string
 			return nil, fmt.Errorf("--redact-file: %v", err)
 		}
 		opts.Literals = append(opts.Literals, lits...)
+	}
+	for _, f := range rf.allowFiles {
+		ids, err := redact.ReadAllowList(f)
+		if err != nil {
+			return nil, fmt.Errorf("--allow-file: %v", err)
+		}
+		opts.Allow = append(opts.Allow, ids...)
 	}
 	if rf.anonymize {
 		opts.Home, _ = os.UserHomeDir()

@@ -35,6 +35,36 @@ type Options struct {
 	Anonymize bool
 	Home      string
 	User      string
+	// Allow are findings marked as not secrets: a FindingID
+	// ("sha256:…", as ccsite review shows it) or the string itself.
+	// A secret rule's finding they name is left as it is.
+	Allow []string
+	// OnFind, when set, is told each secret found and replaced (rule and
+	// value; "" for an image's metadata), from the goroutine redacting:
+	// ccsite review lists them. It must not keep the value.
+	OnFind func(rule, secret string)
+}
+
+// FindingID names a secret without holding it: what an allow list
+// (Options.Allow) and ccsite review write for a finding.
+func FindingID(secret string) string {
+	sum := sha256.Sum256([]byte("ccsite finding\x00" + secret))
+	return "sha256:" + hex.EncodeToString(sum[:8])
+}
+
+// allowed tells whether the allow list names secret.
+func (r *Redactor) allowed(secret string) bool {
+	if len(r.allow) == 0 {
+		return false
+	}
+	return r.allow[secret] || r.allow[FindingID(secret)]
+}
+
+// found tells OnFind of a finding.
+func (r *Redactor) found(rule, secret string) {
+	if r.opts.OnFind != nil {
+		r.opts.OnFind(rule, secret)
+	}
 }
 
 // Redactor redacts lines and strings and counts what it redacted, by rule
@@ -42,6 +72,8 @@ type Options struct {
 type Redactor struct {
 	opts Options
 	anon *strings.Replacer
+	// allow is Options.Allow as a set.
+	allow map[string]bool
 
 	known, knownNames KnownClean
 	// clean holds the values found clean in this Redactor's life.
@@ -76,6 +108,14 @@ func New(opts Options) (*Redactor, error) {
 	// Longer first, so a literal holding another is replaced whole.
 	sort.SliceStable(lits, func(i, j int) bool { return len(lits[i]) > len(lits[j]) })
 	r.opts.Literals = lits
+	for _, a := range opts.Allow {
+		if a = strings.TrimSpace(a); a != "" {
+			if r.allow == nil {
+				r.allow = map[string]bool{}
+			}
+			r.allow[a] = true
+		}
+	}
 	if opts.Anonymize {
 		var pairs []string
 		if h := strings.TrimRight(opts.Home, `/\`); h != "" && h != "/" {
@@ -182,6 +222,24 @@ func ReadLiterals(path string) ([]string, error) {
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// ReadAllowList reads an allow list: one finding a line, a FindingID
+// (sha256:…, maybe followed by a comment after white space) or the text
+// itself; blank lines and lines starting with # are skipped.
+func ReadAllowList(path string) ([]string, error) {
+	lines, err := ReadLiterals(path)
+	if err != nil {
+		return nil, err
+	}
+	for i, l := range lines {
+		if strings.HasPrefix(l, "sha256:") {
+			if f := strings.Fields(l); len(f) > 0 {
+				lines[i] = f[0]
+			}
+		}
+	}
+	return lines, nil
 }
 
 // Active tells whether the Redactor changes anything at all.
@@ -420,6 +478,7 @@ func (r *Redactor) line(line []byte) (out []byte, changed bool, rules map[string
 					if clean, rule := r.image(objs[s.obj], s.key, v); rule != "" {
 						set(i, clean)
 						add(rule, 1)
+						r.found(rule, "")
 					}
 				}
 				continue
@@ -567,6 +626,7 @@ func (r *Redactor) own(s string, add func(string, int)) string {
 		if n := strings.Count(s, l); n > 0 {
 			s = strings.ReplaceAll(s, l, "[REDACTED:user-literal]")
 			add("user-literal", n)
+			r.found("user-literal", l)
 		}
 	}
 	for _, re := range r.opts.Patterns {
@@ -575,17 +635,19 @@ func (r *Redactor) own(s string, add func(string, int)) string {
 				sub := re.FindStringSubmatchIndex(m)
 				if len(sub) >= 4 && sub[2] >= 0 {
 					add("user-regex", 1)
+					r.found("user-regex", m[sub[2]:sub[3]])
 					return m[:sub[2]] + "[REDACTED:user-regex]" + m[sub[3]:]
 				}
 				return m
 			}
 			add("user-regex", 1)
+			r.found("user-regex", m)
 			return "[REDACTED:user-regex]"
 		})
 	}
 	if r.opts.Secrets {
 		var n int
-		if s, n = urlPasswords(s); n > 0 {
+		if s, n = urlPasswordsOf(s, r.allowed, r.found); n > 0 {
 			add("url-password", n)
 		}
 	}
@@ -816,6 +878,12 @@ func (r *Redactor) findings(text string) []finding {
 	for sec, rule := range best {
 		out = append(out, finding{rule, sec, strings.ReplaceAll(sec, "\n", "\f")})
 	}
+	if r.opts.OnFind != nil {
+		sort.Slice(out, func(i, j int) bool { return out[i].secret < out[j].secret })
+		for _, f := range out {
+			r.found(f.rule, f.secret)
+		}
+	}
 	sort.Slice(out, func(i, j int) bool {
 		if len(out[i].secret) != len(out[j].secret) {
 			return len(out[i].secret) > len(out[j].secret)
@@ -856,10 +924,13 @@ func (r *Redactor) findInto(text string, best map[string]string, depth int) {
 		rule := ruleLabel(f.RuleID)
 		if rule == "cookie" {
 			for _, c := range moreCookies(text, f.Match) {
-				if _, ok := best[c]; !ok {
+				if _, ok := best[c]; !ok && !r.allowed(c) {
 					best[c] = rule
 				}
 			}
+		}
+		if r.allowed(sec) {
+			continue
 		}
 		if prev, ok := best[sec]; !ok || rulePriority(rule) < rulePriority(prev) ||
 			(rulePriority(rule) == rulePriority(prev) && rule < prev) {
@@ -1020,7 +1091,7 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 	for k, b := range blobs {
 		// gitleaks has no rule for a URL's password: ours, on the
 		// decoded text too.
-		if _, n := urlPasswords(b.text); n > 0 && b.enc == nil {
+		if _, n := urlPasswordsOf(b.text, r.allowed, r.found); n > 0 && b.enc == nil {
 			cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, "url-password"})
 			scans[k] = ""
 		}
@@ -1107,6 +1178,12 @@ var reURLPassword = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]{1,20}://[^\s/:@"'\\
 // in s. The expression runs only on a window around each "://" (on whole
 // lines it cost more than all of gitleaks' rules).
 func urlPasswords(s string) (string, int) {
+	return urlPasswordsOf(s, nil, nil)
+}
+
+// urlPasswordsOf is urlPasswords leaving the passwords allowed names,
+// telling found of each one it redacts.
+func urlPasswordsOf(s string, allowed func(string) bool, report func(rule, secret string)) (string, int) {
 	if !strings.Contains(s, "://") {
 		return s, 0
 	}
@@ -1131,8 +1208,12 @@ func urlPasswords(s string) (string, int) {
 			continue
 		}
 		pw := win[m[2]:m[3]]
-		if strings.HasPrefix(pw, "[REDACTED") || strings.HasPrefix(pw, "$") || strings.HasPrefix(pw, "{") {
+		if strings.HasPrefix(pw, "[REDACTED") || strings.HasPrefix(pw, "$") || strings.HasPrefix(pw, "{") ||
+			allowed != nil && allowed(pw) {
 			continue
+		}
+		if report != nil {
+			report("url-password", pw)
 		}
 		found = append(found, span{start + m[2], start + m[3]})
 		i = start + m[3]
@@ -1223,6 +1304,14 @@ func (r *Redactor) Fingerprint() string {
 	}
 	for _, l := range r.opts.Literals {
 		fmt.Fprintf(h, "lit %q\n", l)
+	}
+	allow := make([]string, 0, len(r.allow))
+	for a := range r.allow {
+		allow = append(allow, a)
+	}
+	sort.Strings(allow)
+	for _, a := range allow {
+		fmt.Fprintf(h, "allow %q\n", a)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }

@@ -277,3 +277,28 @@ func TestImageMetadataEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestAllow: a finding the allow list names, by its FindingID or as it
+// is, stays; the others go; OnFind is told what was replaced.
+func TestAllow(t *testing.T) {
+	rng := shapeRand(t)
+	keep, keep2, gone := randPassword(rng), randPassword(rng), randPassword(rng)
+	var told []string
+	r, err := New(Options{Secrets: true, Allow: []string{FindingID(keep), keep2},
+		OnFind: func(rule, secret string) { told = append(told, rule+" "+secret) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := "DB_PASSWORD=" + keep + "\nREDIS_PASSWORD=" + keep2 + "\nSMTP_PASSWORD=" + gone + "\npostgres://app:" + keep + "@db/x"
+	out := r.String("f", in)
+	if !strings.Contains(out, keep) || !strings.Contains(out, keep2) || strings.Contains(out, gone) {
+		t.Errorf("allow list not applied:\n%s", out)
+	}
+	if len(told) != 1 || told[0] != "password-assignment "+gone {
+		t.Errorf("OnFind told %q", told)
+	}
+	r2, _ := New(Options{Secrets: true})
+	if r.Fingerprint() == r2.Fingerprint() {
+		t.Error("the allow list does not change the Fingerprint: caches would serve pages redacted without it")
+	}
+}
