@@ -250,8 +250,11 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitUsage
 	}
-	if *state == "" {
-		*state = build.DefaultStateDir(*out, getenv)
+	// The state folder, also where --git extracts to: never "" (the
+	// current folder) when no home folder can hold it.
+	if *state, err = stateOf(*out, *state, getenv); err != nil {
+		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
+		return exitFail
 	}
 	var labels map[string]string // pages name the extracted tree by its ref, not its folder
 	if *bf.git != "" {
@@ -551,9 +554,10 @@ func runSearch(e *env, sf searchFlags, words []string) int {
 		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
 		return exitUsage
 	}
-	state := *sf.state
-	if state == "" {
-		state = build.DefaultStateDir(*sf.site, e.getenv)
+	state, err := stateOf(*sf.site, *sf.state, e.getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite search: %v\n", err)
+		return exitFail
 	}
 	// The first search after a build makes the bleve index of the build's
 	// documents, or adds those that changed: a second or more, said.

@@ -24,8 +24,12 @@ func stateOf(site, state string, getenv func(string) string) (string, error) {
 	if state != "" {
 		return state, nil
 	}
-	return build.StateDir(site, getenv)
+	return stateDir(site, getenv)
 }
+
+// stateDir is build.StateDir; a variable for the tests (build's lookup of
+// the home folder cannot be made to fail from here).
+var stateDir = build.StateDir
 
 // sizeText says n bytes in B, KB or MB.
 func sizeText(n int64) string {

@@ -81,14 +81,15 @@ func runServe(e *env, dir, addr, state string, allow []string, watch bool, inter
 		fmt.Fprintf(stderr, "ccsite serve: %v\n", err)
 		return exitFail
 	}
-	index := build.IndexPath(state)
-	if state == "" {
-		index = build.IndexPath(build.DefaultStateDir(dir, e.getenv))
+	state, err := stateOf(dir, state, e.getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite serve: %v\n", err)
+		return exitFail
 	}
+	index := build.IndexPath(state)
 	started := func(a string) {
 		fmt.Fprintf(stderr, "ccsite serve: %s on http://%s/ (search API: /api/search?q=…); Ctrl-C stops\n", dir, a)
 	}
-	var err error
 	if !watch {
 		err = serve.Run(ctx, dir, index, addr, allow, started)
 	} else {
