@@ -983,7 +983,24 @@ func valueRest(text, match, secret string) string {
 		to = from + e
 	}
 	rest := text[from:to]
-	if !strings.ContainsAny(rest, "=:") || len(rest) < minSecret {
+	if len(rest) < minSecret {
+		return ""
+	}
+	// The value holds an assignment (DB_PASSWORD=…), or is a name an
+	// assignment follows (aws_secret_access_key = …); either way the
+	// name holds a word of the rules' (most rejected values are code,
+	// and are not scanned again).
+	name := ""
+	if i := strings.IndexAny(secret, "=:"); i > 0 {
+		name = secret[:i]
+	} else {
+		after := strings.TrimLeft(rest[len(secret):], " \t\"'`")
+		if after == "" || after[0] != '=' && after[0] != ':' {
+			return ""
+		}
+		name = secret
+	}
+	if !sensitiveKeyOf(name) {
 		return ""
 	}
 	return rest
