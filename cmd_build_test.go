@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -107,8 +108,11 @@ func TestBuildRecord(t *testing.T) {
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
 	getenv := func(k string) string {
-		if k == "CCSITE_CACHE_DIR" {
+		switch k {
+		case "CCSITE_CACHE_DIR":
 			return cache
+		case "CCSITE_STATE_HOME": // TestMain's: never the real home's
+			return os.Getenv(k)
 		}
 		return ""
 	}
@@ -129,6 +133,12 @@ func TestBuildRecord(t *testing.T) {
 	}
 	if got := string(data); strings.Contains(got, "quiet") || !strings.Contains(got, `"hunter2"`) {
 		t.Errorf("record:\n%s", got)
+	}
+	// The user's alone, as the cache folder it is in.
+	for _, p := range []string{p, filepath.Dir(p), cache} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm()&0o077 != 0 && runtime.GOOS != "windows" {
+			t.Errorf("%s is open to others (%v)", p, err)
+		}
 	}
 	// Nowhere in the site.
 	filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {

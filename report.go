@@ -80,17 +80,21 @@ func writeReport(path string, inputs []string, sum build.Summary) error {
 		}
 		r.Redactions = set
 	}
-	return writeJSONFile(path, r)
+	return writeJSONFile(path, r, false)
 }
 
-// writeJSONFile writes v as indented JSON through a temporary file.
-func writeJSONFile(path string, v any) error {
+// writeJSONFile writes v as indented JSON through a temporary file; a
+// private one is the user's alone (0600).
+func writeJSONFile(path string, v any, private bool) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
 	// Atomically, as every file ccsite writes (a report inside the site
 	// leaves no half file or stray temporary one the next build keeps).
+	if private {
+		return build.WritePrivateFile(path, append(data, '\n'))
+	}
 	return build.WriteFile(path, append(data, '\n'))
 }
 
@@ -141,5 +145,5 @@ func recordBuild(out string, args []string, getenv func(string) string) error {
 			kept = append(kept, a)
 		}
 	}
-	return writeJSONFile(p, BuildRecord{Dir: dir, Args: kept})
+	return writeJSONFile(p, BuildRecord{Dir: dir, Args: kept}, true) // its arguments may hold secret patterns
 }

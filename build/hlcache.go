@@ -210,8 +210,12 @@ func decodeRedacted(v []byte) (out []byte, rules map[string]int, ok bool) {
 
 // openDiskCache opens (or makes) the cache in dir. Another build holding it
 // makes this one go without (after a second).
+//
+// The file holds highlighted code and redacted lines of the transcripts:
+// it is the user's alone (0600, in a folder made 0700), also one an older
+// ccsite made readable by others.
 func openDiskCache(dir, salt string) (*diskCache, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
 	// The file is named for the redaction rules' version and for the
@@ -242,9 +246,12 @@ func openDiskCache(dir, salt string) (*diskCache, error) {
 	// CPU-s of a cold 1 GB build with the search texts, then a bbolt file
 	// too) keep the file's new size through a power failure, which NoSync
 	// does not keep its pages through anyway.
-	db, err := bolt.Open(p, 0o644, &bolt.Options{Timeout: time.Second, NoSync: true, NoGrowSync: true, InitialMmapSize: search.InitialMmap})
+	db, err := bolt.Open(p, 0o600, &bolt.Options{Timeout: time.Second, NoSync: true, NoGrowSync: true, InitialMmapSize: search.InitialMmap})
 	if err != nil {
 		return nil, fmt.Errorf("highlight cache %s: %w", p, err)
+	}
+	if st, err := os.Stat(p); err == nil && st.Mode().Perm()&0o077 != 0 {
+		os.Chmod(p, 0o600)
 	}
 	c := &diskCache{db: db, salt: salt + " redact/" + redact.Version, puts: make(chan kv, 1024), done: make(chan struct{})}
 	if err := db.Update(func(tx *bolt.Tx) error {

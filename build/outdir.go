@@ -20,10 +20,10 @@ var ErrLocked = errors.New("another ccsite build is writing this folder")
 // (flock), so a build that is killed releases it.
 func lockOut(ctx context.Context, out, state string, wait time.Duration, waiting func()) (unlock func(), err error) {
 	p := filepath.Join(state, lockName)
-	if err := os.MkdirAll(state, 0o755); err != nil {
+	if err := os.MkdirAll(state, 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -150,7 +150,7 @@ func writeState(state string, st *buildState) error {
 	if err := w.keep(0); err != nil {
 		return err
 	}
-	return WriteFile(path, w.buf)
+	return WritePrivateFile(path, w.buf)
 }
 
 // sameWriter compares what is written to it with the file old (nil: none)
@@ -472,13 +472,13 @@ func openJournal(state string) (*journal, []string, error) {
 			left = []string{}
 		}
 	}
-	if err := os.MkdirAll(state, 0o755); err != nil {
+	if err := os.MkdirAll(state, 0o700); err != nil {
 		return nil, nil, err
 	}
 	if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
 		os.Remove(p) // a link: never append through it
 	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, nil, err
 	}

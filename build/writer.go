@@ -312,9 +312,19 @@ func writeInside(out, path string, data []byte) error {
 var beforeRename func()
 
 // WriteFile writes through a temporary file and a rename, so a reader
-// never sees half a file.
-func WriteFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+// never sees half a file. The file is readable by others (a page, a
+// report): a file of the state or the cache is written with
+// WritePrivateFile.
+func WriteFile(path string, data []byte) error { return writeFileMode(path, data, 0o755, 0o644) }
+
+// WritePrivateFile is WriteFile for a file the user's alone (0600, the
+// folders it makes 0700): the manifest, a build record.
+func WritePrivateFile(path string, data []byte) error {
+	return writeFileMode(path, data, 0o700, 0o600)
+}
+
+func writeFileMode(path string, data []byte, dirMode, mode fs.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
@@ -330,7 +340,7 @@ func WriteFile(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
 		return err
 	}
 	if beforeRename != nil {

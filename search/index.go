@@ -225,10 +225,10 @@ func openWriter(dir string, fresh bool) (*Writer, error) {
 
 // takeLock takes the lock of the index in dir (lockPath), waiting for it.
 func takeLock(dir string) (*os.File, error) {
-	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(lockPath(dir), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(lockPath(dir), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, err
 	}

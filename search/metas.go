@@ -137,7 +137,7 @@ func writeMetas(path string, metas []meta) error {
 	head = binary.AppendUvarint(head, metasFormat)
 	head = binary.LittleEndian.AppendUint64(head, uint64(len(metas)))
 	data := encodeSection(head, metas, 0)
-	f, err := os.Create(path + ".tmp")
+	f, err := createPrivate(path + ".tmp")
 	if err != nil {
 		return err
 	}

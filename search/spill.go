@@ -88,7 +88,7 @@ func spillPath(dir string) string { return filepath.Clean(dir) + "-spill" }
 // documents are numbered in tab.
 func newSpill(dir string, tab *idTab) *spill {
 	s := &spill{path: spillPath(dir), tab: tab, same: map[spillKey]spillLoc{}}
-	s.f, s.err = os.Create(s.path)
+	s.f, s.err = createPrivate(s.path)
 	if s.err == nil {
 		s.bw = bufio.NewWriterSize(s.f, 256<<10)
 	}

@@ -115,13 +115,36 @@ func decodeMetasFile(data []byte) ([]meta, error) {
 	return metas, err
 }
 
-// writeAtomic writes a file through a temporary one.
+// writeAtomic writes a file through a temporary one, the user's alone
+// (0600, as is every file of the index: they hold the transcripts' text).
 func writeAtomic(path string, data []byte) error {
-	if err := os.WriteFile(path+".tmp", data, 0o644); err != nil {
+	f, err := createPrivate(path + ".tmp")
+	if err == nil {
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		os.Remove(path + ".tmp")
 		return err
 	}
 	return os.Rename(path+".tmp", path)
+}
+
+// createPrivate creates or truncates the file at path, as os.Create does,
+// the user's alone (0600), also when it was there before with another
+// mode (written by an older ccsite).
+func createPrivate(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // docOf is the document a meta and its text describe.
@@ -145,7 +168,7 @@ func makeIndex(dir string, metas []meta, texts *textReader) error {
 	}
 	tmp := buildPath(dir)
 	os.RemoveAll(tmp)
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
@@ -160,6 +183,9 @@ func makeIndex(dir string, metas []meta, texts *textReader) error {
 	// same config. bleve's own builder is never used: its empty folder in
 	// tmp goes with tmp.
 	if _, err := bleve.NewBuilder(dir, m, cfg); err != nil {
+		return err
+	}
+	if err := closeMeta(dir); err != nil {
 		return err
 	}
 	b, err := scorch.NewBuilder(cfg)
@@ -270,7 +296,17 @@ func emptyIndex(dir string) error {
 	if err != nil {
 		return err
 	}
+	if err := closeMeta(dir); err != nil {
+		idx.Close()
+		return err
+	}
 	return idx.Close()
+}
+
+// closeMeta makes the index's meta file, which bleve creates 0666 (less
+// the umask) where its other files are 0600, the user's alone too.
+func closeMeta(dir string) error {
+	return os.Chmod(filepath.Join(dir, "index_meta.json"), 0o600)
 }
 
 // maxSegments is how many segments an updated index may keep.

@@ -159,11 +159,11 @@ func openTexts(dir string, fresh bool) (*textStore, error) {
 
 // create makes the log and index at the paths, empty, and opens them.
 func (s *textStore) create(logPath, idxPath string) error {
-	log, err := os.OpenFile(logPath, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	log, err := createPrivate(logPath)
 	if err != nil {
 		return fmt.Errorf("search texts: %w", err)
 	}
-	idx, err := os.OpenFile(idxPath, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	idx, err := createPrivate(idxPath)
 	if err != nil {
 		log.Close()
 		return fmt.Errorf("search texts: %w", err)
