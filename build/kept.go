@@ -2,8 +2,6 @@ package build
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -238,66 +236,6 @@ func (f ForgetSelect) match(e *keep.Entry) bool {
 		}
 	}
 	return !f.Before.IsZero() && !e.Start.IsZero() && e.Start.Before(f.Before)
-}
-
-// Forgotten says what Forget removed.
-type Forgotten struct {
-	Sessions int // sessions whose copies went
-	Files    int // their files (sub-agents, file-history… included)
-	// StillThere counts the forgotten sessions whose file is still in
-	// place: the next build reads and keeps them again.
-	StillThere int
-}
-
-// Forget removes kept sessions from the archive of the site whose state
-// folder is state, with every file they kept. The next build removes
-// their pages, exports and search documents, unless their file is still
-// there.
-func Forget(state string, sel ForgetSelect) (Forgotten, error) {
-	var out Forgotten
-	if sel.empty() {
-		return out, errors.New("forget: name sessions, --project GLOB or --before DATE")
-	}
-	st, err := keep.Open(archiveDir(state))
-	if err != nil {
-		return out, err
-	}
-	defer st.Close()
-	sessions := map[string]bool{}
-	for _, e := range st.Entries() {
-		if e.Kind == keep.KindSession && sel.match(e) {
-			sessions[e.Session] = true
-			if _, err := os.Stat(e.Path); err == nil {
-				out.StillThere++
-			}
-		}
-	}
-	out.Sessions = len(sessions)
-	out.Files = st.Forget(func(e *keep.Entry) bool { return sessions[e.Session] || (e.Session == "" && sel.match(e)) })
-	if _, err := st.Save(); err != nil {
-		return out, err
-	}
-	// What discovery remembered of the forgotten files goes too (the
-	// next build reads again the files still there).
-	if err := os.Remove(peekCachePath(state)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return out, err
-	}
-	return out, nil
-}
-
-// ExportArchive writes the kept transcripts of the site whose state folder
-// is state to dir as a projects tree (each file byte for byte as it was
-// read, at its path from its input root); it returns how many files.
-func ExportArchive(state, dir string) (int, error) {
-	st, err := keep.Open(archiveDir(state))
-	if err != nil {
-		return 0, err
-	}
-	defer st.Close()
-	if len(st.Entries()) == 0 {
-		return 0, fmt.Errorf("no archive in %s (build the site first)", archiveDir(state))
-	}
-	return st.Export(dir)
 }
 
 // KeepsFrom tells whether the archive in the state folder keeps files

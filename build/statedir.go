@@ -173,7 +173,11 @@ func makeStateDir(state string, ours bool) error {
 
 // Erased says what ForgetErasing removed.
 type Erased struct {
-	Forgotten
+	Sessions int // sessions whose copies went
+	Files    int // their files (sub-agents, file-history… included)
+	// StillThere counts the forgotten sessions whose file is still in
+	// place: the next build reads and keeps them again.
+	StillThere int
 	// Bytes are the archive's bytes that went: the forgotten copies (and
 	// any earlier copy of them a pack still held), their restored files,
 	// discovery's cache.
@@ -184,13 +188,17 @@ type Erased struct {
 	Rebuild bool
 }
 
-// ForgetErasing forgets the sessions sel selects (Forget) and erases what
-// the state folder holds of them: their copies in the archive and their
-// restored files (the archive's save erases them), and the build's
-// manifest and search index, which hold their titles and texts (the next
-// build makes them again, without them). It holds the site's lock: while
-// a build of the site runs, it fails. A state folder without an archive
-// is left as it is (nothing forgotten).
+// ForgetErasing removes the kept sessions sel selects from the archive
+// of the site out whose state folder is state, with every file they kept
+// (sub-agents, file-history…), and erases what the state folder holds of
+// them: their copies in the archive and their restored files (the
+// archive's save erases them), what discovery remembered of their files,
+// and the build's manifest and search index, which hold their titles and
+// texts (the next build makes them again, without them). The next build
+// removes their pages, exports and search documents, unless their file
+// is still there. It holds the site's lock: while a build of the site
+// runs, it fails. A state folder without an archive is left as it is
+// (nothing forgotten).
 func ForgetErasing(ctx context.Context, out, state string, sel ForgetSelect) (Erased, error) {
 	var res Erased
 	if sel.empty() {
@@ -208,7 +216,28 @@ func ForgetErasing(ctx context.Context, out, state string, sel ForgetSelect) (Er
 	}
 	defer unlock()
 	before := treeSize(archiveDir(state))
-	if res.Forgotten, err = Forget(state, sel); err != nil {
+	st, err := keep.Open(archiveDir(state))
+	if err != nil {
+		return res, err
+	}
+	defer st.Close()
+	sessions := map[string]bool{}
+	for _, e := range st.Entries() {
+		if e.Kind == keep.KindSession && sel.match(e) {
+			sessions[e.Session] = true
+			if _, err := os.Stat(e.Path); err == nil {
+				res.StillThere++
+			}
+		}
+	}
+	res.Sessions = len(sessions)
+	res.Files = st.Forget(func(e *keep.Entry) bool { return sessions[e.Session] || (e.Session == "" && sel.match(e)) })
+	if _, err := st.Save(); err != nil {
+		return res, err
+	}
+	// What discovery remembered of the forgotten files goes too (the
+	// next build reads again the files still there).
+	if err := os.Remove(peekCachePath(state)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return res, err
 	}
 	res.Bytes = max(before-treeSize(archiveDir(state)), 0)

@@ -646,15 +646,6 @@ func (s *Store) Entries() []*Entry {
 	return out
 }
 
-// Export writes every kept transcript (not file-history backups) to dir
-// as a projects tree, as ExportTo does. It returns how many files it
-// wrote (missing ones, and kept copies set beside a file with other
-// bytes).
-func (s *Store) Export(dir string) (int, error) {
-	res, err := s.ExportTo(dir)
-	return res.Written + len(res.Beside), err
-}
-
 // Exported says what ExportTo did.
 type Exported struct {
 	Written int // files written where there were none
