@@ -16,8 +16,11 @@ const (
 	// sp is the space between arguments.
 	sp = `[ \t+]`
 	// rest is the rest of a command, up to its end (;, |, & or a line's
-	// end): the flags between the command and the one that matters.
-	rest = `[^\f\n;|&]*?`
+	// end, or a third line end after a "\" that continues it): the flags
+	// between the command and the one that matters.
+	rest = seg + cont + cont + cont
+	seg  = `[^\f\n;|&]*?`
+	cont = `(?:\\[ \t]*\f` + seg + `)?`
 	// cliValue is a flag's value, quoted or not: the first group that
 	// is not empty is the secret.
 	cliValue = `(?:'([^'\f\n]+)'|"([^"\f\n]+)"|([^\s'"\x60;|&<>()]+))`
@@ -57,11 +60,11 @@ var shapeRules = []config.Rule{
 	cliRule("cli-password", "htpasswd -nb user <password>",
 		`\bhtpasswd(?:`+sp+`+-[a-zA-Z]+)+`+sp+`+`+cliArg+sp+`+`+cliValue, "htpasswd"),
 	cliRule("cli-password", "zip -P <password>",
-		`\b(?:zip|unzip|zipcloak)\b`+rest+sp+`(?:-P|--password)(?:`+sp+`+|=)`+cliValue, "zip"),
+		`\b(?:zip|unzip|zipcloak)\b`+rest+sp+`(?:-P|--password)(?:`+sp+`+|=)`+cliValue, "zip ", "zip\t", "zip+", "zipcloak"),
 	cliRule("cli-password", "7z -p<password>",
-		`\b(?:7z|7za|7zr|rar|unrar)\b`+rest+sp+`-p`+cliValue, "7z ", "7za", "7zr", "rar"),
+		`\b(?:7z|7za|7zr|rar|unrar)\b`+rest+sp+`-p`+cliValue, "7z ", "7za ", "7zr ", "rar "),
 	cliRule("cli-password", "openssl -pass pass:<password>",
-		`(?:^|`+sp+`)-(?:pass|passin|passout|srcpass|destpass|password)`+sp+`+['"]?pass:`+cliValue, "pass:"),
+		`(?:^|`+sp+`)-(?:pass|passin|passout|srcpass|destpass|password)`+sp+`+['"]?pass:`+cliValue, " pass:", "'pass:", "\"pass:", "+pass:", "\tpass:"),
 	cliRule("cli-password", "openssl enc -k <password>",
 		`\bopenssl\b`+rest+sp+`-k`+sp+`+`+cliValue, "openssl"),
 	cliRule("cli-password", "smbclient -U user%<password>",
@@ -72,7 +75,7 @@ var shapeRules = []config.Rule{
 		`\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b`+rest+sp+`-[wsa]`+sp+`*`+cliValue, "ldap"),
 	cliRule("cli-password", "sqlcmd -P <password>",
 		`\b(?:sqlcmd|bcp|osql|isql|mssql-cli|mssql-scripter|sqlpackage)\b`+rest+sp+`-P`+sp+`*`+cliValue,
-		"sqlcmd", "bcp", "osql", "isql", "mssql"),
+		"sqlcmd", "bcp ", "osql", "isql", "mssql"),
 	cliRule("cli-password", "mongosh -p <password>",
 		`\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b`+rest+sp+`(?:-p|--password)(?:`+sp+`+|=)`+cliValue,
 		"mongo"),
@@ -84,12 +87,12 @@ var shapeRules = []config.Rule{
 	cliRule("cli-password", "mosquitto_passwd -b file user <password>",
 		`\bmosquitto_passwd\b`+rest+sp+`-b`+sp+`+`+cliArg+sp+`+`+cliArg+sp+`+`+cliValue, "mosquitto_"),
 	cliRule("cli-password", "aws configure set aws_secret_access_key <secret>",
-		`\bconfigure`+sp+`+set`+sp+`+(?:[\w.-]*\.)?(?:aws_secret_access_key|aws_session_token|aws_security_token)`+sp+`+`+cliValue,
-		"configure"),
+		`\bconfigure`+sp+`set`+sp+`+(?:[\w.-]*\.)?(?:aws_secret_access_key|aws_session_token|aws_security_token)`+sp+`+`+cliValue,
+		"configure set", "configure+set"),
 	cliRule("cli-password", "a password given as --password <value> (with a space)",
 		`(?:^|`+sp+`)--(?:[a-z]+-)*(?:password|passwd|passphrase|pass|token|api-?key|secret|client-secret|secret-key|access-key|auth-token)`+
-			sp+`+`+cliValue, "--pass", "-password", "-passwd", "-passphrase", "-token", "-apikey", "-api-key",
-		"-secret", "-access-key"),
+			`[ \t]+`+cliValue, "-password ", "-passwd ", "-passphrase ", "-pass ", "-token ", "-apikey ", "-api-key ", "-secret ",
+		"-secret-key ", "-access-key ", "-password\t", "-token\t", "-secret\t"),
 	cliRule("cli-password", "lftp -u user,<password>",
 		`\blftp\b`+rest+sp+`-u`+sp+`+['"]?[^,\s'"\f\n]+,([^\s'"\x60;|&<>]+)`, "lftp"),
 	cliRule("cli-user-key", "an API key given to curl as the user, with no password (-u sk_live_…:)",
@@ -101,7 +104,7 @@ var shapeRules = []config.Rule{
 		// A token ends at a line end written as \n too (a .netrc
 		// shown in a JSON string or a .env value).
 		Regex:    glregexp.MustCompile(`\b(?:machine` + sp + `+[^\s+\\]+|default)` + netrcToken + netrcToken + netrcToken + `(?:` + sp + `+|` + nl + `)password` + sp + `+(?:'([^'\f\n]+)'|"([^"\f\n]+)"|([^\s'"\x60;|&<>()\\]+))`),
-		Keywords: []string{"machine", "default"},
+		Keywords: []string{"machine", "default login", "default password", "default account"},
 	},
 	{
 		RuleID:      "private-key-cut",

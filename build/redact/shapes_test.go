@@ -120,6 +120,12 @@ func shapeCases(r *rand.Rand) []shapeCase {
 	p = pw()
 	add("nested: query then assignment", "https://api.nw.io/v1/ping?token=DB_PASSWORD="+p, p)
 	p = pw()
+	add("continued command", "docker login \\\n  -u ci-bot \\\n  -p "+p+" \\\n  registry.nw.io", p)
+	stripe = "sk_live_" + randStr(r, 24, alnum)
+	add("continued curl -u key:", "curl -X POST https://api.stripe.com/v1/charges \\\n  -u "+stripe+": \\\n  -d amount=2000", stripe)
+	u = randUUID(r)
+	add("Heroku key", "export HEROKU_API_KEY="+u, u)
+	p = pw()
 	add("escaped JSON in a string", `{\"db\": {\"password\": \"`+p+`\"}}`, p)
 	return cs
 }
