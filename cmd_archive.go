@@ -54,8 +54,9 @@ by id, or select them with --project or --before.
 Their bytes are erased from the state folder: their kept copies (unless
 another kept file holds the same bytes), their restored files, and the
 build's manifest and search index, which hold their titles and words (the
-next build makes every page and the search index again). A build of the
-site must not be running.`,
+next build makes every page and the search index again). The highlight
+cache ($CCSITE_CACHE_DIR, else the user cache folder), which holds their
+code, is cleared too. A build of the site must not be running.`,
 		Example: `  ccsite forget 0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5
   ccsite forget -o public --project '*scratch*'
   ccsite forget --before 2025-06-01`,
@@ -82,7 +83,9 @@ site must not be running.`,
 			fmt.Fprintf(e.stderr, "ccsite forget: %v\n", err)
 			return exitStatus(exitFail)
 		}
-		f, err := build.ForgetErasing(e.ctx, *site, dir, sel)
+		// The build's highlight cache (build.DefaultCacheDir, as build
+		// finds it) holds their code: it goes too.
+		f, err := build.ForgetErasing(e.ctx, *site, dir, build.DefaultCacheDir(e.getenv), sel)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ccsite forget: %v\n", err)
 			return exitStatus(exitFail)
@@ -92,7 +95,10 @@ site must not be running.`,
 			return nil
 		}
 		fmt.Fprintf(e.stdout, "ccsite forget: %d session(s) and %d kept file(s) removed from the archive of %s, %s erased; the next build removes their pages\n", f.Sessions, f.Files, *site, sizeText(f.Bytes))
-		if f.Rebuild {
+		switch {
+		case f.Rebuild && f.Cache:
+			fmt.Fprintf(e.stdout, "ccsite forget: the build's manifest, search index and highlight cache went too (they held their titles, words and code): the next build makes every page again\n")
+		case f.Rebuild:
 			fmt.Fprintf(e.stdout, "ccsite forget: the build's manifest and search index went too (they held their titles and words): the next build makes every page again\n")
 		}
 		if f.StillThere > 0 {

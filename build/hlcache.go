@@ -37,6 +37,27 @@ func DefaultCacheDir(getenv func(string) string) string {
 // hlCacheLimit bounds the cache file: past it, the cache starts empty.
 const hlCacheLimit = 2 << 30
 
+// hlCacheGlob matches the cache files in their folder, this version's and
+// any other's.
+const hlCacheGlob = "highlight*.db"
+
+// clearDiskCache removes the highlight cache files in dir (every
+// version's): they hold highlighted code and redacted lines of the
+// transcripts, and the next build makes them again. It tells whether
+// there were any.
+func clearDiskCache(dir string) (bool, error) {
+	files, err := filepath.Glob(filepath.Join(dir, hlCacheGlob))
+	if err != nil {
+		return false, err
+	}
+	for _, f := range files {
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return false, fmt.Errorf("highlight cache: %w (remove it by hand)", err)
+		}
+	}
+	return len(files) > 0, nil
+}
+
 // The cache's buckets, by kv.bucket.
 const (
 	hlKind    = iota // highlighted blocks
@@ -228,7 +249,7 @@ func openDiskCache(dir, salt string) (*diskCache, error) {
 	// MB to rebuild the 1 GB tree, 727 cold).
 	sum := sha256.Sum256([]byte(salt))
 	name := "highlight-r" + redact.Version + "-" + hex.EncodeToString(sum[:6]) + ".db"
-	if old, err := filepath.Glob(filepath.Join(dir, "highlight*.db")); err == nil {
+	if old, err := filepath.Glob(filepath.Join(dir, hlCacheGlob)); err == nil {
 		for _, o := range old {
 			if filepath.Base(o) != name {
 				os.Remove(o)

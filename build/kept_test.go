@@ -144,7 +144,7 @@ func TestDeletedSourcesStay(t *testing.T) {
 
 	// forget: the session goes everywhere (pages, exports, documents,
 	// copies).
-	f, err := ForgetErasing(context.Background(), site, state, ForgetSelect{Sessions: []string{"8f6c56cd-7dc9-5b10-8aee-686bfe5862c2"}})
+	f, err := ForgetErasing(context.Background(), site, state, "", ForgetSelect{Sessions: []string{"8f6c56cd-7dc9-5b10-8aee-686bfe5862c2"}})
 	if err != nil || f.Sessions != 1 || f.Files < 2 || f.StillThere != 0 || !f.Rebuild {
 		t.Fatalf("forget: %+v, %v", f, err)
 	}

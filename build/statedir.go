@@ -186,6 +186,9 @@ type Erased struct {
 	// hold the forgotten sessions' titles and texts): the next build
 	// makes every page and the search index again.
 	Rebuild bool
+	// Cache says the highlight cache went too (it holds their code and
+	// redacted lines): the next build highlights anew.
+	Cache bool
 }
 
 // ForgetErasing removes the kept sessions sel selects from the archive
@@ -196,10 +199,11 @@ type Erased struct {
 // and the build's manifest and search index, which hold their titles and
 // texts (the next build makes them again, without them). The next build
 // removes their pages, exports and search documents, unless their file
-// is still there. It holds the site's lock: while a build of the site
-// runs, it fails. A state folder without an archive is left as it is
-// (nothing forgotten).
-func ForgetErasing(ctx context.Context, out, state string, sel ForgetSelect) (Erased, error) {
+// is still there. The highlight cache files in cache ("": none; the cache
+// is the user's, every site's) are removed too. It holds the site's lock:
+// while a build of the site runs, it fails. A state folder without an
+// archive is left as it is (nothing forgotten).
+func ForgetErasing(ctx context.Context, out, state, cache string, sel ForgetSelect) (Erased, error) {
 	var res Erased
 	if sel.empty() {
 		return res, errors.New("forget: name sessions, --project GLOB or --before DATE")
@@ -251,6 +255,11 @@ func ForgetErasing(ctx context.Context, out, state string, sel ForgetSelect) (Er
 		return res, err
 	}
 	res.Rebuild = true
+	if cache != "" {
+		if res.Cache, err = clearDiskCache(cache); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 

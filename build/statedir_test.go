@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"ccsite/build/redact"
 	"ccsite/search"
 
 	"github.com/klauspost/compress/zstd"
@@ -286,11 +287,18 @@ func TestForgetErasesState(t *testing.T) {
 	src := filepath.Join(in, "-home-kim-shop", sid+".jsonl")
 	os.MkdirAll(filepath.Dir(src), 0o755)
 	os.WriteFile(src, []byte(`{"type":"user","uuid":"aaaaaaaa-0000-4000-8000-000000000001","sessionId":"`+sid+`","cwd":"/home/kim/shop","timestamp":"2026-02-03T09:00:00.000Z","message":{"role":"user","content":"Which Go version for `+secret+`?"}}
-{"type":"assistant","uuid":"aaaaaaaa-0000-4000-8000-000000000002","parentUuid":"aaaaaaaa-0000-4000-8000-000000000001","sessionId":"`+sid+`","cwd":"/home/kim/shop","timestamp":"2026-02-03T09:00:05.000Z","message":{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Go 1.26 for `+secret+`."}]}}
+{"type":"assistant","uuid":"aaaaaaaa-0000-4000-8000-000000000002","parentUuid":"aaaaaaaa-0000-4000-8000-000000000001","sessionId":"`+sid+`","cwd":"/home/kim/shop","timestamp":"2026-02-03T09:00:05.000Z","message":{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Go 1.26 for `+secret+`:\n\n`+"```go\\nconst "+secret+" = \\\"1.26\\\"\\n```"+`"}]}}
+{"type":"user","uuid":"aaaaaaaa-0000-4000-8000-000000000003","parentUuid":"aaaaaaaa-0000-4000-8000-000000000002","sessionId":"`+sid+`","cwd":"/home/kim/shop","timestamp":"2026-02-03T09:00:09.000Z","message":{"role":"user","content":"The `+secret+` token is hunter2hunter2, keep it."}}
 `), 0o644)
 	dir := t.TempDir()
-	site, state := filepath.Join(dir, "site"), filepath.Join(dir, "state")
-	cfg := Config{Paths: []string{in}, Out: site, State: state}
+	site, state, cache := filepath.Join(dir, "site"), filepath.Join(dir, "state"), filepath.Join(dir, "cache")
+	// With the highlight cache, and redaction: it keeps highlighted code
+	// and the lines redacted as redacted.
+	red, err := redact.New(redact.Options{Secrets: true, Literals: []string{"hunter2hunter2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Paths: []string{in}, Out: site, State: state, CacheDir: cache, Redact: red}
 	first, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -313,7 +321,7 @@ func TestForgetErasesState(t *testing.T) {
 		t.Errorf("search before forget: %+v, %v", res.Hits, err)
 	}
 	idx.Close()
-	for _, want := range []string{archiveDir(state), filepath.Join(archiveDir(state), "restored"), filepath.Join(state, stateFile)} {
+	for _, want := range []string{archiveDir(state), filepath.Join(archiveDir(state), "restored"), filepath.Join(state, stateFile), cache} {
 		if len(grepState(t, want, secret)) == 0 {
 			t.Fatalf("before forget, %s holds no %s: the test finds nothing", want, secret)
 		}
@@ -324,24 +332,26 @@ func TestForgetErasesState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ForgetErasing(context.Background(), site, state, ForgetSelect{Sessions: []string{sid}}); err == nil || !strings.Contains(err.Error(), "running") {
+	if _, err := ForgetErasing(context.Background(), site, state, cache, ForgetSelect{Sessions: []string{sid}}); err == nil || !strings.Contains(err.Error(), "running") {
 		t.Errorf("forget during a build: %v", err)
 	}
 	unlock()
-	if len(grepState(t, archiveDir(state), secret)) == 0 {
+	if len(grepState(t, archiveDir(state), secret)) == 0 || len(grepState(t, cache, secret)) == 0 {
 		t.Fatal("forget during a build forgot")
 	}
 
-	res, err := ForgetErasing(context.Background(), site, state, ForgetSelect{Sessions: []string{sid}})
-	if err != nil || res.Sessions != 1 || res.Files != 1 || res.Bytes <= 0 || !res.Rebuild {
+	res, err := ForgetErasing(context.Background(), site, state, cache, ForgetSelect{Sessions: []string{sid}})
+	if err != nil || res.Sessions != 1 || res.Files != 1 || res.Bytes <= 0 || !res.Rebuild || !res.Cache {
 		t.Fatalf("forget: %+v, %v", res, err)
 	}
-	if hits := grepState(t, state, secret); len(hits) > 0 {
-		t.Errorf("after forget, %q is still in %v", secret, hits)
+	for _, dir := range []string{state, cache} {
+		if hits := grepState(t, dir, secret); len(hits) > 0 {
+			t.Errorf("after forget, %q is still in %v", secret, hits)
+		}
 	}
 	// Forgetting it again: nothing to forget, the rest left as it is.
-	again, err := ForgetErasing(context.Background(), site, state, ForgetSelect{Sessions: []string{sid}})
-	if err != nil || again.Files != 0 || again.Rebuild {
+	again, err := ForgetErasing(context.Background(), site, state, cache, ForgetSelect{Sessions: []string{sid}})
+	if err != nil || again.Files != 0 || again.Rebuild || again.Cache {
 		t.Errorf("forget again: %+v, %v", again, err)
 	}
 
@@ -355,8 +365,10 @@ func TestForgetErasesState(t *testing.T) {
 	if hits := grepState(t, site, secret); len(hits) > 0 {
 		t.Errorf("after forget and a build, %q is still in the site: %v", secret, hits)
 	}
-	if hits := grepState(t, state, secret); len(hits) > 0 {
-		t.Errorf("after forget and a build, %q is back in %v", secret, hits)
+	for _, dir := range []string{state, cache} {
+		if hits := grepState(t, dir, secret); len(hits) > 0 {
+			t.Errorf("after forget and a build, %q is back in %v", secret, hits)
+		}
 	}
 	idx, err = search.Open(IndexPath(state))
 	if err != nil {
