@@ -74,11 +74,49 @@ func (p phrase) Searcher(ctx context.Context, r index.IndexReader, m mapping.Ind
 		holds = func(text string) bool { return sc.phraseIn(text, p.terms) }
 	}
 	text := storedTextOf(r)
-	return searcher.NewFilteringSearcher(ctx, conj, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
+	return searcher.NewFilteringSearcher(ctx, &stopping{Searcher: conj, ctx: ctx}, func(_ *search.SearchContext, d *search.DocumentMatch) bool {
 		found := false
 		err := text(d.IndexInternalID, func(t string) { found = holds(t) })
 		return err == nil && found
 	}), nil
+}
+
+// phraseCheckEvery is how many candidates of a phrase are checked between
+// two looks at the search's context.
+const phraseCheckEvery = 32
+
+// stopping is a phrase's searcher of candidates, which ends with the
+// search's context's error once the context has ended (ccsite serve's
+// request, its client gone). bleve's collector looks at the context only
+// between the hits it is given, a thousand apart: a phrase whose words
+// many documents hold, but seldom as the phrase, has every one's text
+// read and analysed before the next hit, and ran on to the last one.
+type stopping struct {
+	search.Searcher
+	ctx context.Context
+	n   int
+}
+
+func (s *stopping) check() error {
+	s.n++
+	if s.n%phraseCheckEvery == 1 {
+		return s.ctx.Err()
+	}
+	return nil
+}
+
+func (s *stopping) Next(sc *search.SearchContext) (*search.DocumentMatch, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return s.Searcher.Next(sc)
+}
+
+func (s *stopping) Advance(sc *search.SearchContext, id index.IndexInternalID) (*search.DocumentMatch, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return s.Searcher.Advance(sc, id)
 }
 
 // storedTextOf returns a function that calls fn with the stored text of a

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -275,5 +276,55 @@ func TestPhraseIn(t *testing.T) {
 	}
 	if found < 2000 {
 		t.Errorf("only %d phrases found: test phrases that occur", found)
+	}
+}
+
+// errAfter is a context that is never done but whose Err says Canceled
+// from its (after+1)th call on: a client that leaves once a search has
+// begun, at a point the test chooses.
+type errAfter struct {
+	context.Context
+	calls, after int
+}
+
+func (c *errAfter) Err() error {
+	c.calls++
+	if c.calls > c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestPhraseStops: a phrase whose words many documents hold, but never
+// as the phrase, has each one's text read and analysed; the search stops
+// with the context's error once its context ends (serve's request, the
+// client gone), not after the last document.
+func TestPhraseStops(t *testing.T) {
+	docs := make([]Doc, 3000)
+	for i := range docs {
+		docs[i] = Doc{ID: fmt.Sprintf("p/s%d.html#m", i), Project: "p", Session: fmt.Sprint("s", i), Role: "answer",
+			Text: strings.Repeat("beta gamma alpha delta ", 50)}
+	}
+	dir := filepath.Join(t.TempDir(), "idx")
+	buildIndex(t, dir, docs)
+	x, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	q := Query{Text: `"alpha beta"`, Size: 10}
+	if res, err := x.Search(context.Background(), q); err != nil || res.Total != 0 {
+		t.Fatalf("the phrase is in no document: %d hits, %v", res.Total, err)
+	}
+	ctx := &errAfter{Context: context.Background(), after: 3}
+	_, err = x.Search(ctx, q)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("a search whose context ended: %v, want context.Canceled", err)
+	}
+	if ctx.calls > ctx.after+1 {
+		t.Errorf("the context was asked %d times after it ended", ctx.calls-ctx.after-1)
+	}
+	if max := (ctx.after + 1) * phraseCheckEvery; max >= len(docs) {
+		t.Fatalf("the test ends its context after %d documents of %d", max, len(docs))
 	}
 }
