@@ -79,7 +79,7 @@ func newRoot(e *env) *cobra.Command {
 	root.SetVersionTemplate("ccsite {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err.Error()} })
 	root.AddCommand(newBuildCmd(e), newShareCmd(e), newThemeCmd(e), newSearchCmd(e), newServeCmd(e),
-		newInspectCmd(e), newUsageCmd(e), newForgetCmd(e), newArchiveCmd(e), newHookCmd(e), newVersionCmd(e))
+		newInspectCmd(e), newUsageCmd(e), newForgetCmd(e), newArchiveCmd(e), newHookCmd(e), newVersionCmd(e), newReviewCmd(e))
 	// "completion" with no shell or an unknown one is a usage error too.
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
