@@ -178,6 +178,15 @@ func leakRedacted(t *testing.T, plan *leakgen.Plan, m *leakMatcher, in string, c
 	// holds what the pages show: it is checked as well, but for the
 	// archive of the transcripts as they were. Its bleve index is made
 	// when a search first needs it: made here, it is scanned too.
+	// ccsite review writes its page of every redaction into the state
+	// folder: scanned with it.
+	rep, err := Review(ctx, ReviewConfig{Paths: []string{in}, Out: site, State: state, Redact: redact.Options{Secrets: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Total < len(plan.Plants)/2 {
+		t.Errorf("review lists %d findings for %d plants", rep.Total, len(plan.Plants))
+	}
 	run.area = "state"
 	leakSync(t, state)
 	run.scanTree(t, state)

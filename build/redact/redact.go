@@ -663,9 +663,9 @@ func (r *Redactor) secrets(vals, keys []string, groups []int, skip []bool, hashe
 	}
 	found := r.findings(text)
 	for _, gr := range gs {
-		gr.cutAcross(found, vals, stripped, add)
+		gr.cutAcross(found, vals, stripped, add, r.found)
 	}
-	replaceFound(found, vals, stripped, add)
+	replaceFound(found, vals, stripped, add, r.found)
 }
 
 // lineGroup is the elements of one array among the values, as the lines of
@@ -758,8 +758,8 @@ type lineCut struct {
 // span lines of it (a key in a patch): each line it spans loses its part.
 // The cuts are found on the lines as scanned, then made from the end of
 // each line.
-func (gr *lineGroup) cutAcross(found []finding, vals, stripped []string, add func(string, int)) {
-	cuts := gr.findCuts(found, add)
+func (gr *lineGroup) cutAcross(found []finding, vals, stripped []string, add func(string, int), told func(rule, secret string)) {
+	cuts := gr.findCuts(found, add, told)
 	for m, cs := range cuts {
 		if len(cs) == 0 {
 			continue
@@ -782,7 +782,7 @@ func (gr *lineGroup) cutAcross(found []finding, vals, stripped []string, add fun
 // that span more than one line (those within one are cut by replaceFound).
 // The first line a secret spans gets the mark, the others lose their part
 // only.
-func (gr *lineGroup) findCuts(found []finding, add func(string, int)) [][]lineCut {
+func (gr *lineGroup) findCuts(found []finding, add func(string, int), told func(rule, secret string)) [][]lineCut {
 	text := gr.text.String()
 	cuts := make([][]lineCut, len(gr.members))
 	for _, f := range found {
@@ -804,6 +804,7 @@ func (gr *lineGroup) findCuts(found []finding, add func(string, int)) [][]lineCu
 				if first {
 					mark = "[REDACTED:" + f.rule + "]"
 					add(f.rule, 1)
+					told(f.rule, f.secret)
 					first = false
 				} else if lo == 0 && strings.IndexByte("+- ", line[0]) >= 0 {
 					lo = 1 // a patch line keeps its sign
@@ -817,12 +818,14 @@ func (gr *lineGroup) findCuts(found []finding, add func(string, int)) [][]lineCu
 
 // replaceFound replaces each secret found wherever it is in vals; a value
 // where colour codes cut a secret loses its colours rather than keep it.
-func replaceFound(found []finding, vals, stripped []string, add func(string, int)) {
+func replaceFound(found []finding, vals, stripped []string, add func(string, int), told func(rule, secret string)) {
 	for _, f := range found {
+		replaced := false
 		for i, v := range vals {
 			if n := strings.Count(v, f.secret); n > 0 {
 				vals[i] = strings.ReplaceAll(v, f.secret, "[REDACTED:"+f.rule+"]")
 				add(f.rule, n)
+				replaced = true
 			} else if s := stripped[i]; s != "" && strings.Contains(s, f.secret) {
 				// The secret is cut by colour codes: the value loses
 				// its colours rather than keep the secret.
@@ -830,7 +833,11 @@ func replaceFound(found []finding, vals, stripped []string, add func(string, int
 				vals[i] = strings.ReplaceAll(s, f.secret, "[REDACTED:"+f.rule+"]")
 				stripped[i] = vals[i]
 				add(f.rule, n)
+				replaced = true
 			}
+		}
+		if replaced {
+			told(f.rule, f.secret)
 		}
 	}
 }
@@ -878,12 +885,7 @@ func (r *Redactor) findings(text string) []finding {
 	for sec, rule := range best {
 		out = append(out, finding{rule, sec, strings.ReplaceAll(sec, "\n", "\f")})
 	}
-	if r.opts.OnFind != nil {
-		sort.Slice(out, func(i, j int) bool { return out[i].secret < out[j].secret })
-		for _, f := range out {
-			r.found(f.rule, f.secret)
-		}
-	}
+
 	sort.Slice(out, func(i, j int) bool {
 		if len(out[i].secret) != len(out[j].secret) {
 			return len(out[i].secret) > len(out[j].secret)
@@ -1103,13 +1105,14 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 	type cut struct {
 		from, to int
 		rule     string
+		secret   string
 	}
 	cuts := map[int][]cut{}
 	for k, b := range blobs {
 		// gitleaks has no rule for a URL's password: ours, on the
 		// decoded text too.
 		if _, n := urlPasswordsOf(b.text, r.allowed, r.found); n > 0 && b.enc == nil {
-			cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, "url-password"})
+			cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, "url-password", ""})
 			scans[k] = ""
 		}
 	}
@@ -1143,7 +1146,7 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 					continue
 				}
 			}
-			cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, f.rule})
+			cuts[b.val] = append(cuts[b.val], cut{b.from, b.to, f.rule, f.secret})
 		}
 	}
 	for i, cs := range cuts {
@@ -1164,15 +1167,23 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 			c := merged[k]
 			v = v[:c.from] + "[REDACTED:" + c.rule + "]" + v[c.to:]
 			add(c.rule, 1)
+			if c.secret != "" {
+				r.found(c.rule, c.secret)
+			}
 		}
 		vals[i] = v
 	}
 	for _, f := range literal {
+		replaced := false
 		for i, v := range vals {
 			if n := strings.Count(v, f.secret); n > 0 {
 				vals[i] = strings.ReplaceAll(v, f.secret, "[REDACTED:"+f.rule+"]")
 				add(f.rule, n)
+				replaced = true
 			}
+		}
+		if replaced {
+			r.found(f.rule, f.secret)
 		}
 	}
 }
