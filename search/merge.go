@@ -85,130 +85,24 @@ func (e sourceError) Unwrap() error { return e.err }
 // upto (upto < 0: the whole layer).
 func (w *staticWriter) makeLayer(docs []meta, src layerSource, st *mergeState, upto int64) error {
 	kl := &st.Layer
-	all := upto < 0
-	e := &kl.Entry
 	if !st.Tabled {
 		// Once: a whole index's documents took 0.08 CPU-s a part.
-		e.N, e.Kinds = len(docs), nil
-		w.tables(e, docs)
+		kl.Entry.N, kl.Entry.Kinds = len(docs), nil
+		w.tables(&kl.Entry, docs)
 		st.Tabled = true
 	}
-	projectAt, kindAt := map[string]int{}, map[string]int{}
-	for i, p := range e.Projects {
-		projectAt[p] = i
-	}
-	for i, k := range e.Kinds {
-		kindAt[k[0]+"\x00"+k[1]+"\x00"+k[2]] = i
-	}
-	out := func(prefix string, body func([]byte) []byte, kind *int64) (string, error) {
-		name, path, size, err := w.out(prefix, body)
-		if err != nil {
-			return "", err
-		}
-		kl.Files = append(kl.Files, path)
-		kl.Stats.Files++
-		kl.Stats.Bytes += size
-		*kind += size
-		return name, nil
-	}
-	n := len(docs)
-	units := make([]int64, n+1)
-	for i := range docs {
-		units[i+1] = units[i] + docUnits(&docs[i])
-	}
-	// Display shards: a shard ends after the document that brings its
-	// text to displayShardBytes (the documents' text lengths, known
-	// without reading them), so its documents depend on them alone.
-	if st.NextDoc < n {
-		var ends []int
-		size := int64(0)
-		for i := st.NextDoc; i < n; i++ {
-			size += docs[i].text + int64(len(docs[i].id)) + 20
-			if size >= displayShardBytes || i == n-1 {
-				if !all && units[i+1] > upto {
-					break
-				}
-				ends = append(ends, i+1)
-				size = 0
-			}
-		}
-		if len(ends) > 0 {
-			var rows []displayRow
-			first := st.NextDoc
-			err := src.rows(first, ends[len(ends)-1], func(i int, text string, raw []byte) error {
-				m := &docs[i]
-				rows = append(rows, displayRow{*m, text, raw, kindAt[m.role+"\x00"+m.tool+"\x00"+m.model], projectAt[m.project]})
-				if i+1 != ends[0] {
-					return nil
-				}
-				name, err := out("d", func(b []byte) []byte { return appendDisplayBody(b, rows) }, &kl.Stats.DocBytes)
-				if err != nil {
-					return err
-				}
-				e.Docs = append(e.Docs, docRef{first, name})
-				rows, first, ends = rows[:0], i+1, ends[1:]
-				st.NextDoc = first
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-		}
-		if st.NextDoc < n {
-			return nil
+	m := newLayerMaking(w, docs, src, st, upto)
+	if st.NextDoc < len(docs) {
+		if err := m.displayShards(); err != nil || st.NextDoc < len(docs) {
+			return err
 		}
 	}
-	// Term shards: consecutive terms in bleve's (byte) order, a shard
-	// cut after about termShardBytes of postings.
 	if !st.TermsDone {
-		var shardTerms []string
-		var posts [][]byte
-		tsize := int64(0)
-		flush := func() (bool, error) {
-			if len(shardTerms) == 0 {
-				return true, nil
-			}
-			if !all && units[n]+2*(st.Out+tsize) > upto {
-				return false, nil
-			}
-			name, err := out("t", func(b []byte) []byte { return appendTermShard(b, shardTerms, posts, int(tsize)) }, &kl.Stats.TermBytes)
-			if err != nil {
-				return false, err
-			}
-			e.Terms = append(e.Terms, [2]string{shardTerms[0], name})
-			for _, t := range shardTerms {
-				if !isFilterTerm(t) {
-					kl.Stats.Terms++
-				}
-			}
-			st.After, st.Out = shardTerms[len(shardTerms)-1], st.Out+tsize
-			shardTerms, posts, tsize = shardTerms[:0], posts[:0], 0
-			return true, nil
-		}
-		stopped := false
-		err := src.terms(st.After, len(e.Terms) > 0, func(t string, enc []byte) (bool, error) {
-			shardTerms = append(shardTerms, t)
-			posts = append(posts, enc)
-			tsize += termBytes(t, enc)
-			if tsize < termShardBytes {
-				return false, nil
-			}
-			ok, err := flush()
-			stopped = !ok
-			return stopped, err
-		})
-		if err != nil {
+		if err := m.termShards(); err != nil || !st.TermsDone {
 			return err
 		}
-		if stopped {
-			return nil
-		}
-		if ok, err := flush(); !ok || err != nil {
-			return err
-		}
-		st.TermsDone = true
 	}
-	if !all {
+	if !m.all {
 		return nil
 	}
 	postings, positions, tokens, err := src.totals()
@@ -216,10 +110,151 @@ func (w *staticWriter) makeLayer(docs []meta, src layerSource, st *mergeState, u
 		return err
 	}
 	kl.Stats.Postings, kl.Stats.Positions, kl.Tokens = postings, positions, tokens
-	if err := w.metaShards(docs, kl, out); err != nil {
+	if err := w.metaShards(docs, kl, m.out); err != nil {
 		return err
 	}
 	return w.entryFile(kl)
+}
+
+// layerMaking is one call of makeLayer: the layer's documents, its source,
+// its state and how far to go.
+type layerMaking struct {
+	w     *staticWriter
+	docs  []meta
+	src   layerSource
+	st    *mergeState
+	upto  int64
+	all   bool    // upto < 0: the whole layer
+	units []int64 // units[i]: the units of docs[:i]
+	// The indexes of the entry's projects and kinds (role, tool, model
+	// joined by NULs).
+	projectAt, kindAt map[string]int
+}
+
+func newLayerMaking(w *staticWriter, docs []meta, src layerSource, st *mergeState, upto int64) *layerMaking {
+	e := &st.Layer.Entry
+	m := &layerMaking{w: w, docs: docs, src: src, st: st, upto: upto, all: upto < 0,
+		projectAt: map[string]int{}, kindAt: map[string]int{}}
+	for i, p := range e.Projects {
+		m.projectAt[p] = i
+	}
+	for i, k := range e.Kinds {
+		m.kindAt[k[0]+"\x00"+k[1]+"\x00"+k[2]] = i
+	}
+	m.units = make([]int64, len(docs)+1)
+	for i := range docs {
+		m.units[i+1] = m.units[i] + docUnits(&docs[i])
+	}
+	return m
+}
+
+// out writes a file of the layer and counts it in its stats and in kind.
+func (m *layerMaking) out(prefix string, body func([]byte) []byte, kind *int64) (string, error) {
+	kl := &m.st.Layer
+	name, path, size, err := m.w.out(prefix, body)
+	if err != nil {
+		return "", err
+	}
+	kl.Files = append(kl.Files, path)
+	kl.Stats.Files++
+	kl.Stats.Bytes += size
+	*kind += size
+	return name, nil
+}
+
+// displayShards makes the display shards from st.NextDoc on, as far as
+// upto goes. A shard ends after the document that brings its text to
+// displayShardBytes (the documents' text lengths, known without reading
+// them), so its documents depend on them alone.
+func (m *layerMaking) displayShards() error {
+	docs, st, units, n := m.docs, m.st, m.units, len(m.docs)
+	kl := &st.Layer
+	e := &kl.Entry
+	var ends []int
+	size := int64(0)
+	for i := st.NextDoc; i < n; i++ {
+		size += docs[i].text + int64(len(docs[i].id)) + 20
+		if size >= displayShardBytes || i == n-1 {
+			if !m.all && units[i+1] > m.upto {
+				break
+			}
+			ends = append(ends, i+1)
+			size = 0
+		}
+	}
+	if len(ends) == 0 {
+		return nil
+	}
+	var rows []displayRow
+	first := st.NextDoc
+	return m.src.rows(first, ends[len(ends)-1], func(i int, text string, raw []byte) error {
+		d := &docs[i]
+		rows = append(rows, displayRow{*d, text, raw, m.kindAt[d.role+"\x00"+d.tool+"\x00"+d.model], m.projectAt[d.project]})
+		if i+1 != ends[0] {
+			return nil
+		}
+		name, err := m.out("d", func(b []byte) []byte { return appendDisplayBody(b, rows) }, &kl.Stats.DocBytes)
+		if err != nil {
+			return err
+		}
+		e.Docs = append(e.Docs, docRef{first, name})
+		rows, first, ends = rows[:0], i+1, ends[1:]
+		st.NextDoc = first
+		return nil
+	})
+}
+
+// termShards makes the term shards after st.After, as far as upto goes:
+// consecutive terms in bleve's (byte) order, a shard cut after about
+// termShardBytes of postings. It sets st.TermsDone when all are made.
+func (m *layerMaking) termShards() error {
+	st, n := m.st, len(m.docs)
+	kl := &st.Layer
+	e := &kl.Entry
+	var shardTerms []string
+	var posts [][]byte
+	tsize := int64(0)
+	flush := func() (bool, error) {
+		if len(shardTerms) == 0 {
+			return true, nil
+		}
+		if !m.all && m.units[n]+2*(st.Out+tsize) > m.upto {
+			return false, nil
+		}
+		name, err := m.out("t", func(b []byte) []byte { return appendTermShard(b, shardTerms, posts, int(tsize)) }, &kl.Stats.TermBytes)
+		if err != nil {
+			return false, err
+		}
+		e.Terms = append(e.Terms, [2]string{shardTerms[0], name})
+		for _, t := range shardTerms {
+			if !isFilterTerm(t) {
+				kl.Stats.Terms++
+			}
+		}
+		st.After, st.Out = shardTerms[len(shardTerms)-1], st.Out+tsize
+		shardTerms, posts, tsize = shardTerms[:0], posts[:0], 0
+		return true, nil
+	}
+	stopped := false
+	err := m.src.terms(st.After, len(e.Terms) > 0, func(t string, enc []byte) (bool, error) {
+		shardTerms = append(shardTerms, t)
+		posts = append(posts, enc)
+		tsize += termBytes(t, enc)
+		if tsize < termShardBytes {
+			return false, nil
+		}
+		ok, err := flush()
+		stopped = !ok
+		return stopped, err
+	})
+	if err != nil || stopped {
+		return err
+	}
+	if ok, err := flush(); !ok || err != nil {
+		return err
+	}
+	st.TermsDone = true
+	return nil
 }
 
 // analysedSource is a layer's documents analysed from their spill records
