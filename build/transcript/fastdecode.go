@@ -60,145 +60,158 @@ type fastScanner struct {
 
 // record reads the line's object into r.
 func (s *fastScanner) record(r *Record) bool {
-	return s.object(func(name []byte) bool {
-		switch string(name) {
-		case "type":
-			return s.str(&r.Type)
-		case "subtype":
-			return s.str(&r.Subtype)
-		case "uuid":
-			return s.str(&r.UUID)
-		case "parentUuid":
-			return s.str(&r.ParentUUID)
-		case "logicalParentUuid":
-			return s.str(&r.LogicalParentUUID)
-		case "sessionId":
-			return s.str(&r.SessionID)
-		case "timestamp":
-			return s.str(&r.Timestamp)
-		case "cwd":
-			return s.str(&r.CWD)
-		case "version":
-			return s.str(&r.Version)
-		case "gitBranch":
-			return s.str(&r.GitBranch)
-		case "isSidechain":
-			return s.boolean(&r.IsSidechain)
-		case "userType":
-			return s.str(&r.UserType)
-		case "slug":
-			return s.str(&r.Slug)
-		case "agentId":
-			return s.str(&r.AgentID)
-		case "entrypoint":
-			return s.str(&r.Entrypoint)
-		case "isMeta":
-			return s.boolean(&r.IsMeta)
-		case "permissionMode":
-			return s.str(&r.PermissionMode)
-		case "promptId":
-			return s.str(&r.PromptID)
-		case "requestId":
-			return s.str(&r.RequestID)
-		case "isCompactSummary":
-			return s.boolean(&r.IsCompactSummary)
-		case "isVisibleInTranscriptOnly":
-			return s.boolean(&r.IsVisibleInTranscriptOnly)
-		case "isApiErrorMessage":
-			return s.boolean(&r.IsAPIErrorMessage)
-		case "sourceToolAssistantUUID":
-			return s.str(&r.SourceToolAssistantUUID)
-		case "sourceToolUseID":
-			return s.str(&r.SourceToolUseID)
-		case "toolUseID":
-			return s.str(&r.ToolUseID)
-		case "parentToolUseID":
-			return s.str(&r.ParentToolUseID)
-		case "message":
-			return pointer(s, &r.Message, (*fastScanner).message)
-		case "toolUseResult":
-			return s.raw(&r.ToolUseResult)
-		case "planContent":
-			return s.str(&r.PlanContent)
-		case "todos":
-			return s.raw(&r.Todos)
-		case "error":
-			return s.raw(&r.Error)
-		case "content":
-			return s.raw(&r.Content)
-		case "level":
-			return s.str(&r.Level)
-		case "durationMs":
-			return s.float(&r.DurationMs)
-		case "retryAttempt":
-			return integer(s, &r.RetryAttempt)
-		case "maxRetries":
-			return integer(s, &r.MaxRetries)
-		case "retryInMs":
-			return s.float(&r.RetryInMs)
-		case "compactMetadata":
-			return pointer(s, &r.CompactMetadata, (*fastScanner).compactMetadata)
-		case "microcompactMetadata":
-			return pointer(s, &r.MicrocompactMetadata, (*fastScanner).microcompactMetadata)
-		case "hookCount":
-			return integer(s, &r.HookCount)
-		case "hookInfos":
-			return s.raw(&r.HookInfos)
-		case "hookErrors":
-			return s.raw(&r.HookErrors)
-		case "preventedContinuation":
-			return s.boolean(&r.PreventedContinue)
-		case "stopReason":
-			return s.str(&r.StopReason)
-		case "promptSource":
-			return s.str(&r.PromptSource)
-		case "effort":
-			return s.str(&r.Effort)
-		case "attributionAgent":
-			return s.str(&r.AttributionAgent)
-		case "attributionSkill":
-			return s.str(&r.AttributionSkill)
-		case "attributionMcpServer":
-			return s.str(&r.AttributionMCPServer)
-		case "attributionMcpTool":
-			return s.str(&r.AttributionMCPTool)
-		case "continuedInSessionId":
-			return s.str(&r.ContinuedInSessionID)
-		case "summary":
-			return s.str(&r.Summary)
-		case "leafUuid":
-			return s.str(&r.LeafUUID)
-		case "data":
-			return pointer(s, &r.Data, (*fastScanner).progressData)
-		case "attachment":
-			return pointer(s, &r.Attachment, (*fastScanner).attachment)
-		case "operation":
-			return s.str(&r.Operation)
-		case "prNumber":
-			return integer(s, &r.PRNumber)
-		case "prUrl":
-			return s.str(&r.PRURL)
-		case "prRepository":
-			return s.str(&r.PRRepository)
-		case "customTitle":
-			return s.str(&r.CustomTitle)
-		case "aiTitle":
-			return s.str(&r.AITitle)
-		case "agentName":
-			return s.str(&r.AgentName)
-		case "lastPrompt":
-			return s.str(&r.LastPrompt)
-		case "mode":
-			return s.str(&r.Mode)
-		case "messageId":
-			return s.str(&r.MessageID)
-		case "isSnapshotUpdate":
-			return s.boolean(&r.IsSnapshotUpdate)
-		}
-		// Line, Raw and Time are not JSON members ("-"): their names
-		// are unknown ones like any other, skipped.
-		return s.skip()
-	})
+	return s.object(func(name []byte) bool { return s.envelope(r, name) })
+}
+
+// envelope reads a member of the envelope records share (Record's fields
+// from Type to ParentToolUseID), most of the members of a line, and hands
+// any other to recordBody.
+func (s *fastScanner) envelope(r *Record, name []byte) bool {
+	switch string(name) {
+	case "type":
+		return s.str(&r.Type)
+	case "subtype":
+		return s.str(&r.Subtype)
+	case "uuid":
+		return s.str(&r.UUID)
+	case "parentUuid":
+		return s.str(&r.ParentUUID)
+	case "logicalParentUuid":
+		return s.str(&r.LogicalParentUUID)
+	case "sessionId":
+		return s.str(&r.SessionID)
+	case "timestamp":
+		return s.str(&r.Timestamp)
+	case "cwd":
+		return s.str(&r.CWD)
+	case "version":
+		return s.str(&r.Version)
+	case "gitBranch":
+		return s.str(&r.GitBranch)
+	case "isSidechain":
+		return s.boolean(&r.IsSidechain)
+	case "userType":
+		return s.str(&r.UserType)
+	case "slug":
+		return s.str(&r.Slug)
+	case "agentId":
+		return s.str(&r.AgentID)
+	case "entrypoint":
+		return s.str(&r.Entrypoint)
+	case "isMeta":
+		return s.boolean(&r.IsMeta)
+	case "permissionMode":
+		return s.str(&r.PermissionMode)
+	case "promptId":
+		return s.str(&r.PromptID)
+	case "requestId":
+		return s.str(&r.RequestID)
+	case "isCompactSummary":
+		return s.boolean(&r.IsCompactSummary)
+	case "isVisibleInTranscriptOnly":
+		return s.boolean(&r.IsVisibleInTranscriptOnly)
+	case "isApiErrorMessage":
+		return s.boolean(&r.IsAPIErrorMessage)
+	case "sourceToolAssistantUUID":
+		return s.str(&r.SourceToolAssistantUUID)
+	case "sourceToolUseID":
+		return s.str(&r.SourceToolUseID)
+	case "toolUseID":
+		return s.str(&r.ToolUseID)
+	case "parentToolUseID":
+		return s.str(&r.ParentToolUseID)
+	}
+	return s.recordBody(r, name)
+}
+
+// recordBody reads a member of the fields of a record's type, or skips
+// an unknown one.
+func (s *fastScanner) recordBody(r *Record, name []byte) bool {
+	switch string(name) {
+	case "message":
+		return pointer(s, &r.Message, (*fastScanner).message)
+	case "toolUseResult":
+		return s.raw(&r.ToolUseResult)
+	case "planContent":
+		return s.str(&r.PlanContent)
+	case "todos":
+		return s.raw(&r.Todos)
+	case "error":
+		return s.raw(&r.Error)
+	case "content":
+		return s.raw(&r.Content)
+	case "level":
+		return s.str(&r.Level)
+	case "durationMs":
+		return s.float(&r.DurationMs)
+	case "retryAttempt":
+		return integer(s, &r.RetryAttempt)
+	case "maxRetries":
+		return integer(s, &r.MaxRetries)
+	case "retryInMs":
+		return s.float(&r.RetryInMs)
+	case "compactMetadata":
+		return pointer(s, &r.CompactMetadata, (*fastScanner).compactMetadata)
+	case "microcompactMetadata":
+		return pointer(s, &r.MicrocompactMetadata, (*fastScanner).microcompactMetadata)
+	case "hookCount":
+		return integer(s, &r.HookCount)
+	case "hookInfos":
+		return s.raw(&r.HookInfos)
+	case "hookErrors":
+		return s.raw(&r.HookErrors)
+	case "preventedContinuation":
+		return s.boolean(&r.PreventedContinue)
+	case "stopReason":
+		return s.str(&r.StopReason)
+	case "promptSource":
+		return s.str(&r.PromptSource)
+	case "effort":
+		return s.str(&r.Effort)
+	case "attributionAgent":
+		return s.str(&r.AttributionAgent)
+	case "attributionSkill":
+		return s.str(&r.AttributionSkill)
+	case "attributionMcpServer":
+		return s.str(&r.AttributionMCPServer)
+	case "attributionMcpTool":
+		return s.str(&r.AttributionMCPTool)
+	case "continuedInSessionId":
+		return s.str(&r.ContinuedInSessionID)
+	case "summary":
+		return s.str(&r.Summary)
+	case "leafUuid":
+		return s.str(&r.LeafUUID)
+	case "data":
+		return pointer(s, &r.Data, (*fastScanner).progressData)
+	case "attachment":
+		return pointer(s, &r.Attachment, (*fastScanner).attachment)
+	case "operation":
+		return s.str(&r.Operation)
+	case "prNumber":
+		return integer(s, &r.PRNumber)
+	case "prUrl":
+		return s.str(&r.PRURL)
+	case "prRepository":
+		return s.str(&r.PRRepository)
+	case "customTitle":
+		return s.str(&r.CustomTitle)
+	case "aiTitle":
+		return s.str(&r.AITitle)
+	case "agentName":
+		return s.str(&r.AgentName)
+	case "lastPrompt":
+		return s.str(&r.LastPrompt)
+	case "mode":
+		return s.str(&r.Mode)
+	case "messageId":
+		return s.str(&r.MessageID)
+	case "isSnapshotUpdate":
+		return s.boolean(&r.IsSnapshotUpdate)
+	}
+	// Line, Raw and Time are not JSON members ("-"): their names are
+	// unknown ones like any other, skipped.
+	return s.skip()
 }
 
 // The pointer members above and below follow one pattern: a repeated member
