@@ -3,6 +3,7 @@ package leakgen
 import (
 	"encoding/base64"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -12,6 +13,11 @@ import (
 // a URL, base64 wrapped over lines, cookies, and assignments inside
 // assignments.
 func shapeKinds() []kindDef {
+	return slices.Concat(commandKinds(), keyFileKinds(), hiddenKinds())
+}
+
+// commandKinds are passwords and keys given to commands as arguments.
+func commandKinds() []kindDef {
 	cmd := func(kind, name string, line func(g *gen, pw string) string) kindDef {
 		return kindDef{kind, func(g *gen) secret {
 			v := g.password()
@@ -67,6 +73,13 @@ func shapeKinds() []kindDef {
 			l := "curl https://api.stripe.com/v1/charges -u " + string(v.b) + ": -d amount=2000 -d currency=eur"
 			return keyed("curl-user-key", v, "STRIPE_CMD", l, "$ "+l)
 		}},
+	}
+}
+
+// keyFileKinds are a .netrc's passwords and private keys cut short, or
+// held in a JSON string or a URL.
+func keyFileKinds() []kindDef {
+	return []kindDef{
 		{"netrc", func(g *gen) secret {
 			u := g.uuid()
 			v := new(val)
@@ -116,6 +129,13 @@ func shapeKinds() []kindDef {
 			u := "https://vault.northwind-labs.io/v1/transit/import?name=signing&key=" + url.QueryEscape(string(v.b))
 			return keyed("pem-url", v, "IMPORT_URL", u, u)
 		}},
+	}
+}
+
+// hiddenKinds are secrets inside other text: base64 wrapped over lines,
+// cookies, and assignments inside assignments.
+func hiddenKinds() []kindDef {
+	return []kindDef{
 		{"base64-wrapped", func(g *gen) secret {
 			v := new(val).rnd(g.sep(40, alnumSet, "-_"))
 			doc := "{\n  \"type\": \"service_account\",\n  \"project_id\": \"nw-prod-" + g.str(6, lowerSet) + "\",\n" +
