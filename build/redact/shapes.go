@@ -15,6 +15,14 @@ import (
 const (
 	// sp is the space between arguments.
 	sp = `[ \t+]`
+	// pre is what stands before a flag: a space, or in a list of
+	// arguments (subprocess.run(["mysql", "-p…"])) a quote, a comma or a
+	// bracket.
+	pre = `[ \t+"'\x60,\[(]`
+	// gap is what stands between a flag and its value: spaces, or a
+	// list's "…", "…" (the scanned text writes a comma before a space as
+	// a space).
+	gap = `(?:[ \t+]+|["'\x60][ \t]*,?[ \t]*)`
 	// rest is the rest of a command, up to its end (;, |, & or a line's
 	// end, or a third line end after a "\" that continues it): the flags
 	// between the command and the one that matters.
@@ -44,14 +52,14 @@ const (
 var shapeRules = []config.Rule{
 	cliRule("cli-password", "mysql -p<password>",
 		`\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlpump|mysqlsh|mariadb|mariadb-dump|mariadb-admin)\b`+
-			rest+sp+`-p`+cliValue, "mysql", "mariadb"),
+			rest+pre+`-p`+cliValue, "mysql", "mariadb"),
 	cliRule("cli-password", "sshpass -p <password>",
-		`\bsshpass\b`+rest+sp+`-p`+sp+`*`+cliValue, "sshpass"),
+		`\bsshpass\b`+rest+pre+`-p(?:`+gap+`)?`+cliValue, "sshpass"),
 	cliRule("cli-password", "a registry login's password (docker login -p …)",
-		`\b(?:docker|podman|buildah|skopeo|nerdctl|helm|oras|crane|regctl)\b`+rest+`\blogin\b`+rest+sp+
-			`(?:-p|--password)(?:`+sp+`+|=)`+cliValue, "docker", "podman", "buildah", "skopeo", "nerdctl", "helm", "oras", "crane", "regctl"),
+		`\b(?:docker|podman|buildah|skopeo|nerdctl|helm|oras|crane|regctl)\b`+rest+`\blogin\b`+rest+pre+
+			`(?:-p|--password)(?:`+gap+`|=)`+cliValue, "docker", "podman", "buildah", "skopeo", "nerdctl", "helm", "oras", "crane", "regctl"),
 	cliRule("cli-password", "redis-cli -a <password>",
-		`\b(?:redis-cli|valkey-cli|keydb-cli)\b`+rest+sp+`(?:-a|--pass)(?:`+sp+`+|=)`+cliValue, "redis-cli", "valkey-cli", "keydb-cli"),
+		`\b(?:redis-cli|valkey-cli|keydb-cli)\b`+rest+pre+`(?:-a|--pass)(?:`+gap+`|=)`+cliValue, "redis-cli", "valkey-cli", "keydb-cli"),
 	// htpasswd -b takes the password after the file and the user, or
 	// after the user alone with -n: two rules, each checking the flags
 	// (acceptShape).
@@ -60,30 +68,30 @@ var shapeRules = []config.Rule{
 	cliRule("cli-password", "htpasswd -nb user <password>",
 		`\bhtpasswd(?:`+sp+`+-[a-zA-Z]+)+`+sp+`+`+cliArg+sp+`+`+cliValue, "htpasswd"),
 	cliRule("cli-password", "zip -P <password>",
-		`\b(?:zip|unzip|zipcloak)\b`+rest+sp+`(?:-P|--password)(?:`+sp+`+|=)`+cliValue, "zip ", "zip\t", "zip+", "zipcloak"),
+		`\b(?:zip|unzip|zipcloak)\b`+rest+pre+`(?:-P|--password)(?:`+gap+`|=)`+cliValue, "zip ", "zip\t", "zip+", "zipcloak"),
 	cliRule("cli-password", "7z -p<password>",
-		`\b(?:7z|7za|7zr|rar|unrar)\b`+rest+sp+`-p`+cliValue, "7z ", "7za ", "7zr ", "rar "),
+		`\b(?:7z|7za|7zr|rar|unrar)\b`+rest+pre+`-p`+cliValue, "7z ", "7za ", "7zr ", "rar "),
 	cliRule("cli-password", "openssl -pass pass:<password>",
 		`(?:^|`+sp+`)-(?:pass|passin|passout|srcpass|destpass|password)`+sp+`+['"]?pass:`+cliValue, " pass:", "'pass:", "\"pass:", "+pass:", "\tpass:"),
 	cliRule("cli-password", "openssl enc -k <password>",
-		`\bopenssl\b`+rest+sp+`-k`+sp+`+`+cliValue, "openssl"),
+		`\bopenssl\b`+rest+pre+`-k`+gap+cliValue, "openssl"),
 	cliRule("cli-password", "smbclient -U user%<password>",
 		`\b(?:smbclient|rpcclient|smbmap|smbcacls|smbget|smbtree|mount\.cifs)\b`+rest+
-			`(?:`+sp+`-U`+sp+`*|`+sp+`--user(?:name)?(?:`+sp+`+|=))['"]?[^%\s'"\f\n]+%([^\s'"\x60;|&<>]+)`,
+			`(?:`+pre+`-U(?:`+gap+`)?|`+pre+`--user(?:name)?(?:`+gap+`|=))['"]?[^%\s'"\f\n]+%([^\s'"\x60;|&<>]+)`,
 		"smbclient", "rpcclient", "smbmap", "smbcacls", "smbget", "smbtree", "cifs"),
 	cliRule("cli-password", "ldapsearch -w <password>",
-		`\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b`+rest+sp+`-[wsa]`+sp+`*`+cliValue, "ldap"),
+		`\bldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)\b`+rest+pre+`-[wsa](?:`+gap+`)?`+cliValue, "ldap"),
 	cliRule("cli-password", "sqlcmd -P <password>",
-		`\b(?:sqlcmd|bcp|osql|isql|mssql-cli|mssql-scripter|sqlpackage)\b`+rest+sp+`-P`+sp+`*`+cliValue,
+		`\b(?:sqlcmd|bcp|osql|isql|mssql-cli|mssql-scripter|sqlpackage)\b`+rest+pre+`-P(?:`+gap+`)?`+cliValue,
 		"sqlcmd", "bcp ", "osql", "isql", "mssql"),
 	cliRule("cli-password", "mongosh -p <password>",
-		`\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b`+rest+sp+`(?:-p|--password)(?:`+sp+`+|=)`+cliValue,
+		`\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b`+rest+pre+`(?:-p|--password)(?:`+gap+`|=)`+cliValue,
 		"mongo"),
 	cliRule("cli-password", "keytool -storepass <password>",
 		`(?:^|`+sp+`)-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass)`+sp+`+`+cliValue,
 		"storepass", "keypass", "keytool"),
 	cliRule("cli-password", "mosquitto_pub -P <password>",
-		`\bmosquitto_(?:pub|sub|rr)\b`+rest+sp+`-P`+sp+`+`+cliValue, "mosquitto_"),
+		`\bmosquitto_(?:pub|sub|rr)\b`+rest+pre+`-P`+gap+cliValue, "mosquitto_"),
 	cliRule("cli-password", "mosquitto_passwd -b file user <password>",
 		`\bmosquitto_passwd\b`+rest+sp+`-b`+sp+`+`+cliArg+sp+`+`+cliArg+sp+`+`+cliValue, "mosquitto_"),
 	cliRule("cli-password", "aws configure set aws_secret_access_key <secret>",

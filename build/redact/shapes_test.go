@@ -308,3 +308,24 @@ func TestAllow(t *testing.T) {
 		t.Error("the allow list does not change the Fingerprint: caches would serve pages redacted without it")
 	}
 }
+
+// TestShapesInLists: a command written as a list of arguments (Python's
+// subprocess, a JSON array in a string) hides its password no better.
+func TestShapesInLists(t *testing.T) {
+	r := newRedactor(t)
+	rng := shapeRand(t)
+	for _, f := range []func(p string) string{
+		func(p string) string { return `subprocess.run(["mysql", "-u", "root", "-p` + p + `", "orders"])` },
+		func(p string) string { return `subprocess.run(["sshpass", "-p", "` + p + `", "ssh", "deploy@10.2.14.7"])` },
+		func(p string) string { return `cmd = ['docker', 'login', '-u', 'ci', '-p', '` + p + `', 'ghcr.io']` },
+		func(p string) string { return `exec.Command("redis-cli", "-h", "cache", "-a", "` + p + `", "ping")` },
+		func(p string) string { return `["sqlcmd", "-S", "db", "-U", "sa", "-P", "` + p + `"]` },
+		func(p string) string { return `["ldapsearch", "-x", "-w", "` + p + `", "-b", "dc=x"]` },
+	} {
+		p := randPassword(rng)
+		in := f(p)
+		if out := r.String("f", in); strings.Contains(out, p) {
+			t.Errorf("still there:\n%s", out)
+		}
+	}
+}
