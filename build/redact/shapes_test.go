@@ -316,7 +316,9 @@ func TestShapesInLists(t *testing.T) {
 	rng := shapeRand(t)
 	for _, f := range []func(p string) string{
 		func(p string) string { return `subprocess.run(["mysql", "-u", "root", "-p` + p + `", "orders"])` },
-		func(p string) string { return `subprocess.run(["sshpass", "-p", "` + p + `", "ssh", "deploy@10.2.14.7"])` },
+		func(p string) string {
+			return `subprocess.run(["sshpass", "-p", "` + p + `", "ssh", "deploy@10.2.14.7"])`
+		},
 		func(p string) string { return `cmd = ['docker', 'login', '-u', 'ci', '-p', '` + p + `', 'ghcr.io']` },
 		func(p string) string { return `exec.Command("redis-cli", "-h", "cache", "-a", "` + p + `", "ping")` },
 		func(p string) string { return `["sqlcmd", "-S", "db", "-U", "sa", "-P", "` + p + `"]` },
