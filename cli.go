@@ -53,7 +53,7 @@ sub-agents and how they were linked, and every problem as file:line. With
   ccsite inspect session.jsonl`,
 	}
 	f := c.Flags()
-	asJSON := f.BoolP("json", "j", false, "write the whole model as one JSON document (schema in README)")
+	asJSON := f.BoolP("json", "j", false, "write the whole model as one JSON document (schema in docs/transcripts.md)")
 	workers := f.Int("workers", 0, "parse with `N` workers (default: one per CPU)")
 	c.RunE = func(c *cobra.Command, paths []string) error {
 		return status(runInspect(e, paths, *asJSON, *workers))

@@ -21,7 +21,7 @@ review.html (and review.json) to the site's state folder, never into the
 site; a summary by rule goes to stdout.
 
 A finding that is not a secret: put its id (sha256:…) on a line of a file
-and give build, share or serve --watch --allow-file FILE. Something missed:
+and give build or share --allow-file FILE. Something missed:
 --redact REGEX or --redact-file FILE, then review again with the same flags.
 
 PATH and the exclusion flags are build's; without PATH, build's default
