@@ -931,7 +931,7 @@ summary { cursor: pointer; color: var(--muted); }
 <p class="muted">{{.Total}} finding(s) in {{.Files}} transcript file(s), {{.Lines}} line(s){{if .Kept}}, {{.Kept}} of them kept in the archive (their files are gone){{end}}. Made {{.Generated.Format "2006-01-02 15:04 MST"}} from {{range $i, $p := .Inputs}}{{if $i}}, {{end}}<code>{{$p}}</code>{{end}}. This page is in the site's state folder, never in the site; it holds no secret, only where each was and the text around it, redacted.</p>
 
 <div class="how">
-<p><b>Not a secret?</b> Put its id (<code>sha256:…</code>, a comment may follow it) on a line of a file, and build with <code>--allow-file FILE</code> (<code>build</code>, <code>share</code> and <code>serve --watch</code> take it): every finding of that value is then left as it is. One id stands for the same value wherever it is.</p>
+<p><b>Not a secret?</b> Put its id (<code>sha256:…</code>, a comment may follow it) on a line of a file, and build with <code>--allow-file FILE</code> (<code>build</code> and <code>share</code> take it): every finding of that value is then left as it is. One id stands for the same value wherever it is.</p>
 <pre># allow.txt: findings that are not secrets
 sha256:0123456789abcdef  # a test fixture's token</pre>
 <p><b>Something missed?</b> Add a pattern with <code>--redact REGEX</code> (a group redacts just the group) or a file of literal strings, one a line, with <code>--redact-file FILE</code>; run <code>ccsite review</code> again with the same flags to see them here.</p>
