@@ -4,34 +4,34 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"path"
 	"strconv"
 	"strings"
 
 	"ccsite/build/markup"
 )
 
-// A session page is mostly its turns and their items, and text/template
-// spent most of a page's time on them: a reflective call for every value
-// it prints (html/template escapes each through a function) and for every
-// eq of the kind switches, and a turn's markup returned by a function was
-// copied twice more by fmt. The blocks below write the same bytes as the
-// templates of the same name in templates/ (which stay the definition: a
-// theme overrides them there) straight into the page's buffer: the
-// layout's frame and head, a session's header and turns, the items and the
-// common tool cards. A block a theme redefines is executed from its template, and
-// so is every block without Go code here (the list pages, the rarer
-// cards). TestFastMatchesTemplates renders the test cases, a hostile
-// transcript and (with $CCSITE_CORPUS) every corpus session both ways and
-// compares the pages byte for byte; TestFastEscapes,
-// TestFastSessionHeadEscapes and TestFastLayoutHeadEscapes do so for
-// hostile values of every field.
+// A session page is mostly its items, and text/template spends most of a
+// page's time on them: a reflective call for every value it prints
+// (html/template escapes each through a function) and for every eq of the
+// kind switches. The blocks below write the same bytes as the templates of
+// the same name in templates/ (which stay the definition: a theme
+// overrides them there) straight into a buffer: the items of a turn, a
+// branch or a warmup ({{items .Items}}, the one way in) and the common
+// tool cards. Everything else runs from its template: the layout, a
+// session's header, turns and tail, the rarer items and cards, and any
+// block a theme redefines. Without these blocks a warm --force build is
+// past its budget; the blocks taken out of here gained too little to keep
+// a second copy of (BenchmarkPage times the templates of whole pages).
+// TestFastMatchesTemplates renders the test cases, a hostile transcript
+// and (with $CCSITE_CORPUS) every corpus session both ways and compares
+// the pages byte for byte; TestFastEscapes does so for hostile values of
+// every field.
 //
 // The escaping copies html/template's own (html.go and url.go of Go's
 // html/template: htmlReplacementTable, urlProcessor, isSafeURL), for the
 // contexts these blocks print into: text, quoted attributes and URL
 // attributes. A value in any other context (a script) goes through a
-// template: a deferred tool body or turn is written by its template.
+// template: a deferred tool body is written by its template.
 
 // fastBlocks are the blocks written by Go code while no theme redefines
 // them (set in init: the blocks call one another through it).
@@ -39,53 +39,25 @@ var fastBlocks map[string]func(w *fastWriter, data any) bool
 
 func init() {
 	fastBlocks = map[string]func(w *fastWriter, data any) bool{
-		"layout":               (*fastWriter).layout,
-		"layout-head":          (*fastWriter).layoutHead,
-		"layout-body":          (*fastWriter).layoutBody,
-		"body/session":         (*fastWriter).bodySession,
-		"body/agent":           (*fastWriter).bodySession,
-		"session":              (*fastWriter).session,
-		"session-head":         (*fastWriter).sessionHead,
-		"session-turns":        (*fastWriter).sessionTurns,
-		"session-tail":         (*fastWriter).sessionTail,
-		"layout-foot":          (*fastWriter).layoutFoot,
-		"tool/task":            (*fastWriter).taskTool,
-		"tool/web":             (*fastWriter).web,
-		"tool/tasks":           (*fastWriter).tasks,
-		"task-item":            (*fastWriter).taskItem,
-		"branch":               (*fastWriter).branch,
-		"turn-items":           (*fastWriter).turnItems,
-		"time":                 (*fastWriter).time,
-		"item":                 (*fastWriter).item,
-		"clock":                (*fastWriter).clock,
-		"item/answer":          (*fastWriter).answer,
-		"part/text":            (*fastWriter).partText,
-		"part/thinking":        (*fastWriter).partThinking,
-		"part/redacted":        (*fastWriter).partRedacted,
-		"part/image":           (*fastWriter).partImage,
-		"part/raw":             (*fastWriter).partRaw,
-		"part/note":            (*fastWriter).partNote,
-		"part/tool":            (*fastWriter).partTool,
-		"tool":                 (*fastWriter).tool,
-		"tool-body":            (*fastWriter).toolBody,
-		"output":               (*fastWriter).output,
-		"output-body":          (*fastWriter).outputBody,
-		"tool/bash":            (*fastWriter).bash,
-		"terminal":             (*fastWriter).terminal,
-		"tool/file":            (*fastWriter).file,
-		"tool/search":          (*fastWriter).search,
-		"tool/todo":            (*fastWriter).todo,
-		"tool/generic":         (*fastWriter).generic,
-		"item/prompt":          (*fastWriter).prompt,
-		"item/tool-results":    (*fastWriter).toolResults,
-		"item/event":           (*fastWriter).event,
-		"item/meta":            (*fastWriter).meta,
-		"item/compact-summary": (*fastWriter).compactSummary,
-		"item/interruption":    (*fastWriter).interruption,
-		"item/command":         (*fastWriter).command,
-		"item/terminal":        (*fastWriter).itemTerminal,
-		"item/progress":        (*fastWriter).progress,
-		"item/unknown":         (*fastWriter).unknown,
+		"branch":            (*fastWriter).branch,
+		"time":              (*fastWriter).time,
+		"item":              (*fastWriter).item,
+		"clock":             (*fastWriter).clock,
+		"item/answer":       (*fastWriter).answer,
+		"part/text":         (*fastWriter).partText,
+		"part/thinking":     (*fastWriter).partThinking,
+		"part/tool":         (*fastWriter).partTool,
+		"tool":              (*fastWriter).tool,
+		"tool-body":         (*fastWriter).toolBody,
+		"output":            (*fastWriter).output,
+		"output-body":       (*fastWriter).outputBody,
+		"tool/bash":         (*fastWriter).bash,
+		"terminal":          (*fastWriter).terminal,
+		"tool/file":         (*fastWriter).file,
+		"tool/search":       (*fastWriter).search,
+		"item/prompt":       (*fastWriter).prompt,
+		"item/tool-results": (*fastWriter).toolResults,
+		"item/event":        (*fastWriter).event,
 	}
 }
 
@@ -236,14 +208,6 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-// page writes a whole page into b: the layout's head and foot, and all
-// but the header of a session's page, from Go code.
-func (ts *Templates) page(b *bytes.Buffer, p *Page) error {
-	w := &fastWriter{ts: ts, b: b}
-	w.call("layout", p)
-	return w.err
-}
-
 // The blocks. Each returns false, writing nothing, when data is not of
 // the type its template is given, so the template runs instead.
 
@@ -367,11 +331,6 @@ func (w *fastWriter) partThinking(data any) bool {
 	return true
 }
 
-func (w *fastWriter) partRedacted(data any) bool {
-	w.s(`<p class="thinking redacted">Thinking redacted by the API (encrypted; not shown)</p>`)
-	return true
-}
-
 func (w *fastWriter) image(data any, altPre, altPost string) bool {
 	img, ok := data.(Image)
 	if !ok {
@@ -384,32 +343,6 @@ func (w *fastWriter) image(data any, altPre, altPost string) bool {
 	w.attr(img.Alt)
 	w.s(altPost)
 	w.s(`" loading="lazy">`)
-	return true
-}
-
-func (w *fastWriter) partImage(data any) bool { return w.image(data, "Image (", ")") }
-
-func (w *fastWriter) partRaw(data any) bool {
-	r, ok := data.(Raw)
-	if !ok {
-		return false
-	}
-	w.s(`<details class="raw"><summary>`)
-	w.text(r.Label)
-	w.s(`</summary>`)
-	w.html(r.JSON)
-	w.s(`</details>`)
-	return true
-}
-
-func (w *fastWriter) partNote(data any) bool {
-	s, ok := data.(string)
-	if !ok {
-		return false
-	}
-	w.s(`<p class="muted attribution">`)
-	w.text(s)
-	w.s(`</p>`)
 	return true
 }
 
@@ -808,60 +741,6 @@ func (w *fastWriter) search(data any) bool {
 	return true
 }
 
-func (w *fastWriter) todo(data any) bool {
-	v := view[TodoView](data)
-	if v == nil {
-		return false
-	}
-	w.s(`<ul class="todos">`)
-	for _, it := range v.Items {
-		w.s(`<li class="todo `)
-		w.attr(it.Status)
-		w.s(`"><span class="box" aria-hidden="true">`)
-		switch it.Status {
-		case "completed":
-			w.s("☑")
-		case "in_progress":
-			w.s("◐")
-		default:
-			w.s("☐")
-		}
-		w.s(`</span> <span class="todo-text">`)
-		w.text(it.Content)
-		w.s(`</span> <span class="sr-only">(`)
-		w.text(it.Status)
-		w.s(`)</span>`)
-		if it.Status == "in_progress" {
-			w.s(` <span class="badge">in progress</span>`)
-		}
-		w.s(`</li>`)
-	}
-	w.s(`</ul>`)
-	return true
-}
-
-func (w *fastWriter) generic(data any) bool {
-	v := view[GenericView](data)
-	if v == nil {
-		return false
-	}
-	if v.Input != "" {
-		w.s(`<details class="tool-input"`)
-		if !v.Long {
-			w.s(` open`)
-		}
-		w.s(`><summary>Input`)
-		if v.Long {
-			w.s(` · `)
-			w.text(v.Size)
-		}
-		w.s(`</summary>`)
-		w.html(v.Input)
-		w.s(`</details>`)
-	}
-	return true
-}
-
 func (w *fastWriter) prompt(data any) bool {
 	p := view[Prompt](data)
 	if p == nil {
@@ -961,568 +840,6 @@ func (w *fastWriter) event(data any) bool {
 	return true
 }
 
-func (w *fastWriter) collapsible(data any, class string) bool {
-	c, ok := data.(Collapsible)
-	if !ok {
-		return false
-	}
-	w.s(`<details class="msg `)
-	w.s(class)
-	w.s(`"><summary>`)
-	w.text(c.Label)
-	w.s(` <span class="muted">· `)
-	w.text(num(c.Chars))
-	w.s(` characters</span></summary><div class="md">`)
-	w.html(c.Body)
-	w.s(`</div></details>`)
-	return true
-}
-
-func (w *fastWriter) meta(data any) bool { return w.collapsible(data, "meta") }
-
-func (w *fastWriter) compactSummary(data any) bool {
-	return w.collapsible(data, "compact-summary")
-}
-
-func (w *fastWriter) interruption(data any) bool {
-	e, ok := data.(Event)
-	if !ok {
-		return false
-	}
-	w.s(`<p class="event warn"><span class="icon" aria-hidden="true">■</span> `)
-	w.text(e.Text)
-	w.s(`</p>`)
-	return true
-}
-
-func (w *fastWriter) command(data any) bool {
-	t, ok := data.(Terminal)
-	if !ok {
-		return false
-	}
-	w.s(`<p class="command"><span class="chip cmd">`)
-	w.text(t.Command)
-	w.s(`</span>`)
-	if t.Args != "" {
-		w.s(` <code class="args">`)
-		w.text(t.Args)
-		w.s(`</code>`)
-	}
-	w.s(`</p>`)
-	return true
-}
-
-func (w *fastWriter) itemTerminal(data any) bool {
-	w.call("terminal", data)
-	return true
-}
-
-func (w *fastWriter) progress(data any) bool {
-	g, ok := data.(ProgressGroup)
-	if !ok {
-		return false
-	}
-	w.s(`<details class="event progress"><summary><span class="icon" aria-hidden="true">⋯</span> `)
-	w.text(plural(g.Count, "progress record"))
-	w.s(` (`)
-	for i, k := range g.Kinds {
-		if i > 0 {
-			w.s(`, `)
-		}
-		w.text(k.Name)
-		w.s(` × `)
-		w.int(k.Count)
-	}
-	w.s(`)</summary>`)
-	w.html(g.Raw)
-	w.s(`</details>`)
-	return true
-}
-
-func (w *fastWriter) unknown(data any) bool {
-	r, ok := data.(Raw)
-	if !ok {
-		return false
-	}
-	w.s(`<details class="raw unknown"><summary><span class="badge warn">unknown record</span> `)
-	w.text(r.Label)
-	w.s(`</summary>`)
-	w.html(r.JSON)
-	w.s(`</details>`)
-	return true
-}
-
-func (w *fastWriter) layout(data any) bool {
-	if _, ok := data.(*Page); !ok {
-		return false
-	}
-	w.call("layout-head", data)
-	w.call("layout-body", data)
-	w.call("layout-foot", data)
-	return true
-}
-
-func (w *fastWriter) layoutBody(data any) bool {
-	p, ok := data.(*Page)
-	if !ok {
-		return false
-	}
-	w.call("body/"+p.Kind, p)
-	return true
-}
-
-func (w *fastWriter) bodySession(data any) bool {
-	p, ok := data.(*Page)
-	if !ok {
-		return false
-	}
-	w.call("session", p.Body)
-	return true
-}
-
-func (w *fastWriter) session(data any) bool {
-	if view[SessionView](data) == nil {
-		return false
-	}
-	w.call("session-head", data)
-	w.call("session-turns", data)
-	w.call("session-tail", data)
-	return true
-}
-
-func (w *fastWriter) sessionTurns(data any) bool {
-	v := view[SessionView](data)
-	if v == nil {
-		return false
-	}
-	for _, t := range v.Turns {
-		w.s(`
-<section class="turn`)
-		if t.Quiet {
-			w.s(` quiet`)
-		}
-		if t.Defer {
-			w.s(` later`)
-		}
-		w.s(`" id="`)
-		w.attr(t.Anchor)
-		w.s(`" aria-label="`)
-		if t.HasPrompt {
-			w.s(`Turn `)
-			w.int(t.Index)
-		} else {
-			w.s(`Before the first prompt`)
-		}
-		w.s(`"`)
-		if t.Defer {
-			// An int is its digits in html/template's CSS context too.
-			w.s(` style="min-height: `)
-			w.int(t.Height)
-			w.s(`px"`)
-		}
-		w.s(">\n<div class=\"turn-mark\"><a href=\"#")
-		w.urlPart(t.Anchor)
-		w.s(`" class="anchor" aria-label="Link to turn `)
-		w.int(t.Index)
-		w.s(`">`)
-		if t.HasPrompt {
-			w.s(`Turn `)
-			w.int(t.Index)
-		} else {
-			w.s(`Before the first prompt`)
-		}
-		w.s(`</a>`)
-		if !t.Start.Zero {
-			w.s(`<span class="turn-time"> · `)
-			w.call("time", t.Start)
-			w.s(`</span>`)
-		}
-		if t.Excerpt != "" {
-			w.s(` <span class="turn-excerpt">· `)
-			w.text(t.Excerpt)
-			w.s(`</span>`)
-		}
-		if t.Tools != 0 || t.Took != "" {
-			w.s(` <span class="turn-facts muted">`)
-			if t.Tools != 0 {
-				w.s(`· `)
-				w.text(plural(t.Tools, "tool call"))
-			}
-			if t.Took != "" {
-				w.s(` · `)
-				w.text(t.Took)
-				if t.TimeParts != "" {
-					w.s(`<span class="turn-split"> · `)
-					w.text(t.TimeParts)
-					w.s(`</span>`)
-				}
-			}
-			if t.OutTokens != 0 {
-				w.s(` · `)
-				w.text(num(t.OutTokens))
-				w.s(` tokens out`)
-			}
-			if t.Cost != "" {
-				w.s(` · `)
-				w.text(t.Cost)
-			}
-			w.s(`</span>`)
-		}
-		w.s("</div>\n")
-		if t.Defer {
-			w.call("turn-packed", t)
-		} else {
-			w.call("turn-items", t)
-		}
-		w.s("\n</section>\n")
-	}
-	if len(v.Turns) == 0 {
-		w.s("<p class=\"empty\">This transcript holds no conversation.</p>\n")
-	}
-	return true
-}
-
-// turnItems writes a turn's items straight into the page (the template's
-// {{items}} returns them as a string, which text/template then copies
-// twice more).
-func (w *fastWriter) layoutFoot(data any) bool {
-	if view[Page](data) == nil {
-		return false
-	}
-	w.s("\n</main>\n<footer class=\"site-foot\">Made with ccsite from Claude Code transcripts.</footer>\n</body>\n</html>\n")
-	return true
-}
-
-// taskTool is a Task (Agent) call's card.
-func (w *fastWriter) taskTool(data any) bool {
-	v := view[TaskView](data)
-	if v == nil {
-		return false
-	}
-	w.s("<div class=\"task-card\">\n<p>")
-	if v.Type != "" {
-		w.s(`<span class="badge">`)
-		w.text(v.Type)
-		w.s(`</span> `)
-	}
-	w.s(`<strong>`)
-	w.text(v.Description)
-	w.s(`</strong>`)
-	if v.AgentURL != "" {
-		w.s(` · <a class="agent-link" href="`)
-		w.url(v.AgentURL)
-		w.s(`">Open the sub-agent's transcript →</a>`)
-	}
-	w.s("</p>\n<p class=\"muted\">")
-	w.text(v.Status)
-	if v.Duration != "" {
-		w.s(` · `)
-		w.text(v.Duration)
-	}
-	if v.Tokens != "" {
-		w.s(` · `)
-		w.text(v.Tokens)
-		w.s(` tokens`)
-	}
-	if v.ToolCount != 0 {
-		w.s(` · `)
-		w.text(plural(v.ToolCount, "tool call"))
-	}
-	w.s("</p>\n<details class=\"task-prompt\"><summary>Prompt</summary><div class=\"md\">")
-	w.html(v.Prompt)
-	w.s("</div></details>\n")
-	if v.Result != "" {
-		if v.ResultLong {
-			w.s(`<details class="task-result out"><summary>Result · `)
-			w.text(v.ResultSize)
-			w.s(`</summary><div class="md">`)
-			w.html(v.Result)
-			w.s(`</div></details>`)
-		} else {
-			w.s(`<div class="task-result"><div class="who">Result</div><div class="md">`)
-			w.html(v.Result)
-			w.s(`</div></div>`)
-		}
-	}
-	w.s("\n</div>")
-	return true
-}
-
-// web is a web search's or fetch's card.
-func (w *fastWriter) web(data any) bool {
-	v := view[WebView](data)
-	if v == nil {
-		return false
-	}
-	w.s(`<p class="file-line">`)
-	if v.Query != "" {
-		w.s(`<span class="muted">Search:</span> <q>`)
-		w.text(v.Query)
-		w.s(`</q>`)
-	}
-	if v.URL != "" {
-		w.s(`<a href="`)
-		w.url(v.URL)
-		w.s(`" rel="nofollow noopener noreferrer">`)
-		w.text(v.URL)
-		w.s(`</a>`)
-	}
-	if v.Status != "" {
-		w.s(` <span class="chip small">`)
-		w.text(v.Status)
-		w.s(`</span>`)
-	}
-	w.s("</p>\n")
-	if len(v.Links) > 0 {
-		w.s(`<details class="out"><summary>`)
-		w.text(plural(len(v.Links), "result"))
-		w.s(`</summary><ul class="links">`)
-		for _, l := range v.Links {
-			w.s(`<li>`)
-			if l.URL != "" {
-				w.s(`<a href="`)
-				w.url(l.URL)
-				w.s(`" rel="nofollow noopener noreferrer">`)
-				w.text(l.Title)
-				w.s(`</a>`)
-			} else {
-				w.text(l.Title)
-			}
-			w.s(`</li>`)
-		}
-		w.s(`</ul></details>`)
-	}
-	w.s("\n")
-	if v.Result != "" {
-		w.s(`<details class="out"><summary>Result · `)
-		w.text(v.Size)
-		w.s(`</summary>`)
-		if v.JSON {
-			w.html(v.Result)
-		} else {
-			w.s(`<div class="md">`)
-			w.html(v.Result)
-			w.s(`</div>`)
-		}
-		w.s(`</details>`)
-	}
-	return true
-}
-
-// tasks is a task tool's card: a board, or one task and its new state.
-func (w *fastWriter) tasks(data any) bool {
-	v := view[TasksView](data)
-	if v == nil {
-		return false
-	}
-	if len(v.Board) > 0 {
-		w.s(`<div class="task-board">`)
-		for _, col := range v.Board {
-			w.s(`<section class="task-col state-`)
-			w.attr(col.Status)
-			w.s(`"><h4 class="task-state">`)
-			w.text(col.State)
-			w.s(` <span class="muted">`)
-			w.int(len(col.Tasks))
-			w.s(`</span></h4>`)
-			if len(col.Tasks) > 0 {
-				w.s(`<ul class="task-list">`)
-				for _, t := range col.Tasks {
-					w.call("task-item", t)
-				}
-				w.s(`</ul>`)
-			}
-			w.s(`</section>`)
-		}
-		w.s(`</div>`)
-	}
-	w.s("\n")
-	if t := v.Task; t != nil {
-		w.s(`<div class="task-one state-`)
-		w.attr(t.Status)
-		w.s(`"><p>`)
-		if t.ID != "" {
-			w.s(`<span class="task-id">#`)
-			w.text(t.ID)
-			w.s(`</span> `)
-		}
-		w.s(`<strong class="task-subject">`)
-		w.text(t.Subject)
-		w.s(`</strong>`)
-		if t.Owner != "" {
-			w.s(` <span class="chip small">`)
-			w.text(t.Owner)
-			w.s(`</span>`)
-		}
-		if t.State != "" {
-			w.s(` <span class="task-state badge">`)
-			if t.From != "" && t.From != t.Status {
-				w.text(t.From)
-				w.s(` → `)
-			}
-			w.text(t.State)
-			w.s(`</span>`)
-		}
-		w.s(`</p>`)
-		if t.Description != "" {
-			w.s(`<p class="muted">`)
-			w.text(t.Description)
-			w.s(`</p>`)
-		}
-		w.s(`</div>`)
-	}
-	w.s("\n")
-	if len(v.Changed) > 0 {
-		w.s(`<p class="muted">Changed: `)
-		for i, f := range v.Changed {
-			if i > 0 {
-				w.s(`, `)
-			}
-			w.text(f)
-		}
-		w.s(`</p>`)
-	}
-	w.s("\n")
-	if v.Note != "" {
-		w.s(`<p class="muted">`)
-		w.text(v.Note)
-		w.s(`</p>`)
-	}
-	w.s("\n")
-	if v.Out != nil {
-		w.call("terminal", v.Out)
-	}
-	return true
-}
-
-// taskItem is a task on the board.
-func (w *fastWriter) taskItem(data any) bool {
-	t := view[TaskItem](data)
-	if t == nil {
-		return false
-	}
-	w.s(`<li class="task-item state-`)
-	w.attr(t.Status)
-	w.s(`">`)
-	if t.ID != "" {
-		w.s(`<span class="task-id">#`)
-		w.text(t.ID)
-		w.s(`</span> `)
-	}
-	w.s(`<span class="task-subject">`)
-	w.text(t.Subject)
-	w.s(`</span>`)
-	if t.Owner != "" {
-		w.s(` <span class="chip small">`)
-		w.text(t.Owner)
-		w.s(`</span>`)
-	}
-	if len(t.BlockedBy) > 0 {
-		w.s(` <span class="muted">blocked by`)
-		for _, b := range t.BlockedBy {
-			w.s(` #`)
-			w.text(b)
-		}
-		w.s(`</span>`)
-	}
-	w.s(`</li>`)
-	return true
-}
-
-// sessionTail writes what follows a session's turns: its abandoned
-// branches, warmups, problems and embedded sub-agents, and its source.
-func (w *fastWriter) sessionTail(data any) bool {
-	v := view[SessionView](data)
-	if v == nil {
-		return false
-	}
-	for _, e := range v.Embeds {
-		if e.Body == nil {
-			return false // the template's error
-		}
-	}
-	for _, wu := range v.Warmups {
-		if wu == nil {
-			return false
-		}
-	}
-	w.s("\n</div>\n</div>\n\n")
-	if len(v.Abandoned) > 0 {
-		w.s(`<section class="abandoned" aria-label="Abandoned branches"><h2>Abandoned branches</h2>
-<p class="muted">Lines of the conversation left behind by a rewind or an edited prompt, whose fork is not on the conversation above.</p>
-`)
-		for i := range v.Abandoned {
-			w.call("branch", v.Abandoned[i])
-		}
-		w.s("\n</section>")
-	}
-	w.s("\n\n")
-	if len(v.Warmups) > 0 {
-		w.s(`<section class="warmups" aria-label="Warmup sub-agents"><details><summary>`)
-		w.text(plural(len(v.Warmups), "warmup sub-agent"))
-		w.s(" (Claude Code starts these to prime its cache)</summary>\n")
-		for _, wu := range v.Warmups {
-			w.s(`<div class="warmup"><p class="warmup-title">`)
-			w.text(wu.Title)
-			w.s(`</p>`)
-			for i := range wu.Turns {
-				w.itemList(wu.Turns[i].Items)
-			}
-			w.s(`</div>`)
-		}
-		w.s("\n</details></section>")
-	}
-	w.s("\n\n")
-	if len(v.Problems) > 0 || len(v.Unknown) > 0 {
-		w.s("<section class=\"problems\" aria-label=\"Problems\"><h2>Problems reading this transcript</h2>\n")
-		if len(v.Unknown) > 0 {
-			w.s(`<p>Records of unknown kinds, shown raw where they occurred: `)
-			for i, u := range v.Unknown {
-				if i > 0 {
-					w.s(`, `)
-				}
-				w.text(u.Name)
-				w.s(` × `)
-				w.int(u.Count)
-			}
-			w.s(`.</p>`)
-		}
-		w.s("\n")
-		if len(v.Problems) > 0 {
-			w.s(`<ul>`)
-			for _, p := range v.Problems {
-				w.s(`<li><code>`)
-				w.text(path.Base(strings.ReplaceAll(p.File, `\`, "/")))
-				if p.Line != 0 {
-					w.s(`:`)
-					w.int(p.Line)
-				}
-				w.s(`</code> <span class="badge">`)
-				w.text(p.Kind)
-				w.s(`</span> `)
-				w.text(p.Reason)
-				w.s(`</li>`)
-			}
-			w.s(`</ul>`)
-		}
-		w.s("\n</section>")
-	}
-	w.s("\n")
-	for _, e := range v.Embeds {
-		w.s(`<section class="embedded-agent" id="`)
-		w.attr(e.Anchor)
-		w.s(`" aria-label="Sub-agent `)
-		w.attr(e.Body.Title)
-		w.s(`">`)
-		w.call("session", e.Body)
-		w.s(`</section>`)
-	}
-	w.s("\n<p class=\"source muted\">Source: <code>")
-	w.text(v.Source)
-	w.s("</code></p>\n</article>\n")
-	return true
-}
-
 // branch writes an abandoned branch, folded.
 func (w *fastWriter) branch(data any) bool {
 	b := view[BranchView](data)
@@ -1563,17 +880,6 @@ func (w *fastWriter) itemList(items []Item) {
 	for i := range items {
 		w.call("item", &items[i])
 	}
-}
-
-func (w *fastWriter) turnItems(data any) bool {
-	t := view[TurnView](data)
-	if t == nil {
-		return false
-	}
-	for i := range t.Items {
-		w.call("item", &t.Items[i])
-	}
-	return true
 }
 
 func (w *fastWriter) time(data any) bool {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"ccsite/build/session"
 	"ccsite/internal/randtext"
 	"ccsite/templates"
 )
@@ -211,117 +210,6 @@ func TestFastOverride(t *testing.T) {
 	}
 }
 
-// hostileSession is a session view with every field the header prints
-// set, its strings taken from hostile from k on.
-func hostileSession(k int, embedded, deferred bool) *SessionView {
-	n := func(j int) string { return hostile[(k+j)%len(hostile)] }
-	tm := Time{ISO: n(1), UTC: n(2), Clock: n(3)}
-	nav := func(j int) *Nav { return &Nav{Title: n(j), URL: n(j + 1)} }
-	v := &SessionView{
-		Title: n(0), ID: n(1), Project: n(2), ProjectURL: n(3), IsAgent: true,
-		Agent:  &session.AgentInfo{AgentType: n(4)},
-		Parent: nav(5), ParentCall: n(6), Prev: nav(7), Next: nav(8), ContinuedIn: nav(9), ContinuedFrom: nav(10),
-		Start: tm, End: Time{Zero: true}, Active: n(11), Branches: []string{n(12), n(13)},
-		Models: []string{n(14), n(15)}, Versions: []string{n(16)},
-		Stats: session.Stats{Messages: 12, ToolCalls: k, Tokens: session.Tokens{Input: 1234567, Output: int64(k), CacheRead: 0, CacheWrite: 99999}},
-		Tools: []NameCount{{Name: n(17), Count: 3}, {Name: n(18), Count: 1}},
-		PRs:   []session.PRLink{{Number: 7, URL: "https://example.com/" + n(19), Repository: n(20)}, {Number: 8, URL: n(0)}},
-		Agents: []AgentLink{{Title: n(1), URL: n(2), Type: n(3), Workflow: n(4), Messages: 1, ToolCalls: 2, CallAnchor: n(5)},
-			{Title: n(6), Messages: 3}},
-		Exports:  []ExportLink{{Name: n(7), Type: n(8), URL: n(9)}, {Name: "md", Type: "text/markdown", URL: n(10)}},
-		Embedded: embedded, Deferred: deferred, EmptyThinking: k % 3, Resume: n(11), SourceName: n(12), Deleted: n(13),
-		Cost: n(14), CostAgents: n(15), CostWithAgents: n(16), RecordedCost: n(17),
-		Charts: &Charts{Turns: template.HTML(`<svg class="chart"></svg>`), Tools: template.HTML(`<svg>t</svg>`),
-			TurnCols: []ChartCol{{Name: n(18), Class: n(19)}, {Name: "out", Class: "c-out"}},
-			TurnRows: []ChartRow{{Label: n(20), Anchor: n(0), Cells: []string{n(1), n(2)}}}},
-		Turns: []TurnView{
-			{Index: 1, Anchor: n(3), Start: tm, Excerpt: n(4), HasPrompt: true, Quiet: true, Tools: 2, Took: n(5), TimeTop: n(6), OutTokens: 12345, Cost: n(7)},
-			{Index: 2, Anchor: n(8), Start: Time{Zero: true}, HasPrompt: true, Tools: 1},
-			{Index: 0, Anchor: n(9), Took: n(10)},
-		},
-	}
-	if k%2 == 1 {
-		// The other side of every with and if.
-		v.IsAgent, v.Agent, v.Parent, v.ParentCall = false, nil, nil, ""
-		v.ProjectURL, v.Deleted, v.SourceName, v.Resume, v.Cost, v.CostAgents, v.RecordedCost = "", "", "", "", "", "", ""
-		v.Models, v.Versions, v.Tools, v.PRs, v.Exports, v.ContinuedIn, v.Prev = nil, nil, nil, nil, nil, nil, nil
-		v.Agents = append(v.Agents, AgentLink{}, AgentLink{})
-		v.Charts.Turns, v.Charts.Tools = "", ""
-		if k%4 == 3 {
-			v.Charts, v.Turns, v.Agents, v.ContinuedFrom, v.Next = nil, nil, nil, nil, nil
-		}
-	}
-	return v
-}
-
-// TestFastSessionHeadEscapes writes session headers with hostile values
-// in every field through the Go block and through the template: the bytes
-// must be the same.
-func TestFastSessionHeadEscapes(t *testing.T) {
-	fast, slow := fastAndSlow(t)
-	for k := range hostile {
-		for _, embedded := range []bool{false, true} {
-			v := hostileSession(k, embedded, k%3 == 0)
-			var got bytes.Buffer
-			w := &fastWriter{ts: fast, b: &got}
-			if !w.sessionHead(v) || w.err != nil {
-				t.Fatalf("session-head not written from Go: %v", w.err)
-			}
-			want, err := slow.partial("session-head", v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.String() != string(want) {
-				t.Errorf("session %d (embedded %v): Go block and template differ:\n%s", k, embedded, firstDiff(string(want), got.String()))
-			}
-		}
-	}
-}
-
-// TestFastLayoutHeadEscapes writes the head of pages of every kind, with
-// and without search, hostile values in every field, through the Go block
-// and through the template: the bytes must be the same. A shared file's
-// head (Single) is the template's.
-func TestFastLayoutHeadEscapes(t *testing.T) {
-	fast, slow := fastAndSlow(t)
-	for k := range hostile {
-		n := func(j int) string { return hostile[(k+j)%len(hostile)] }
-		sv := hostileSession(k, false, false)
-		if k%2 == 0 {
-			sv.Agent = &session.AgentInfo{ParentID: n(5)}
-		}
-		bodies := map[string]any{
-			"session": sv, "agent": *sv, "project": &ProjectView{Name: n(1), Path: n(2)},
-			"index": nil, "search": nil, n(3): nil,
-		}
-		for kind, body := range bodies {
-			for _, search := range []bool{false, true} {
-				p := &Page{Path: "p/" + n(4) + "/x.html", Title: n(0), Kind: kind, Search: search, Body: body,
-					Crumbs: []Crumb{{Label: n(6), URL: n(7)}, {Label: n(8)}}}
-				if k%3 == 0 {
-					p.Canonical, p.Crumbs = n(9), nil
-				}
-				var got bytes.Buffer
-				w := &fastWriter{ts: fast, b: &got}
-				if !w.layoutHead(p) || w.err != nil {
-					t.Fatalf("layout-head not written from Go: %v", w.err)
-				}
-				want, err := slow.partial("layout-head", p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got.String() != string(want) {
-					t.Errorf("%s page %d (search %v): Go block and template differ:\n%s", kind, k, search, firstDiff(string(want), got.String()))
-				}
-			}
-		}
-		var b bytes.Buffer
-		if (&fastWriter{ts: fast, b: &b}).layoutHead(&Page{Single: true, Kind: "session", Body: sv}) || b.Len() > 0 {
-			t.Error("a shared file's head written from Go")
-		}
-	}
-}
-
 // TestTextAsTemplate: the text block writes what html/template writes for
 // a string in text, on random texts of the bytes it escapes and those
 // next to them (a word-at-a-time search must not take them for one).
@@ -343,68 +231,5 @@ func TestTextAsTemplate(t *testing.T) {
 		if got := w.b.String(); got != want.String() {
 			t.Fatalf("text(%q) = %q, html/template %q", s, got, want.String())
 		}
-	}
-}
-
-// TestFastLayoutFoot: the page's foot is the template's.
-func TestFastLayoutFoot(t *testing.T) {
-	fast, slow := fastAndSlow(t)
-	p := &Page{Title: hostile[1], Kind: "session"}
-	var got bytes.Buffer
-	if w := (&fastWriter{ts: fast, b: &got}); !w.layoutFoot(p) {
-		t.Fatal("layout-foot not written from Go")
-	}
-	want, err := slow.partial("layout-foot", p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.String() != string(want) {
-		t.Errorf("layout-foot: Go %q, template %q", got.String(), want)
-	}
-}
-
-// TestFastSessionTailEscapes writes what follows a session's turns
-// (abandoned branches, warmups, problems, unknown records, embedded
-// sub-agents, source) with hostile values in every field through the Go
-// blocks and through the templates: the bytes must be the same.
-func TestFastSessionTailEscapes(t *testing.T) {
-	fast, slow := fastAndSlow(t)
-	items := hostileItems()
-	for k := range hostile {
-		n := func(j int) string { return hostile[(k+j)%len(hostile)] }
-		v := hostileSession(k, k%2 == 0, false)
-		tm := Time{ISO: n(1), UTC: n(2), Clock: n(3), Zero: k%3 == 0}
-		v.Abandoned = []BranchView{
-			{Index: k, Anchor: n(4), ForkAnchor: n(5), Leaf: tm, Start: tm, Label: n(6), Items: items[k%len(items) : k%len(items)+1]},
-			{Index: 1, Anchor: n(7), Leaf: Time{Zero: true}, Start: Time{Zero: true}},
-		}
-		v.Warmups = []*SessionView{{Title: n(8), Turns: []TurnView{{Items: items[:2]}, {}}}, {Title: n(9)}}
-		v.Problems = []session.Problem{{File: n(10) + `\dir/` + n(11), Line: k, Kind: n(12), Reason: n(13)}, {File: n(14)},
-			{File: `C:\Users\dev\` + n(15) + `.jsonl`, Line: 1}}
-		v.Unknown = []NameCount{{Name: n(15), Count: 1234}, {Name: n(16), Count: k}}
-		v.Embeds = []Embed{{Anchor: n(17), Body: hostileSession(k+1, true, false)}}
-		v.Source = n(18)
-		if k%4 == 1 {
-			// The other side of every with, if and range.
-			v.Abandoned, v.Warmups, v.Problems, v.Unknown, v.Embeds = nil, nil, nil, nil, nil
-		} else if k%4 == 3 {
-			v.Problems, v.Unknown = nil, v.Unknown[:1]
-		}
-		var got bytes.Buffer
-		w := &fastWriter{ts: fast, b: &got}
-		if !w.sessionTail(v) || w.err != nil {
-			t.Fatalf("session-tail not written from Go: %v", w.err)
-		}
-		want, err := slow.partial("session-tail", v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.String() != string(want) {
-			t.Errorf("session %d: Go block and template differ:\n%s", k, firstDiff(string(want), got.String()))
-		}
-	}
-	var b bytes.Buffer
-	if (&fastWriter{ts: fast, b: &b}).sessionTail(&SessionView{Embeds: []Embed{{Anchor: "a"}}}) || b.Len() > 0 {
-		t.Error("an embed without a body written from Go (the template reports it)")
 	}
 }

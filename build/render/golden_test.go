@@ -32,7 +32,7 @@ var knownBugs = map[string]string{}
 
 func update() bool { return os.Getenv("CCSITE_UPDATE") == "1" }
 
-func caseFiles(t *testing.T) []string {
+func caseFiles(t testing.TB) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "sessions", "*.jsonl"))
 	if err != nil {

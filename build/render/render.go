@@ -128,9 +128,6 @@ func (ts *Templates) partial(name string, data any) (template.HTML, error) {
 // Page writes a whole page.
 func (ts *Templates) Page(w io.Writer, p *Page) error {
 	p.Root = strings.Repeat("../", strings.Count(p.Path, "/"))
-	if b, ok := w.(*bytes.Buffer); ok && ts.fast["layout"] {
-		return ts.page(b, p)
-	}
 	return ts.t.ExecuteTemplate(w, "layout", p)
 }
 
