@@ -217,7 +217,7 @@ func versionString() string {
 	}
 	parts = append(parts, bi.GoVersion)
 	if !re2Scan {
-		parts = append(parts, "without gore2regex: secret scanning on Go's regexp, about twice the CPU")
+		parts = append(parts, "without gore2regex: secret scanning on Go's regexp, about 1.4 times the CPU")
 	}
 	return version() + " (" + strings.Join(parts, ", ") + ")"
 }

@@ -105,11 +105,9 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/spf13/viper v1.19.0
 	github.com/subosito/gotenv v1.6.0 // indirect
-	github.com/tetratelabs/wazero v1.9.0 // indirect
 	github.com/therootcompany/xz v1.0.1 // indirect
 	github.com/ulikunitz/xz v0.5.12 // indirect
-	github.com/wasilibs/go-re2 v1.9.0
-	github.com/wasilibs/wazero-helpers v0.0.0-20240620070341-3dff1577cd52 // indirect
+	github.com/wasilibs/go-re2 v1.13.0
 	go.uber.org/multierr v1.11.0 // indirect
 	go4.org v0.0.0-20230225012048-214862532bf5 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
@@ -121,9 +119,3 @@ require (
 	gopkg.in/ini.v1 v1.67.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1
 )
-
-// go-re2 (gitleaks' regexps under the gore2regex tag), changed so that
-// a start no longer compiles libre2 (about half a CPU-second): its code is
-// shipped compiled for linux/amd64 and kept in a wazero compilation cache
-// elsewhere; see third_party/go-re2/CCSITE.md.
-replace github.com/wasilibs/go-re2 => ./third_party/go-re2

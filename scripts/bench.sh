@@ -84,7 +84,7 @@
 #   SHARED     the shared/ folder holding tools/ (default: beside the
 #              repository)
 #   GO, TAGS   the go command (default: go on PATH, else /usr/local/go/bin/go)
-#              and build tags (default gore2regex: ~10x faster redaction)
+#              and build tags (default gore2regex: ~3x faster redaction)
 #   WORK       folder for the binary, the tree mirrors, the sites, the state
 #              and cache folders, results.jsonl and bench.md (the tables in
 #              markdown, also printed); default: a new temporary folder,

@@ -8,7 +8,6 @@ import (
 
 	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
-	glregexp "github.com/zricethezav/gitleaks/v8/regexp"
 	"github.com/zricethezav/gitleaks/v8/report"
 )
 
@@ -123,14 +122,10 @@ var prechecks = map[string]struct {
 var gates = map[string]struct {
 	expr string
 	gate func(text string, end int) int
-	// regexp, when set, makes the expression the rule runs (nil: the
-	// rule's own): generic-api-key's is matched anchored (generic.go).
-	regexp func(expr string) *glregexp.Regexp
 }{
 	"generic-api-key": {
-		expr:   `(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`,
-		gate:   genericGate,
-		regexp: anchoredGeneric,
+		expr: `(?i)[\w.-]{0,50}?(?:access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}([\w.=-]{10,150}|[a-z0-9][a-z0-9+/]{11,}={0,3})(?:[\x60'"\s;]|\\[nr]|$)`,
+		gate: genericGate,
 	},
 	"password-assignment": {
 		expr: `(?i)(?:^|[^a-z0-9])[a-z0-9_.-]*?` +
@@ -325,16 +320,6 @@ func runBefore(s, sep string, n int) bool {
 // newScanner makes the scanner of the rules of cfg.
 func newScanner(cfg config.Config) *scanner {
 	sc := &scanner{}
-	cfg.Rules = maps.Clone(cfg.Rules)
-	for id, rule := range cfg.Rules {
-		// The semi-generic rules are matched anchored (semiFindAll).
-		if rule.Regex != nil {
-			if re := anchoredSemi(rule.Regex.String()); re != nil {
-				rule.Regex = re
-				cfg.Rules[id] = rule
-			}
-		}
-	}
 	mainCfg := cfg
 	mainCfg.Rules = make(map[string]config.Rule, len(cfg.Rules))
 	for id, rule := range cfg.Rules {
@@ -361,11 +346,6 @@ func newScanner(cfg config.Config) *scanner {
 			continue
 		}
 		one := cfg
-		if g.regexp != nil {
-			if re := g.regexp(g.expr); re != nil {
-				rule.Regex = re
-			}
-		}
 		one.Rules = map[string]config.Rule{id: rule}
 		one.OrderedRules = []string{id}
 		one.Keywords = keywordsOf(one.Rules)

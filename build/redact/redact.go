@@ -162,7 +162,7 @@ type KnownRedacted interface {
 
 // Prepare starts making the secret rules, in the background, if they are
 // not made or being made. Making them costs a few hundred milliseconds
-// (gitleaks' rules compiled, WebAssembly RE2 started): a build calls
+// (gitleaks' rules read and compiled): a build calls
 // Prepare as soon as it knows it will redact something, so that this runs
 // beside its other work, and a build that redacts nothing (nothing changed)
 // never pays for it. Redacting without Prepare makes the rules then.

@@ -462,6 +462,12 @@ func defaultConfig() (config.Config, error) {
 	return loadDefaultConfig(smallScan.Load())
 }
 
+// SmallScan tells redaction that this process will scan little (a build
+// that updates a site: lines found clean before are not scanned again):
+// its rules are made with lazy stop words (loadDefaultConfig). It must
+// come before any redaction; later, it does nothing.
+func SmallScan() { smallScan.Store(true) }
+
 // smallScan is set by SmallScan: this process will scan a few lines.
 var smallScan atomic.Bool
 

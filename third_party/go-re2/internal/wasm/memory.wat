@@ -1,1 +1,0 @@
-(module (memory (export "memory") 3 65536 shared))
