@@ -39,25 +39,22 @@ var fastBlocks map[string]func(w *fastWriter, data any) bool
 
 func init() {
 	fastBlocks = map[string]func(w *fastWriter, data any) bool{
-		"branch":            (*fastWriter).branch,
-		"time":              (*fastWriter).time,
-		"item":              (*fastWriter).item,
-		"clock":             (*fastWriter).clock,
-		"item/answer":       (*fastWriter).answer,
-		"part/text":         (*fastWriter).partText,
-		"part/thinking":     (*fastWriter).partThinking,
-		"part/tool":         (*fastWriter).partTool,
-		"tool":              (*fastWriter).tool,
-		"tool-body":         (*fastWriter).toolBody,
-		"output":            (*fastWriter).output,
-		"output-body":       (*fastWriter).outputBody,
-		"tool/bash":         (*fastWriter).bash,
-		"terminal":          (*fastWriter).terminal,
-		"tool/file":         (*fastWriter).file,
-		"tool/search":       (*fastWriter).search,
-		"item/prompt":       (*fastWriter).prompt,
-		"item/tool-results": (*fastWriter).toolResults,
-		"item/event":        (*fastWriter).event,
+		"item":          (*fastWriter).item,
+		"clock":         (*fastWriter).clock,
+		"item/answer":   (*fastWriter).answer,
+		"part/text":     (*fastWriter).partText,
+		"part/thinking": (*fastWriter).partThinking,
+		"part/tool":     (*fastWriter).partTool,
+		"tool":          (*fastWriter).tool,
+		"tool-body":     (*fastWriter).toolBody,
+		"output":        (*fastWriter).output,
+		"output-body":   (*fastWriter).outputBody,
+		"tool/bash":     (*fastWriter).bash,
+		"terminal":      (*fastWriter).terminal,
+		"tool/file":     (*fastWriter).file,
+		"tool/search":   (*fastWriter).search,
+		"item/prompt":   (*fastWriter).prompt,
+		"item/event":    (*fastWriter).event,
 	}
 }
 
@@ -789,20 +786,6 @@ func (w *fastWriter) prompt(data any) bool {
 	return true
 }
 
-func (w *fastWriter) toolResults(data any) bool {
-	r, ok := data.(ToolResults)
-	if !ok {
-		return false
-	}
-	for i := range r.Orphans {
-		w.call("tool", r.Orphans[i])
-	}
-	if r.Typed != nil {
-		w.call("item/prompt", r.Typed)
-	}
-	return true
-}
-
 func (w *fastWriter) event(data any) bool {
 	e, ok := data.(Event)
 	if !ok {
@@ -837,64 +820,5 @@ func (w *fastWriter) event(data any) bool {
 		w.s(`</details>`)
 	}
 	w.s(`</div>`)
-	return true
-}
-
-// branch writes an abandoned branch, folded.
-func (w *fastWriter) branch(data any) bool {
-	b := view[BranchView](data)
-	if b == nil {
-		return false
-	}
-	w.s(`<details class="branch" id="`)
-	w.attr(b.Anchor)
-	w.s(`"><summary><span class="branch-mark">↳ Abandoned branch</span>`)
-	if !b.Start.Zero {
-		w.s(` · `)
-		w.call("time", b.Start)
-	}
-	if b.Label != "" {
-		w.s(` · <span class="branch-label">`)
-		w.text(b.Label)
-		w.s(`</span>`)
-	}
-	w.s(` <span class="muted">· `)
-	w.text(plural(len(b.Items), "message"))
-	if !b.Leaf.Zero {
-		w.s(` · last `)
-		w.text(b.Leaf.UTC)
-	}
-	if b.ForkAnchor != "" {
-		w.s(` · from <a href="`)
-		w.url(b.ForkAnchor)
-		w.s(`">this message</a>`)
-	}
-	w.s("</span></summary>\n")
-	w.itemList(b.Items)
-	w.s("\n</details>")
-	return true
-}
-
-// itemList writes items as {{items .Items}} does.
-func (w *fastWriter) itemList(items []Item) {
-	for i := range items {
-		w.call("item", &items[i])
-	}
-}
-
-func (w *fastWriter) time(data any) bool {
-	t, ok := data.(Time)
-	if !ok {
-		return false
-	}
-	if t.Zero {
-		w.s(`<span class="time unknown">time unknown</span>`)
-		return true
-	}
-	w.s(`<time datetime="`)
-	w.attr(t.ISO)
-	w.s(`">`)
-	w.text(t.UTC)
-	w.s(`</time>`)
 	return true
 }
