@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -219,12 +218,11 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	out, plan := op.out, op.plan
 	defer out.close()
 	defer plan.release()
-	defer r.cfg.Redact.Remember(nil, nil)
 	col, err := phase(r, "pages", func() (*collector, error) { return r.pages(ctx, src, out, plan) })
 	if err != nil {
 		return r.sum, err
 	}
-	defer afterPages(plan.hl, plan.cache)()
+	afterPages(plan.hl, plan.cache)
 	r.sum.Phases = append(r.sum.Phases, col.busy...)
 	if _, err := phase(r, "search index", func() (struct{}, error) { return struct{}{}, r.index(col, out) }); err != nil {
 		return r.sum, err
@@ -426,14 +424,13 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 		prevSources = prev.Sources
 	}
 	fp := fingerprint(src.a, prevSources, r.workers(), src.kept.store.Hash)
-	if r.cfg.Force || changedSources(fp, prevSources) {
-		if prev != nil {
-			// An update scans only the lines no earlier build scanned
-			// (found clean, or redacted and kept as redacted): a line or
-			// two, for a message appended; none, for --force with the
-			// last build's cache. (Past a budget, RE2 takes over.)
-			redact.SmallScan()
-		}
+	changed := r.cfg.Force || changedSources(fp, prevSources)
+	// The build redacts with a Redactor of its own, the Config's left as
+	// it is. An update scans only the lines no earlier build scanned
+	// (found clean, or redacted and kept as redacted): a line or two, for
+	// a message appended; none, for --force with the last build's cache.
+	r.cfg.Redact = r.cfg.Redact.Fresh(changed && prev != nil)
+	if changed {
 		// Something will be redacted: the secret rules are made beside
 		// the rest of the plan (a no-op build never makes them).
 		r.cfg.Redact.Prepare()
@@ -609,21 +606,16 @@ func (r *runner) summarise(plan *planned, out *output, col *collector) {
 	r.sum.Elapsed = time.Since(r.start)
 }
 
-// indexMemLimit is the soft memory limit of the index's phases: room for
-// the static index's reads at 1 GB of transcripts (measured when the
-// bleve index was made here too: at 320 MiB the collector ran nearly all the time there: 252 CPU-s for the cold
-// 1 GB build against 184 at 560, peak RSS 846 MB against 926).
-const indexMemLimit = 560 << 20
-
 // afterPages gives back what rendering held before the static index is
 // written (the highlight cache, the page buffers and transcript buffers
-// kept for the next page, the cache's batch of values not yet written),
-// and holds the index's phases to a lower soft limit: the peak is then the
-// index's, not the sum of both. The soft limit, not GOGC, sets when the
-// index's phases collect, so what pages leave held is room the index
-// does not have: the 1 GB tree's cold build entered them holding about
-// 100 MB of it (a heap profile); letting it go took 3.4-3.7 CPU-s off that
-// build (eight of eight alternated pairs), none off one without search.
+// kept for the next page, the cache's batch of values not yet written):
+// the peak is then the index's, not the sum of both. What pages leave held
+// is room the index does not have under the process's soft memory limit
+// (the CLI's, main.go): the 1 GB tree's cold build entered the index
+// holding about 100 MB of it (a heap profile); letting it go took 3.4-3.7
+// CPU-s off that build (eight of eight alternated pairs), none off one
+// without search. The collector's settings are the process's: a build
+// changes none.
 //
 // It no longer returns the freed memory to the system
 // (debug.FreeOSMemory) as it did when bleve's segments were mapped files
@@ -631,20 +623,9 @@ const indexMemLimit = 560 << 20
 // pages afresh, each a page fault, and the cold 1 GB build took 60-70
 // thousand more of them (2-3 CPU-s, counted as search) for the same peak
 // RSS (747 against 754 MB, measured in alternated pairs).
-func afterPages(hl *markup.Highlighter, cache *diskCache) (restore func()) {
+func afterPages(hl *markup.Highlighter, cache *diskCache) {
 	hl.Forget()
 	dropBufs()
 	transcript.DropBuffers()
 	cache.Flush()
-	var undo []func()
-	if os.Getenv("GOMEMLIMIT") == "" {
-		old := debug.SetMemoryLimit(-1)
-		debug.SetMemoryLimit(min(old, indexMemLimit))
-		undo = append(undo, func() { debug.SetMemoryLimit(old) })
-	}
-	return func() {
-		for _, u := range undo {
-			u()
-		}
-	}
 }

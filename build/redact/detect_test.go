@@ -61,7 +61,7 @@ func sameFindings(t *testing.T, sc *scanner, whole *detect.Detector, text string
 }
 
 func TestScannerSameAsDetector(t *testing.T) {
-	sc, err := newDetector()
+	sc, err := newDetector(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func corpusTexts(t testing.TB, r *Redactor) []string {
 // the characters (?i) takes for ASCII letters; the near misses beside
 // them find what gitleaks finds.
 func TestPrechecksLetSecretsThrough(t *testing.T) {
-	sc, err := newDetector()
+	sc, err := newDetector(false)
 	if err != nil {
 		t.Fatal(err)
 	}

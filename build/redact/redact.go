@@ -72,6 +72,8 @@ func (r *Redactor) found(rule, secret string) {
 type Redactor struct {
 	opts Options
 	anon *strings.Replacer
+	// small: the secret rules are made for a scan of a few lines (Fresh).
+	small bool
 	// allow is Options.Allow as a set.
 	allow map[string]bool
 
@@ -137,6 +139,24 @@ func New(opts Options) (*Redactor, error) {
 	return r, nil
 }
 
+// Fresh returns a Redactor that redacts as r does (the same Options, so
+// the same Fingerprint) with none of r's state: no counts, no values found
+// clean, nothing to Remember, secret rules of its own, made at its own
+// Prepare. A build redacts with one, so that the Redactor its
+// configuration holds is left as it was. With small, the Redactor is for a
+// scan of a few lines (a build that updates a site scans only the lines no
+// earlier build scanned): its rules are made with lazy stop words, cheaper
+// to make, dearer for each finding (loadDefaultConfig); the findings are
+// the same. Fresh of nil is nil.
+func (r *Redactor) Fresh(small bool) *Redactor {
+	if r == nil {
+		return nil
+	}
+	f, _ := New(r.opts) // (New returns no error)
+	f.small = small
+	return f
+}
+
 // KnownClean remembers lines found clean, by hash, so the next build need
 // not scan them again. Its keys must be salted with the Redactor's
 // Fingerprint and the rules' version.
@@ -173,7 +193,7 @@ func (r *Redactor) Prepare() {
 	r.detStart.Do(func() {
 		go func() {
 			defer close(r.detReady)
-			det, err := newDetector()
+			det, err := newDetector(r.small)
 			if err != nil {
 				r.detErr = fmt.Errorf("secret rules: %w", err)
 				return

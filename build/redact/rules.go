@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -432,11 +431,13 @@ func printable(s string) bool {
 }
 
 // newDetector makes gitleaks' detector with its default rules and ours
-// (a scanner of them). The default rules are read through a viper
-// instance of its own: gitleaks' detect.NewDetectorDefaultConfig goes
-// through the process-wide one, which concurrent Redactors would share.
-func newDetector() (*scanner, error) {
-	cfg, err := defaultConfig()
+// (a scanner of them); with lazyStops, its allowlists' stop words are
+// made lazily (loadDefaultConfig). The default rules are read through a
+// viper instance of its own: gitleaks' detect.NewDetectorDefaultConfig
+// goes through the process-wide one, which concurrent Redactors would
+// share.
+func newDetector(lazyStops bool) (*scanner, error) {
+	cfg, err := loadDefaultConfig(lazyStops)
 	if err != nil {
 		return nil, err
 	}
@@ -456,20 +457,10 @@ func newScannerWithExtras(cfg config.Config) *scanner {
 }
 
 // defaultConfig is gitleaks' default configuration, as
-// detect.NewDetectorDefaultConfig reads it, from a viper instance of its own;
-// after SmallScan, with lazy stop words.
+// detect.NewDetectorDefaultConfig reads it, from a viper instance of its own.
 func defaultConfig() (config.Config, error) {
-	return loadDefaultConfig(smallScan.Load())
+	return loadDefaultConfig(false)
 }
-
-// SmallScan tells redaction that this process will scan little (a build
-// that updates a site: lines found clean before are not scanned again):
-// its rules are made with lazy stop words (loadDefaultConfig). It must
-// come before any redaction; later, it does nothing.
-func SmallScan() { smallScan.Store(true) }
-
-// smallScan is set by SmallScan: this process will scan a few lines.
-var smallScan atomic.Bool
 
 // loadDefaultConfig reads gitleaks' default configuration. With
 // lazyStops, its allowlists' stop words are not made into the

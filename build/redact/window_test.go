@@ -135,7 +135,7 @@ func TestWindows(t *testing.T) {
 // detector finds on the whole text, at the same lines, for secrets at the
 // start, middle and end of long texts, next to others, across lines.
 func TestWindowsFindAsWhole(t *testing.T) {
-	sc, err := newDetector()
+	sc, err := newDetector(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestWindowsShortInsideLong(t *testing.T) {
 // characters, keywords in any case), among lines that hold keywords and no
 // match.
 func TestGenericGate(t *testing.T) {
-	sc, err := newDetector()
+	sc, err := newDetector(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestGenericGate(t *testing.T) {
 // window's (the keyword's lines): a secret lines away from an import is
 // found, one on the import's line is let go as before.
 func TestGenericGateLineAllowlist(t *testing.T) {
-	sc, err := newDetector()
+	sc, err := newDetector(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func amidNoise(rnd *rand.Rand, m string, noise []string, n int) string {
 // assignment after spaces and tabs, tabs alone, values quoted and not,
 // long and too short, next to lines with keywords and no assignment.
 func TestPasswordGate(t *testing.T) {
-	sc, err := newDetector()
+	sc, err := newDetector(false)
 	if err != nil {
 		t.Fatal(err)
 	}
