@@ -10,22 +10,23 @@ import (
 	"ccsite/build/markup"
 )
 
-// A session page is mostly its items, and text/template spends most of a
-// page's time on them: a reflective call for every value it prints
-// (html/template escapes each through a function) and for every eq of the
-// kind switches. The blocks below write the same bytes as the templates of
-// the same name in templates/ (which stay the definition: a theme
-// overrides them there) straight into a buffer: the items of a turn, a
-// branch or a warmup ({{items .Items}}, the one way in) and the common
-// tool cards. Everything else runs from its template: the layout, a
-// session's header, turns and tail, the rarer items and cards, and any
-// block a theme redefines. Without these blocks a warm --force build is
-// past its budget; the blocks taken out of here gained too little to keep
-// a second copy of (BenchmarkPage times the templates of whole pages).
-// TestFastMatchesTemplates renders the test cases, a hostile transcript
-// and (with $CCSITE_CORPUS) every corpus session both ways and compares
-// the pages byte for byte; TestFastEscapes does so for hostile values of
-// every field.
+// A session page is mostly Claude's answers and their tool calls, and
+// text/template spends most of a page's time on them: a reflective call
+// for every value it prints (html/template escapes each through a
+// function) and for every eq of the kind switches. The blocks below write
+// the same bytes as the templates of the same name in templates/ (which
+// stay the definition: a theme overrides them there) straight into a
+// buffer: an item's frame, an answer with its text, thinking and tool
+// cards, and the Bash and file cards with their output. The way in is
+// {{items .Items}}; every other block runs from its template (the layout,
+// a session's header, turns and tail, prompts, events and the rarer
+// items and cards), and so does any block a theme redefines. Without
+// these few a warm --force build is past its budget; the others gained
+// too little to keep a second copy of (BenchmarkPage times the templates
+// of whole pages). TestFastMatchesTemplates renders the test cases, a
+// hostile transcript and (with $CCSITE_CORPUS) every corpus session both
+// ways and compares the pages byte for byte; TestFastEscapes does so for
+// hostile values of every field.
 //
 // The escaping copies html/template's own (html.go and url.go of Go's
 // html/template: htmlReplacementTable, urlProcessor, isSafeURL), for the
@@ -52,9 +53,6 @@ func init() {
 		"tool/bash":     (*fastWriter).bash,
 		"terminal":      (*fastWriter).terminal,
 		"tool/file":     (*fastWriter).file,
-		"tool/search":   (*fastWriter).search,
-		"item/prompt":   (*fastWriter).prompt,
-		"item/event":    (*fastWriter).event,
 	}
 }
 
@@ -668,157 +666,5 @@ func (w *fastWriter) file(data any) bool {
 			w.html(v.Code)
 		}
 	}
-	return true
-}
-
-func (w *fastWriter) search(data any) bool {
-	v := view[SearchView](data)
-	if v == nil {
-		return false
-	}
-	w.s(`<p class="file-line">`)
-	if v.Pattern != "" {
-		w.s(`<code class="pattern">`)
-		w.text(v.Pattern)
-		w.s(`</code>`)
-	}
-	if v.Path != "" {
-		if v.Pattern != "" {
-			w.s(` in `)
-		}
-		w.s(`<code class="path">`)
-		w.text(v.Path)
-		w.s(`</code>`)
-	}
-	for _, o := range v.Options {
-		w.s(` <span class="chip small">`)
-		w.text(o)
-		w.s(`</span>`)
-	}
-	if v.Count != "" {
-		w.s(` <span class="muted">· `)
-		w.text(v.Count)
-		w.s(`</span>`)
-	}
-	if v.Truncated {
-		w.s(` <span class="badge warn">truncated</span>`)
-	}
-	w.s("</p>\n")
-	if v.None {
-		w.s(`<p class="no-matches muted">No matches</p>`)
-	}
-	w.s("\n")
-	if len(v.Files) > 0 || v.Content != "" {
-		if v.Long {
-			w.s(`<details class="out"><summary>Results · `)
-			w.text(v.Size)
-			w.s(`</summary>`)
-		}
-		w.s("\n")
-		if len(v.Files) > 0 {
-			w.s(`<ul class="files">`)
-			for _, f := range v.Files {
-				w.s(`<li><code>`)
-				w.text(f)
-				w.s(`</code></li>`)
-			}
-			w.s(`</ul>`)
-		}
-		w.s("\n")
-		if v.Content != "" {
-			w.s(`<pre class="term-out">`)
-			w.html(v.Content)
-			w.s(`</pre>`)
-		}
-		w.s("\n")
-		if v.Long {
-			w.s(`</details>`)
-		}
-	}
-	return true
-}
-
-func (w *fastWriter) prompt(data any) bool {
-	p := view[Prompt](data)
-	if p == nil {
-		return false
-	}
-	w.s(`<div class="msg user`)
-	if p.Queued {
-		w.s(` queued`)
-	}
-	w.s("\">\n<div class=\"who\">")
-	switch {
-	case p.Queued:
-		w.s(`You (queued while Claude worked)`)
-	case p.Memory != "":
-		w.s(`You saved a memory`)
-	default:
-		w.s(`You`)
-	}
-	w.s("</div>\n")
-	if p.Memory != "" {
-		w.s(`<p class="memory"># `)
-		w.text(p.Memory)
-		w.s(`</p>`)
-	}
-	w.s("\n")
-	for _, c := range p.Context {
-		w.s(`<details class="ide"><summary>`)
-		w.text(c.Label)
-		w.s(`</summary>`)
-		w.html(c.Body)
-		w.s(`</details>`)
-	}
-	w.s("\n<div class=\"md\">")
-	w.html(p.HTML)
-	w.s("</div>\n")
-	for _, img := range p.Images {
-		w.image(img, "Pasted image (", ")")
-	}
-	w.s("\n")
-	for _, r := range p.Reminders {
-		w.s(`<details class="reminder"><summary>System reminder added by Claude Code</summary><div class="md">`)
-		w.html(r)
-		w.s(`</div></details>`)
-	}
-	w.s("\n</div>")
-	return true
-}
-
-func (w *fastWriter) event(data any) bool {
-	e, ok := data.(Event)
-	if !ok {
-		return false
-	}
-	w.s(`<div class="event`)
-	if e.Level != "" {
-		w.s(` `)
-		w.attr(e.Level)
-	}
-	w.s(`"><span class="icon" aria-hidden="true">`)
-	w.text(icon(e.Icon))
-	w.s(`</span> `)
-	if e.URL != "" {
-		w.s(`<a href="`)
-		w.url(e.URL)
-		w.s(`" rel="nofollow noopener noreferrer">`)
-		w.text(e.Text)
-		w.s(`</a>`)
-	} else {
-		w.text(e.Text)
-	}
-	w.s("\n")
-	if e.Detail != "" || e.Raw != "" {
-		w.s(`<details class="event-detail"><summary>details</summary>`)
-		if e.Detail != "" {
-			w.s(`<pre class="term-out">`)
-			w.html(e.Detail)
-			w.s(`</pre>`)
-		}
-		w.html(e.Raw)
-		w.s(`</details>`)
-	}
-	w.s(`</div>`)
 	return true
 }
