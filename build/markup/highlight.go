@@ -11,10 +11,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/alecthomas/chroma/v2"
 	chtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
 )
 
@@ -45,6 +47,11 @@ type Highlighter struct {
 	// file name tries every lexer's globs and costs more than highlighting
 	// a small file.
 	lexerCache sync.Map // string → chroma.Lexer (nil stored as noLexer)
+	patients   sync.Map // chroma.Lexer → patientOf it
+
+	// tokenise, when set, lexes in place of chroma's Tokenise: a test's
+	// seam for a lexer that fails or times out.
+	tokenise func(l chroma.Lexer, code string) (chroma.Iterator, error)
 
 	hits, misses, plain atomic.Int64
 }
@@ -113,16 +120,15 @@ func (h *Highlighter) Code(lang, filename, code string, start int) string {
 
 // limits are the sizes above which code is shown plain. strict is for
 // text the lexer knows to be valid (JSON checked before): a token chroma
-// cannot place there means a match timed out (chroma gives each regexp
-// match 250 ms of wall time, which a loaded machine can run past), so it
-// is highlighted again, and shown plain rather than garbled if it keeps
-// failing; strict blocks are cached under keys of their own.
+// cannot place there (an Error token) shows the block plain rather than
+// garbled; strict blocks are cached under keys of their own.
 type limits struct {
 	maxBytes, maxLines int
 	strict             bool
 }
 
-// code is Code with other limits.
+// code is Code with other limits. A block whose lexing failed (see
+// lexOutcome) is shown plain and never kept: the next build tries again.
 func (h *Highlighter) code(lang, filename, code string, start int, lim limits) string {
 	code = strings.TrimSuffix(code, "\n")
 	key := cacheKey(lang, filename, code, start)
@@ -139,13 +145,16 @@ func (h *Highlighter) code(lang, filename, code string, start int, lim limits) s
 		return plainCode(code, start, lexer != nil)
 	}
 	h.misses.Add(1)
-	out, clean := highlightTokens(lexer, code, start)
-	for try := 1; lim.strict && !clean; try++ {
-		if try == 3 {
-			h.plain.Add(1)
-			return plainCode(code, start, false)
-		}
-		out, clean = highlightTokens(lexer, code, start)
+	lexer = h.patientOf(lexer)
+	out, how := h.highlight(lexer, code, start)
+	if how == lexFailed {
+		// Once more: a first step can be slow for a reason of its own (a
+		// lexer a rule hands text to, compiled then).
+		out, how = h.highlight(lexer, code, start)
+	}
+	if how == lexFailed || how == lexUnplaced && lim.strict {
+		h.plain.Add(1)
+		return plainCode(code, start, false)
 	}
 	h.keep(key, out)
 	return out
@@ -220,82 +229,26 @@ func (h *Highlighter) pickLexer(lang, filename string) chroma.Lexer {
 		key := "f:" + base
 		if ext := path.Ext(base); ext != "" && ext != base {
 			key = "e:" + strings.ToLower(ext)
-			if l := h.cachedLexer(key, func() chroma.Lexer { return matchLexer("x" + strings.ToLower(ext)) }); l != nil {
+			if l := h.cachedLexer(key, func() chroma.Lexer { return lexers.Match("x" + strings.ToLower(ext)) }); l != nil {
 				return l
 			}
 			// Some lexers match whole names (Makefile, Dockerfile.dev).
 			key = "f:" + base
 		}
-		if l := h.cachedLexer(key, func() chroma.Lexer { return matchLexer(base) }); l != nil {
+		if l := h.cachedLexer(key, func() chroma.Lexer { return lexers.Match(base) }); l != nil {
 			return l
 		}
 	}
 	if lang != "" {
 		name := strings.ToLower(strings.Fields(lang + " ")[0])
-		return h.cachedLexer("l:"+name, func() chroma.Lexer { return getLexer(name) })
+		return h.cachedLexer("l:"+name, func() chroma.Lexer { return lexers.Get(name) })
 	}
 	return nil
 }
 
-// wrapLexer is the lexer highlighting runs for chroma's l: its rules
-// through our filter (fastOf), tokens coalesced, JSON, Go, Bash and Python
-// scanned by hand where that gives chroma's tokens (jsonLexer, goLexer,
-// bashLexer, pythonLexer), their rules made only for a text the scan hands
-// on (lazyLexer).
-func wrapLexer(l chroma.Lexer) chroma.Lexer {
-	switch l.Config().Name {
-	case "JSON":
-		return jsonLexer{lazy(l)}
-	case "Go":
-		return goLexer{lazy(l)}
-	case "Bash":
-		return bashLexer{lazy(l)}
-	case "Python":
-		return pythonLexer{lazy(l)}
-	}
-	return chroma.Coalesce(fastOf(l))
-}
-
-// handOf is the lexer a Markdown block's code goes to: the hand scan of
-// its language (wrapLexer's, kept) when it has one, else fastOf(l).
-// Their tokens differ from fastOf's only in being coalesced, which a
-// page's markup does not show (a class's span runs on over tokens).
-func handOf(l chroma.Lexer) chroma.Lexer {
-	if l == nil {
-		return nil
-	}
-	switch l.Config().Name {
-	case "JSON", "Go", "Bash", "Python":
-		if h, ok := handLexers.Load(l); ok {
-			return h.(chroma.Lexer)
-		}
-		h, _ := handLexers.LoadOrStore(l, wrapLexer(l))
-		return h.(chroma.Lexer)
-	}
-	return fastOf(l)
-}
-
-var handLexers sync.Map // chroma.Lexer → wrapLexer of it
-
-// lazyLexer is chroma.Coalesce(fastOf(l)), made when it is first asked to
-// tokenise: for a language scanned by hand, only the rare text the scan
-// hands on needs chroma's rules, and making them (chroma reads the
-// lexer's XML and compiles each rule, our filter studies each) cost 0.05
-// to 0.1 CPU-s of every build for these four languages.
-type lazyLexer struct {
-	chroma.Lexer // l, for its Config and the rest
-	made         func() chroma.Lexer
-}
-
-func lazy(l chroma.Lexer) lazyLexer {
-	return lazyLexer{l, sync.OnceValue(func() chroma.Lexer { return chroma.Coalesce(fastOf(l)) })}
-}
-
-func (z lazyLexer) Tokenise(opts *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
-	return z.made().Tokenise(opts, text)
-}
-
-// cachedLexer returns the lexer remembered under key, finding it first.
+// cachedLexer returns the lexer remembered under key, finding it first:
+// chroma's lookup by file name (lexers.Match, and lexers.Get of a name
+// that is no lexer's) tries every lexer's patterns, milliseconds a name.
 func (h *Highlighter) cachedLexer(key string, find func() chroma.Lexer) chroma.Lexer {
 	if v, ok := h.lexerCache.Load(key); ok {
 		if v == noLexer {
@@ -308,9 +261,22 @@ func (h *Highlighter) cachedLexer(key string, find func() chroma.Lexer) chroma.L
 		h.lexerCache.Store(key, noLexer)
 		return nil
 	}
-	l = wrapLexer(l)
 	h.lexerCache.Store(key, l)
 	return l
+}
+
+// patientOf is patient(l), made once per lexer, its rules compiled: here,
+// so that highlight's timing of each step leaves that out.
+func (h *Highlighter) patientOf(l chroma.Lexer) chroma.Lexer {
+	if p, ok := h.patients.Load(l); ok {
+		return p.(chroma.Lexer)
+	}
+	p := patient(l)
+	if _, err := p.Tokenise(nil, ""); err != nil { // compiles chroma's own
+		p = l
+	}
+	got, _ := h.patients.LoadOrStore(l, p)
+	return got.(chroma.Lexer)
 }
 
 // styled holds the token types some theme colours: other tokens are written
@@ -347,8 +313,8 @@ var styled = func() map[chroma.TokenType]string {
 
 // styledTypes is styled's class of each token type below 9000 (chroma's
 // types are 1000 to 8999 by kind; the few negative ones are not tokens),
-// a type's parent's when it has none: two map lookups per token were a
-// fifth of highlighting Go by hand.
+// a type's parent's when it has none: two map lookups per token cost
+// as much as lexing Go did.
 var styledTypes = func() (t [9000]string) {
 	for tt := range chroma.TokenType(len(t)) {
 		if t[tt] = styled[tt]; t[tt] == "" {
@@ -375,33 +341,76 @@ const (
 	DarkStyle  = "github-dark"
 )
 
-func highlight(lexer chroma.Lexer, code string, start int) string {
-	out, _ := highlightTokens(lexer, code, start)
-	return out
+// lexOutcome is how lexing a block went.
+type lexOutcome int
+
+const (
+	lexClean    lexOutcome = iota
+	lexUnplaced            // chroma met text no rule placed (an Error token)
+	// lexFailed: Tokenise failed or panicked, or a step of it ran for
+	// slowStep or longer, which is how a match that timed out shows.
+	lexFailed
+)
+
+// slowStep is the wall time of one step of chroma's lexing (Tokenise, or
+// one call of its iterator: one position's rules tried) from which a
+// match may have timed out, and the block is taken as failed. chroma takes
+// a match that timed out for no match, without a word. The lexers patient
+// makes give a match matchTimeout; chroma's own (Markdown's, and those a
+// rule hands text to) 250 ms, by regexp2's clock, which a goroutine moves
+// on every 100 ms: a match times out at the earliest 350 ms after it began
+// by that clock, so less than 100 ms of wall time only when the goroutine
+// ran over 250 ms late (a machine loaded far past its cores).
+const slowStep = 100 * time.Millisecond
+
+// tokenise is how the Highlighter lexes: chroma's Tokenise from the
+// lexer's root state. A test puts another in h.tokenise.
+func tokenise(l chroma.Lexer, code string) (chroma.Iterator, error) {
+	return l.Tokenise(nil, code)
 }
 
-// highlightTokens is highlight; clean is false when the lexer met text it
-// could not place (an Error token).
-func highlightTokens(lexer chroma.Lexer, code string, start int) (out string, clean bool) {
-	it, err := lexer.Tokenise(nil, code)
-	if err != nil {
-		return plainCode(code, start, false), true
+// highlight lexes code with lexer and writes it as HTML, telling how the
+// lexing went: out is only worth showing when how is not lexFailed.
+func (h *Highlighter) highlight(lexer chroma.Lexer, code string, start int) (out string, how lexOutcome) {
+	defer func() {
+		if recover() != nil { // chroma panics on a broken rule's state
+			out, how = "", lexFailed
+		}
+	}()
+	lex := h.tokenise
+	if lex == nil {
+		lex = tokenise
 	}
-	clean = true
+	t0 := time.Now()
+	it, err := lex(lexer, code)
+	if err != nil || time.Since(t0) >= slowStep {
+		return "", lexFailed
+	}
 	var b strings.Builder
 	b.Grow(len(code) + len(code)/3)
-	lines := 0
 	if start > 0 {
-		lines = strings.Count(code, "\n") + 1
-		gutter(&b, start, lines)
+		gutter(&b, start, strings.Count(code, "\n")+1)
 	}
 	b.WriteString(`<pre class="chroma"><code>`)
 	cur := ""
 	open := false
-	for tok := it(); tok != chroma.EOF; tok = it() {
-		if tok.Type == chroma.Error {
-			clean = false
+	for {
+		t0 := time.Now()
+		tok := it()
+		if time.Since(t0) >= slowStep {
+			return "", lexFailed
 		}
+		if tok == chroma.EOF {
+			break
+		}
+		if tok.Type == chroma.Error {
+			how = lexUnplaced
+		}
+		if tok.Value == "" {
+			continue
+		}
+		// Tokens are not coalesced (chroma.Coalesce would make one step
+		// of many): a run of one class is one span all the same.
 		cls := styleOf(tok.Type)
 		if cls != cur {
 			if open {
@@ -423,7 +432,7 @@ func highlightTokens(lexer chroma.Lexer, code string, start int) (out string, cl
 	if start > 0 {
 		b.WriteString("</div>")
 	}
-	return b.String(), clean
+	return b.String(), how
 }
 
 // gutter opens a numbered block: the line numbers from start, in a column of

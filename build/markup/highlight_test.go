@@ -1,14 +1,15 @@
 package markup
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"golang.org/x/net/html"
 )
 
@@ -250,60 +251,90 @@ func TestHighlighterConcurrent(t *testing.T) {
 	}
 }
 
-// TestLexerMatchSame: matchLexer and getLexer find the lexer chroma's
-// lexers.Match and lexers.Get find, for every name made from chroma's own
-// file name patterns (as is, upper case, with an ignored suffix, the
-// extension swapped), every lexer name and alias, and common and odd names.
-func TestLexerMatchSame(t *testing.T) {
-	fill := strings.NewReplacer("*", "foo", "?", "x", "[", "", "]", "", "\\", "")
-	var names, langs []string
-	for i, l := range lexers.GlobalLexerRegistry.Lexers {
-		cfg := l.Config()
-		for _, p := range append(append([]string(nil), cfg.Filenames...), cfg.AliasFilenames...) {
-			n := fill.Replace(p)
-			// (lexers.Match takes milliseconds: a few variants each.)
-			names = append(names, n, strings.ToUpper(n), n+ignoredSuffixes[i%len(ignoredSuffixes)])
-			if i := strings.LastIndexByte(n, '.'); i > 0 {
-				names = append(names, n[:i]+".bak")
-			}
-		}
-		for _, a := range append([]string{cfg.Name}, cfg.Aliases...) {
-			langs = append(langs, a, strings.ToUpper(a))
-		}
+// memStore is a Store in memory that counts what it is given.
+type memStore struct {
+	mu   sync.Mutex
+	m    map[[32]byte]string
+	puts int
+}
+
+func (s *memStore) Get(k [32]byte) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.m[k]
+	return v, ok
+}
+
+func (s *memStore) Put(k [32]byte, v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[[32]byte]string{}
 	}
-	names = append(names, "Makefile", "Makefile.in", "Dockerfile", "Dockerfile.dev", "CMakeLists.txt", "go.mod", "go.sum",
-		"README", "LICENSE", "notes.txt", "server.log", "data.jsonl", "x.S", "x.R", "x.C", "PKGBUILD", "Gemfile", "Rakefile",
-		"BUILD", "WORKSPACE", "Jenkinsfile", "nginx.conf", "a.b.c", ".bashrc", ".gitignore", "config", "schema.graphql",
-		"", ".", "/", "a/b.go", `dir\x.go`, "x.go~", "x.py.orig", "CMakeLists.txt.orig", "x.", "x..go", "~")
-	langs = append(langs, "go", "golang", "py", "python3", "sh", "console", "text", "plaintext", "output", "diff", "json5",
-		"c++", "objective-c", "foo/bar", "", "x.go", "Makefile", "tsx", "jsx", "shell-session", "zsh", "ps1", "dockerfile",
-		"env", "ini", "toml", "yml", "proto", "mermaid", "log", "csv", "sql", "patch", "txt", "rs")
-	same := func(what, n string, want, got chroma.Lexer) {
-		if want != got {
-			t.Errorf("%s(%q): %v, chroma's %v", what, n, got, want)
+	s.m[k] = v
+	s.puts++
+}
+
+// TestHighlighterTimeout: a block whose lexing may have hit chroma's match
+// timeout (a step of slowStep or more) or failed is shown plain, the same
+// bytes every time, and kept in neither cache; a block lexed in time is
+// highlighted and kept.
+func TestHighlighterTimeout(t *testing.T) {
+	t.Parallel()
+	slow := func(l chroma.Lexer, code string) (chroma.Iterator, error) {
+		it, err := l.Tokenise(nil, code)
+		if err != nil {
+			return nil, err
 		}
-	}
-	var wg sync.WaitGroup
-	for k := range 2 {
-		wg.Go(func() {
-			for i := k; i < len(names); i += 2 {
-				same("matchLexer", names[i], lexers.Match(names[i]), matchLexer(names[i]))
+		first := true
+		return func() chroma.Token {
+			if first { // as a match that ran into its timeout
+				first = false
+				time.Sleep(slowStep)
 			}
-			for i := k; i < len(langs); i += 2 {
-				same("getLexer", langs[i], lexers.Get(langs[i]), getLexer(langs[i]))
+			return it()
+		}, nil
+	}
+	failing := func(chroma.Lexer, string) (chroma.Iterator, error) { return nil, errors.New("broken") }
+	panicking := func(chroma.Lexer, string) (chroma.Iterator, error) {
+		return func() chroma.Token { panic("unknown state") }, nil
+	}
+	for name, lex := range map[string]func(chroma.Lexer, string) (chroma.Iterator, error){"timeout": slow, "error": failing, "panic": panicking} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var outs [2]string
+			var stores [2]*memStore
+			for i := range outs { // two builds, each with its caches
+				stores[i] = &memStore{}
+				h := NewHighlighter()
+				h.Store, h.tokenise = stores[i], lex
+				outs[i] = string(h.Lines("go", "", goCode, 1)) + string(h.JSON("{\"a\": 1}"))
+				if again := string(h.Lines("go", "", goCode, 1)) + string(h.JSON("{\"a\": 1}")); again != outs[i] {
+					t.Errorf("the block again differs:\n%s\n%s", outs[i], again)
+				}
+				if _, misses, plain := h.Stats(); misses != 4 || plain != 4 {
+					t.Errorf("misses %d, plain %d: want 4, 4 (never cached)", misses, plain)
+				}
+				if stores[i].puts != 0 {
+					t.Errorf("%d blocks put in the Store", stores[i].puts)
+				}
+			}
+			if outs[0] != outs[1] {
+				t.Errorf("two builds differ:\n%s\n%s", outs[0], outs[1])
+			}
+			if !strings.Contains(outs[0], `<pre class="chroma plain"><code>package main`) || strings.Contains(outs[0], `<span class="k`) {
+				t.Errorf("not shown plain: %s", outs[0])
+			}
+			if !strings.Contains(outs[0], `<pre class="gutter" aria-hidden="true">1`) {
+				t.Errorf("plain block without its gutter: %s", outs[0])
 			}
 		})
 	}
-	wg.Wait()
-	if len(names) < 1000 || len(langs) < 500 {
-		t.Errorf("only %d names and %d languages checked", len(names), len(langs))
-	}
-	t.Logf("%d names, %d languages", len(names), len(langs))
-}
-
-// BenchmarkLexerMatch: a name no lexer has, which tries every pattern.
-func BenchmarkLexerMatch(b *testing.B) {
-	for b.Loop() {
-		matchLexer("x.unknownext")
+	// Lexed in time, a block is highlighted and kept.
+	s := &memStore{}
+	h := NewHighlighter()
+	h.Store = s
+	if out := string(h.Lines("go", "", goCode, 1)); !strings.Contains(out, `<span class="k`) || s.puts != 1 {
+		t.Errorf("a block lexed in time: %d puts, %s", s.puts, out)
 	}
 }
