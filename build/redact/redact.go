@@ -1039,21 +1039,19 @@ func rulePriority(rule string) int {
 	return 0
 }
 
-// encodedSecrets decodes what vals hold encoded and runs the rules over
-// that: base64 runs that decode to text (a run wrapped over lines, as
-// base64 writes 76 columns, joined first), percent-encoded URL parts,
-// HTML character references (&quot;, &#39;: a page shows them decoded)
-// and JSON string escapes (\" in a JSON text held in a string). A secret
-// found is replaced where it stands when it stands there as it is, or
-// encoded as that view encodes it; else the whole encoded run that hides
-// it is.
-func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, int)) {
-	type blob struct {
-		val, from, to int
-		text          string
-		// enc, when set, writes a secret as the run holds it.
-		enc func(string) []string
-	}
+// blob is a decoded view of part of a value: vals[val][from:to] holds
+// text encoded.
+type blob struct {
+	val, from, to int
+	text          string
+	// enc, when set, writes a secret as the run holds it.
+	enc func(string) []string
+}
+
+// encodedViews decodes what vals (those not skipped) hold encoded: base64
+// runs (wrapped over lines too), percent-encoding, the lines holding HTML
+// references or escaped JSON, and what those decode to encoded again.
+func encodedViews(vals []string, skip []bool) []blob {
 	var blobs []blob
 	for i, v := range vals {
 		if skip[i] {
@@ -1111,6 +1109,19 @@ func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, i
 			}
 		}
 	}
+	return blobs
+}
+
+// encodedSecrets decodes what vals hold encoded and runs the rules over
+// that: base64 runs that decode to text (a run wrapped over lines, as
+// base64 writes 76 columns, joined first), percent-encoded URL parts,
+// HTML character references (&quot;, &#39;: a page shows them decoded)
+// and JSON string escapes (\" in a JSON text held in a string). A secret
+// found is replaced where it stands when it stands there as it is, or
+// encoded as that view encodes it; else the whole encoded run that hides
+// it is.
+func (r *Redactor) encodedSecrets(vals []string, skip []bool, add func(string, int)) {
+	blobs := encodedViews(vals, skip)
 	if len(blobs) == 0 {
 		return
 	}

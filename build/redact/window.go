@@ -352,25 +352,8 @@ func (w *windower) cutGroup(text string, g int) (string, []span, bool) {
 // newWindower had them), found in one scan of the text, and returns
 // whether a long rule's keyword is in it.
 func (w *windower) cuts(text string, out []window) (long bool) {
-	if w == nil {
-		for g := range out {
-			out[g] = window{text: text}
-		}
-		return true
-	}
-	for g := range out[:w.groups] {
-		out[g] = window{}
-	}
-	if len(text) < 2 {
-		return false
-	}
-	// A text holding a character that lowers to ASCII goes whole: looked
-	// for first, each with Go's vector search, not byte by byte below.
-	if holdsLowersToASCII(text) {
-		for g := range out[:w.groups] {
-			out[g] = window{text: text}
-		}
-		return true
+	if done, long := w.cutsWhole(text, out); done {
+		return long
 	}
 	// A window is lines lo to hi, numbered by counting line ends (with
 	// Go's vector count) from one keyword found to the next; wins holds
@@ -471,6 +454,40 @@ func (w *windower) cuts(text string, out []window) (long bool) {
 			out[g] = window{text: text}
 		}
 	}
+	w.writeCuts(text, wins, out)
+	return long
+}
+
+// cutsWhole settles the texts cuts need not scan: with no windower every
+// group takes the whole text; a text shorter than a keyword has no
+// window; a text holding a character that lowers to ASCII goes whole
+// (looked for first, each with Go's vector search, not byte by byte).
+// done is false, with out cleared, when the text must be scanned.
+func (w *windower) cutsWhole(text string, out []window) (done, long bool) {
+	if w == nil {
+		for g := range out {
+			out[g] = window{text: text}
+		}
+		return true, true
+	}
+	for g := range out[:w.groups] {
+		out[g] = window{}
+	}
+	if len(text) < 2 {
+		return true, false
+	}
+	if holdsLowersToASCII(text) {
+		for g := range out[:w.groups] {
+			out[g] = window{text: text}
+		}
+		return true, true
+	}
+	return false, false
+}
+
+// writeCuts writes each group's windows, wins (lines lo to hi), of text
+// into out.
+func (w *windower) writeCuts(text string, wins [][][2]int, out []window) {
 	// The start of each line (but the first) up to the last a window
 	// needs: after each line end but one that ends the text.
 	need := 0
@@ -480,7 +497,7 @@ func (w *windower) cuts(text string, out []window) (long bool) {
 		}
 	}
 	if need == 0 {
-		return long
+		return
 	}
 	sp := lineStarts.Get().(*[]int)
 	defer lineStarts.Put(sp)
@@ -504,7 +521,6 @@ func (w *windower) cuts(text string, out []window) (long bool) {
 			out[g].text, out[g].spans = writeWindows(text, ws, starts)
 		}
 	}
-	return long
 }
 
 // writeWindows writes the windows of text, lines lo to hi of each of wins
