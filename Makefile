@@ -34,6 +34,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./build/transcript
 	$(GO) test -run '^$$' -fuzz '^FuzzFastDecode$$' -fuzztime $(FUZZTIME) ./build/transcript
 	$(GO) test -run '^$$' -fuzz '^FuzzFastInto$$' -fuzztime $(FUZZTIME) ./build/transcript
+	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzGoLexer$$' -fuzztime $(FUZZTIME) ./build/markup
+	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzMarkdownLexer$$' -fuzztime $(FUZZTIME) ./build/markup
+	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzBashLexer$$' -fuzztime $(FUZZTIME) ./build/markup
+	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzPythonLexer$$' -fuzztime $(FUZZTIME) ./build/markup
 	$(GO) test -tags $(TAGS) -run '^$$' -fuzz '^FuzzPlainParagraph$$' -fuzztime $(FUZZTIME) ./build/markup
 
 golden:

@@ -50,7 +50,8 @@ type Highlighter struct {
 	patients   sync.Map // chroma.Lexer → patientOf it
 
 	// tokenise, when set, lexes in place of chroma's Tokenise: a test's
-	// seam for a lexer that fails or times out.
+	// seam for a lexer that fails or times out. A twin (twin.go) is not
+	// lexed through it.
 	tokenise func(l chroma.Lexer, code string) (chroma.Iterator, error)
 
 	hits, misses, plain atomic.Int64
@@ -145,7 +146,6 @@ func (h *Highlighter) code(lang, filename, code string, start int, lim limits) s
 		return plainCode(code, start, lexer != nil)
 	}
 	h.misses.Add(1)
-	lexer = h.patientOf(lexer)
 	out, how := h.highlight(lexer, code, start)
 	if how == lexFailed {
 		// Once more: a first step can be slow for a reason of its own (a
@@ -363,29 +363,26 @@ const (
 // ran over 250 ms late (a machine loaded far past its cores).
 const slowStep = 100 * time.Millisecond
 
-// tokenise is how the Highlighter lexes: chroma's Tokenise from the
+// tokenise is how the Highlighter lexes with chroma: Tokenise from the
 // lexer's root state. A test puts another in h.tokenise.
 func tokenise(l chroma.Lexer, code string) (chroma.Iterator, error) {
 	return l.Tokenise(nil, code)
 }
 
-// highlight lexes code with lexer and writes it as HTML, telling how the
-// lexing went: out is only worth showing when how is not lexFailed.
+// highlight lexes code as chroma's lexer does (lexTokens: its twin, else
+// chroma) and writes it as HTML, telling how the lexing went: out is only
+// worth showing when how is not lexFailed.
 func (h *Highlighter) highlight(lexer chroma.Lexer, code string, start int) (out string, how lexOutcome) {
-	defer func() {
-		if recover() != nil { // chroma panics on a broken rule's state
-			out, how = "", lexFailed
-		}
-	}()
-	lex := h.tokenise
-	if lex == nil {
-		lex = tokenise
-	}
-	t0 := time.Now()
-	it, err := lex(lexer, code)
-	if err != nil || time.Since(t0) >= slowStep {
+	toks, ok := h.lexTokens(lexer, code)
+	if !ok {
 		return "", lexFailed
 	}
+	return writeCode(toks, code, start)
+}
+
+// writeCode writes code, lexed as toks, as HTML; how is lexUnplaced when
+// a token is chroma's Error.
+func writeCode(toks []chroma.Token, code string, start int) (out string, how lexOutcome) {
 	var b strings.Builder
 	b.Grow(len(code) + len(code)/3)
 	if start > 0 {
@@ -394,23 +391,15 @@ func (h *Highlighter) highlight(lexer chroma.Lexer, code string, start int) (out
 	b.WriteString(`<pre class="chroma"><code>`)
 	cur := ""
 	open := false
-	for {
-		t0 := time.Now()
-		tok := it()
-		if time.Since(t0) >= slowStep {
-			return "", lexFailed
-		}
-		if tok == chroma.EOF {
-			break
-		}
+	for _, tok := range toks {
 		if tok.Type == chroma.Error {
 			how = lexUnplaced
 		}
 		if tok.Value == "" {
 			continue
 		}
-		// Tokens are not coalesced (chroma.Coalesce would make one step
-		// of many): a run of one class is one span all the same.
+		// Tokens are not coalesced: a run of one class is one span all
+		// the same.
 		cls := styleOf(tok.Type)
 		if cls != cur {
 			if open {

@@ -15,6 +15,9 @@ import (
 
 const goCode = "package main\n\nfunc main() {\n\tprintln(\"<b>&\")\n}\n"
 
+// rustCode is code of a language chroma lexes (no twin).
+const rustCode = "fn main() {\n    let x: u8 = 1;\n    println!(\"<b>&{}\", x);\n}\n"
+
 // parseFragment parses an HTML fragment as the body of a page.
 func parseFragment(t *testing.T, s string) *html.Node {
 	t.Helper()
@@ -275,10 +278,11 @@ func (s *memStore) Put(k [32]byte, v string) {
 	s.puts++
 }
 
-// TestHighlighterTimeout: a block whose lexing may have hit chroma's match
-// timeout (a step of slowStep or more) or failed is shown plain, the same
-// bytes every time, and kept in neither cache; a block lexed in time is
-// highlighted and kept.
+// TestHighlighterTimeout: a block whose lexing by chroma may have hit its
+// match timeout (a step of slowStep or more) or failed is shown plain, the
+// same bytes every time, and kept in neither cache; a block lexed in time
+// is highlighted and kept. A block a twin is sure of (Go's here) is not
+// lexed by chroma, and cannot time out.
 func TestHighlighterTimeout(t *testing.T) {
 	t.Parallel()
 	slow := func(l chroma.Lexer, code string) (chroma.Iterator, error) {
@@ -308,8 +312,8 @@ func TestHighlighterTimeout(t *testing.T) {
 				stores[i] = &memStore{}
 				h := NewHighlighter()
 				h.Store, h.tokenise = stores[i], lex
-				outs[i] = string(h.Lines("go", "", goCode, 1)) + string(h.JSON("{\"a\": 1}"))
-				if again := string(h.Lines("go", "", goCode, 1)) + string(h.JSON("{\"a\": 1}")); again != outs[i] {
+				outs[i] = string(h.Lines("rust", "", rustCode, 1)) + string(h.JSON("{\"a\": 1}"))
+				if again := string(h.Lines("rust", "", rustCode, 1)) + string(h.JSON("{\"a\": 1}")); again != outs[i] {
 					t.Errorf("the block again differs:\n%s\n%s", outs[i], again)
 				}
 				if _, misses, plain := h.Stats(); misses != 4 || plain != 4 {
@@ -322,11 +326,16 @@ func TestHighlighterTimeout(t *testing.T) {
 			if outs[0] != outs[1] {
 				t.Errorf("two builds differ:\n%s\n%s", outs[0], outs[1])
 			}
-			if !strings.Contains(outs[0], `<pre class="chroma plain"><code>package main`) || strings.Contains(outs[0], `<span class="k`) {
+			if !strings.Contains(outs[0], `<pre class="chroma plain"><code>fn main`) || strings.Contains(outs[0], `<span class="k`) {
 				t.Errorf("not shown plain: %s", outs[0])
 			}
 			if !strings.Contains(outs[0], `<pre class="gutter" aria-hidden="true">1`) {
 				t.Errorf("plain block without its gutter: %s", outs[0])
+			}
+			h := NewHighlighter()
+			h.tokenise = lex
+			if out := string(h.Block("go", "", goCode)); !strings.Contains(out, `<span class="k`) {
+				t.Errorf("Go's twin went through chroma: %s", out)
 			}
 		})
 	}
@@ -334,7 +343,7 @@ func TestHighlighterTimeout(t *testing.T) {
 	s := &memStore{}
 	h := NewHighlighter()
 	h.Store = s
-	if out := string(h.Lines("go", "", goCode, 1)); !strings.Contains(out, `<span class="k`) || s.puts != 1 {
+	if out := string(h.Lines("rust", "", rustCode, 1)); !strings.Contains(out, `<span class="k`) || s.puts != 1 {
 		t.Errorf("a block lexed in time: %d puts, %s", s.puts, out)
 	}
 }
