@@ -250,163 +250,209 @@ func (s *bashScan) wordBefore(pos int) (word, ok bool) {
 // root is the root state's rules at pos, in their order: basic's, the
 // backtick, data's, interp's.
 func (s *bashScan) root() bool {
-	text, pos, src := s.text, s.pos, s.src
-	c := text[pos]
+	c := s.text[s.pos]
 	if c >= utf8.RuneSelf {
 		return false // a Unicode word, space, digit or other: the classes
 	}
 	if isGoWord(c) {
-		end := src.run(pos, isGoWord)
-		if src.at(end) >= utf8.RuneSelf {
-			return false // \w+ could go on
-		}
-		prevWord, ok := s.wordBefore(pos)
-		if !ok {
-			return false
-		}
-		// The keyword, builtin and assignment rules start with \b, here
-		// a word after a character not of one; each word ends where the
-		// run of word characters does (the keyword rule asks for \b after
-		// it, the builtin one for a space, ")" or "`").
-		if !prevWord {
-			w := text[pos:end]
-			if bashKeywords[w] {
-				// (\s*)\b takes the spaces after the word when a word
-				// follows them, else none: both as Text, as \s+ would
-				// take them next.
-				s.emit(chroma.Keyword, end)
-				return true
-			}
-			if next := src.at(end); bashBuiltins[w] && (isBashSpace(next) || next == ')' || next == '`') {
-				s.emit(chroma.NameBuiltin, end)
-				return true
-			}
-			// (\b\w+)(\s*)(\+?=)
-			sp := src.run(end, isBashSpace)
-			if src.at(sp) >= utf8.RuneSelf {
-				return false // \s* could go on
-			}
-			op := 0
-			if src.at(sp) == '=' {
-				op = 1
-			} else if src.at(sp) == '+' && src.at(sp+1) == '=' {
-				op = 2
-			}
-			if op > 0 {
-				s.emit(chroma.NameVariable, end)
-				if sp > end {
-					s.emit(chroma.Text, sp)
-				}
-				s.emit(chroma.Operator, sp+op)
-				return true
-			}
-		}
-		// \d+(?= |$) : the run of digits before a space, a newline or
-		// the end.
-		if isDigit(c) {
-			d := src.run(pos, isDigit)
-			if next := src.at(d); d == len(text) || next == ' ' || next == '\n' {
-				s.emit(chroma.LiteralNumber, d)
-				return true
-			}
-		}
-		s.emit(chroma.Text, s.textRun(pos))
-		return true
+		return s.word(c)
 	}
 	switch c {
 	case '#':
-		// \A#!.+\n , then #.*(\S|$) : to the end of the line (.* takes
-		// all but the newline, where $ matches).
-		nl := strings.IndexByte(text[pos:], '\n')
-		if pos == 0 && strings.HasPrefix(text, "#!") && len(text) > 2 && text[2] != '\n' && nl >= 0 {
-			s.emit(chroma.CommentPreproc, nl+1)
-			return true
-		}
-		if nl < 0 {
-			s.emit(chroma.CommentSingle, len(text))
-		} else {
-			s.emit(chroma.CommentSingle, pos+nl)
-		}
+		s.comment()
 		return true
 	case '\\':
-		// \\[\w\W] : a backslash and any character; none after it, no
-		// rule.
-		if pos+1 >= len(text) {
-			return false
-		}
-		_, size := utf8.DecodeRuneInString(text[pos+1:])
-		s.emit(chroma.LiteralStringEscape, pos+1+size)
-		return true
+		return s.escape()
 	case '[', ']', '{', '}', '(', ')', '=':
-		s.emit(chroma.Operator, pos+1)
+		s.emit(chroma.Operator, s.pos+1)
 		return true
 	case '<':
-		if strings.HasPrefix(text[pos:], "<<<") {
-			s.emit(chroma.Operator, pos+3)
-			return true
-		}
-		end, ok := s.heredoc(pos)
-		if !ok {
-			return false
-		}
-		if end > 0 {
-			s.emit(chroma.LiteralString, end)
-			return true
-		}
-		s.emit(chroma.Text, pos+1)
-		return true
+		return s.redirect()
 	case '&', '|':
-		if src.at(pos+1) == c {
-			s.emit(chroma.Operator, pos+2)
+		if s.src.at(s.pos+1) == c {
+			s.emit(chroma.Operator, s.pos+2)
 		} else {
-			s.emit(chroma.Punctuation, pos+1)
+			s.emit(chroma.Punctuation, s.pos+1)
 		}
 		return true
 	case '`':
-		s.emit(chroma.LiteralStringBacktick, pos+1)
+		s.emit(chroma.LiteralStringBacktick, s.pos+1)
 		s.push(bashBackticks)
 		return true
 	case '"':
-		if end := s.quoted(pos+1, '"'); end > 0 {
-			s.emit(chroma.LiteralStringDouble, end)
-			return true
-		}
-		s.emit(chroma.LiteralStringDouble, pos+1)
-		s.push(bashString)
+		s.doubleQuote()
 		return true
 	case '$':
-		switch src.at(pos + 1) {
-		case '"':
-			if end := s.quoted(pos+2, '"'); end > 0 {
-				s.emit(chroma.LiteralStringDouble, end)
-				return true
-			}
-		case '\'':
-			if end := s.quoted(pos+2, '\''); end > 0 {
-				s.emit(chroma.LiteralStringSingle, end)
-				return true
-			}
-		}
-		return s.interp()
+		return s.dollar()
 	case '\'':
 		// '.*?' , dot matching newlines: to the next quote; none, no
 		// rule.
-		end := strings.IndexByte(text[pos+1:], '\'')
+		end := strings.IndexByte(s.text[s.pos+1:], '\'')
 		if end < 0 {
 			return false
 		}
-		s.emit(chroma.LiteralStringSingle, pos+1+end+1)
+		s.emit(chroma.LiteralStringSingle, s.pos+1+end+1)
 		return true
 	case ';':
-		s.emit(chroma.Punctuation, pos+1)
+		s.emit(chroma.Punctuation, s.pos+1)
 		return true
 	}
 	if isBashSpace(c) {
-		s.emit(chroma.Text, src.run(pos, isBashSpace))
+		s.emit(chroma.Text, s.src.run(s.pos, isBashSpace))
 		return true
+	}
+	s.emit(chroma.Text, s.textRun(s.pos))
+	return true
+}
+
+// word is root's rules at a word character: a keyword, a builtin, an
+// assignment, a number, else the text rule's run.
+func (s *bashScan) word(c byte) bool {
+	text, pos, src := s.text, s.pos, s.src
+	end := src.run(pos, isGoWord)
+	if src.at(end) >= utf8.RuneSelf {
+		return false // \w+ could go on
+	}
+	prevWord, ok := s.wordBefore(pos)
+	if !ok {
+		return false
+	}
+	// The keyword, builtin and assignment rules start with \b, here
+	// a word after a character not of one; each word ends where the
+	// run of word characters does (the keyword rule asks for \b after
+	// it, the builtin one for a space, ")" or "`").
+	if !prevWord {
+		w := text[pos:end]
+		if bashKeywords[w] {
+			// (\s*)\b takes the spaces after the word when a word
+			// follows them, else none: both as Text, as \s+ would
+			// take them next.
+			s.emit(chroma.Keyword, end)
+			return true
+		}
+		if next := src.at(end); bashBuiltins[w] && (isBashSpace(next) || next == ')' || next == '`') {
+			s.emit(chroma.NameBuiltin, end)
+			return true
+		}
+		if done, ok := s.assignment(end); done || !ok {
+			return ok
+		}
+	}
+	// \d+(?= |$) : the run of digits before a space, a newline or
+	// the end.
+	if isDigit(c) {
+		d := src.run(pos, isDigit)
+		if next := src.at(d); d == len(text) || next == ' ' || next == '\n' {
+			s.emit(chroma.LiteralNumber, d)
+			return true
+		}
 	}
 	s.emit(chroma.Text, s.textRun(pos))
 	return true
+}
+
+// assignment is the rule (\b\w+)(\s*)(\+?=) for the word from pos to end:
+// done when it matches, ok false when a Unicode space could make \s* run
+// on.
+func (s *bashScan) assignment(end int) (done, ok bool) {
+	src := s.src
+	sp := src.run(end, isBashSpace)
+	if src.at(sp) >= utf8.RuneSelf {
+		return false, false // \s* could go on
+	}
+	op := 0
+	if src.at(sp) == '=' {
+		op = 1
+	} else if src.at(sp) == '+' && src.at(sp+1) == '=' {
+		op = 2
+	}
+	if op == 0 {
+		return false, true
+	}
+	s.emit(chroma.NameVariable, end)
+	if sp > end {
+		s.emit(chroma.Text, sp)
+	}
+	s.emit(chroma.Operator, sp+op)
+	return true, true
+}
+
+// comment is the rules \A#!.+\n , then #.*(\S|$) : to the end of the line
+// (.* takes all but the newline, where $ matches).
+func (s *bashScan) comment() {
+	text, pos := s.text, s.pos
+	nl := strings.IndexByte(text[pos:], '\n')
+	if pos == 0 && strings.HasPrefix(text, "#!") && len(text) > 2 && text[2] != '\n' && nl >= 0 {
+		s.emit(chroma.CommentPreproc, nl+1)
+		return
+	}
+	if nl < 0 {
+		s.emit(chroma.CommentSingle, len(text))
+	} else {
+		s.emit(chroma.CommentSingle, pos+nl)
+	}
+}
+
+// escape is the rule \\[\w\W] : a backslash and any character; none after
+// it, no rule.
+func (s *bashScan) escape() bool {
+	pos := s.pos
+	if pos+1 >= len(s.text) {
+		return false
+	}
+	_, size := utf8.DecodeRuneInString(s.text[pos+1:])
+	s.emit(chroma.LiteralStringEscape, pos+1+size)
+	return true
+}
+
+// redirect is root's rules at a "<": "<<<", a here-document, else the "<"
+// as Text.
+func (s *bashScan) redirect() bool {
+	pos := s.pos
+	if strings.HasPrefix(s.text[pos:], "<<<") {
+		s.emit(chroma.Operator, pos+3)
+		return true
+	}
+	end, ok := s.heredoc(pos)
+	if !ok {
+		return false
+	}
+	if end > 0 {
+		s.emit(chroma.LiteralString, end)
+		return true
+	}
+	s.emit(chroma.Text, pos+1)
+	return true
+}
+
+// doubleQuote is root's rules at a '"': the whole string when it has no
+// "$" (data's rule), else its quote, pushing the string state.
+func (s *bashScan) doubleQuote() {
+	if end := s.quoted(s.pos+1, '"'); end > 0 {
+		s.emit(chroma.LiteralStringDouble, end)
+		return
+	}
+	s.emit(chroma.LiteralStringDouble, s.pos+1)
+	s.push(bashString)
+}
+
+// dollar is root's rules at a "$": a $"..." or $'...' string, else
+// interp's.
+func (s *bashScan) dollar() bool {
+	pos := s.pos
+	switch s.src.at(pos + 1) {
+	case '"':
+		if end := s.quoted(pos+2, '"'); end > 0 {
+			s.emit(chroma.LiteralStringDouble, end)
+			return true
+		}
+	case '\'':
+		if end := s.quoted(pos+2, '\''); end > 0 {
+			s.emit(chroma.LiteralStringSingle, end)
+			return true
+		}
+	}
+	return s.interp()
 }
 
 // textRun is the end of the text rule's run from pos, which it takes

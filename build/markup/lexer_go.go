@@ -65,211 +65,273 @@ func goTokens(text string, raw func(string) ([]chroma.Token, bool)) ([]chroma.To
 	if strings.IndexByte(text, '\r') >= 0 || !utf8.ValidString(text) {
 		return nil, false
 	}
-	type tok struct {
-		t          chroma.TokenType
-		start, end int
-	}
-	toks := make([]tok, 0, len(text)/4+1)
-	pos := 0
-	// emit takes text[pos:end] as a token of type t, coalesced as
-	// chroma.Coalesce does.
-	emit := func(t chroma.TokenType, end int) {
-		if n := len(toks); n > 0 && toks[n-1].t == t {
-			toks[n-1].end = end
-		} else {
-			toks = append(toks, tok{t, pos, end})
-		}
-		pos = end
-	}
-	src := goSrc(text)
-	for pos < len(text) {
-		c := text[pos]
+	s := goScan{text: text, src: goSrc(text), toks: make([]handTok, 0, len(text)/4+1), raw: raw}
+	for s.pos < len(text) {
+		c := text[s.pos]
 		if c >= utf8.RuneSelf {
 			return nil, false // a Unicode word or space: chroma's classes
 		}
-		switch {
-		case c == '\n':
-			emit(chroma.TextWhitespace, pos+1)
-			continue
-		case isGoSpace(c):
-			end := src.run(pos, isGoSpace)
-			if src.at(end) >= utf8.RuneSelf {
-				return nil, false // \s+ could go on
-			}
-			emit(chroma.TextWhitespace, end)
-			continue
-		case c == '/' && src.at(pos+1) == '/':
-			next := src.at(pos + 2)
-			if next >= utf8.RuneSelf {
-				return nil, false
-			}
-			end := strings.IndexByte(text[pos:], '\n')
-			if end < 0 {
-				end = len(text)
-			} else {
-				end += pos
-			}
-			if pos+2 < len(text) && !isGoSpace(next) {
-				emit(chroma.CommentPreproc, end)
-			} else {
-				emit(chroma.CommentSingle, end)
-			}
-			continue
-		case c == '/':
-			// /(\\\n)?[*](.|\n)*?[*](\\\n)?/ : the first end.
-			q := pos + 1
-			if strings.HasPrefix(text[q:], "\\\n") {
-				q += 2
-			}
-			if src.at(q) == '*' {
-				end := -1
-				for k := q + 1; k < len(text); k++ {
-					if text[k] != '*' {
-						continue
-					}
-					if src.at(k+1) == '/' {
-						end = k + 2
-					} else if strings.HasPrefix(text[k+1:], "\\\n/") {
-						end = k + 4
-					}
-					if end >= 0 {
-						break
-					}
-				}
-				if end >= 0 {
-					emit(chroma.CommentMultiline, end)
-					continue
-				}
-			}
+		done, giveUp := s.spaceOrComment(c)
+		if !done && !giveUp {
+			done, giveUp = s.word(c)
 		}
-		// The rules of words: the word from pos on, which the \b after
-		// each rule's words asks to be whole.
-		if isGoWord(c) {
-			end := src.run(pos, isGoWord)
-			if src.at(end) >= utf8.RuneSelf {
-				return nil, false
-			}
-			kinds := goWords[text[pos:end]]
-			switch {
-			case kinds == 0:
-			case kinds&(1<<goNamespace) != 0:
-				emit(chroma.KeywordNamespace, end)
-				continue
-			case kinds&(1<<goDeclaration) != 0:
-				emit(chroma.KeywordDeclaration, end)
-				continue
-			case kinds&(1<<goKeyword) != 0:
-				emit(chroma.Keyword, end)
-				continue
-			case kinds&(1<<goConstant) != 0:
-				emit(chroma.KeywordConstant, end)
-				continue
-			case kinds&(1<<goBuiltin) != 0 && src.at(end) == '(':
-				emit(chroma.NameBuiltin, end)
-				emit(chroma.Punctuation, end+1)
-				continue
-			case kinds&(1<<goType) != 0:
-				emit(chroma.KeywordType, end)
-				continue
-			}
+		if !done && !giveUp {
+			done = s.number(c)
 		}
-		// Numbers, in the rules' order.
-		if isDigit(c) || c == '.' {
-			if t, end := goNumber(src, pos); end > pos {
-				emit(t, end)
-				continue
-			}
+		if !done && !giveUp {
+			done, giveUp = s.literal(c)
 		}
-		switch c {
-		case '\'':
-			if end := goChar(text, pos); end > 0 {
-				emit(chroma.LiteralStringChar, end)
-				continue
-			}
-			return nil, false
-		case '`':
-			end := strings.IndexByte(text[pos+1:], '`')
-			if end < 0 {
-				return nil, false
-			}
-			end += pos + 1
-			emit(chroma.LiteralString, pos+1)
-			if end > pos {
-				inside, ok := raw(text[pos:end])
-				if !ok {
-					return nil, false
-				}
-				for _, t := range inside {
-					if !strings.HasPrefix(text[pos:end], t.Value) {
-						return nil, false
-					}
-					if t.Value != "" {
-						emit(t.Type, pos+len(t.Value))
-					}
-				}
-				if pos != end {
-					return nil, false
-				}
-			}
-			emit(chroma.LiteralString, end+1)
-			continue
-		case '"':
-			// "(\\\\|\\"|[^"])*" : closed at the first quote not
-			// escaped. One left open is matched by backtracking:
-			// chroma's.
-			end := -1
-			for k := pos + 1; k < len(text); k++ {
-				if text[k] == '\\' && (src.at(k+1) == '\\' || src.at(k+1) == '"') {
-					k++
-					continue
-				}
-				if text[k] == '"' {
-					end = k + 1
-					break
-				}
-			}
-			if end < 0 {
-				return nil, false
-			}
-			emit(chroma.LiteralString, end)
-			continue
+		if !done && !giveUp {
+			done, giveUp = s.name(c)
 		}
-		if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
-			// ([a-zA-Z_]\w*)(\s*)(\() or [^\W\d]\w* : the word was
-			// checked above to end before any Unicode.
-			end := src.run(pos, isGoWord)
-			sp := src.run(end, isGoSpace)
-			if src.at(sp) >= utf8.RuneSelf {
-				return nil, false
-			}
-			if src.at(sp) == '(' {
-				emit(chroma.NameFunction, end)
-				if sp > end {
-					emit(chroma.TextWhitespace, sp)
-				}
-				emit(chroma.Punctuation, sp+1)
-				continue
-			}
-			emit(chroma.NameOther, end)
-			continue
+		if !done && !giveUp {
+			done = s.operator(c)
 		}
-		// The operators' rule comes before the two above in chroma's
-		// order, but no operator starts with a letter or "_".
-		if op := goOperator(text[pos:]); op > 0 {
-			emit(chroma.Operator, pos+op)
-			continue
+		if giveUp || !done {
+			return nil, false // no rule: chroma's error token
 		}
-		if strings.IndexByte("|^<>=!()[]{}.,;:~", c) >= 0 {
-			emit(chroma.Punctuation, pos+1)
-			continue
-		}
-		return nil, false // no rule: chroma's error token
 	}
-	out := make([]chroma.Token, len(toks))
-	for i, t := range toks {
+	out := make([]chroma.Token, len(s.toks))
+	for i, t := range s.toks {
 		out[i] = chroma.Token{Type: t.t, Value: text[t.start:t.end]}
 	}
 	return out, true
+}
+
+// goScan is a scan of a text through the Go lexer's rules: the tokens so
+// far (as spans of the text) and where the scan is. Its steps below each
+// try a group of rules at pos, in the rules' order, and report whether
+// one took the text there (done) and whether the scan must hand the whole
+// text to chroma (giveUp).
+type goScan struct {
+	text string
+	src  goSrc
+	toks []handTok
+	pos  int
+	raw  func(string) ([]chroma.Token, bool)
+}
+
+// emit takes text[pos:end] as a token of type t, coalesced as
+// chroma.Coalesce does.
+func (s *goScan) emit(t chroma.TokenType, end int) {
+	if n := len(s.toks); n > 0 && s.toks[n-1].t == t {
+		s.toks[n-1].end = end
+	} else {
+		s.toks = append(s.toks, handTok{t, s.pos, end})
+	}
+	s.pos = end
+}
+
+// spaceOrComment is the rules of spaces and comments: a newline, a run of
+// spaces, a line comment (a preprocessor one when a non-space follows
+// "//"), a block comment.
+func (s *goScan) spaceOrComment(c byte) (done, giveUp bool) {
+	text, pos, src := s.text, s.pos, s.src
+	switch {
+	case c == '\n':
+		s.emit(chroma.TextWhitespace, pos+1)
+		return true, false
+	case isGoSpace(c):
+		end := src.run(pos, isGoSpace)
+		if src.at(end) >= utf8.RuneSelf {
+			return false, true // \s+ could go on
+		}
+		s.emit(chroma.TextWhitespace, end)
+		return true, false
+	case c == '/' && src.at(pos+1) == '/':
+		next := src.at(pos + 2)
+		if next >= utf8.RuneSelf {
+			return false, true
+		}
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		if pos+2 < len(text) && !isGoSpace(next) {
+			s.emit(chroma.CommentPreproc, end)
+		} else {
+			s.emit(chroma.CommentSingle, end)
+		}
+		return true, false
+	case c == '/':
+		// /(\\\n)?[*](.|\n)*?[*](\\\n)?/ : the first end.
+		q := pos + 1
+		if strings.HasPrefix(text[q:], "\\\n") {
+			q += 2
+		}
+		if src.at(q) != '*' {
+			return false, false
+		}
+		for k := q + 1; k < len(text); k++ {
+			if text[k] != '*' {
+				continue
+			}
+			if src.at(k+1) == '/' {
+				s.emit(chroma.CommentMultiline, k+2)
+				return true, false
+			}
+			if strings.HasPrefix(text[k+1:], "\\\n/") {
+				s.emit(chroma.CommentMultiline, k+4)
+				return true, false
+			}
+		}
+	}
+	return false, false
+}
+
+// word is the rules of words: the word from pos on, which the \b after
+// each rule's words asks to be whole, as a keyword, a constant, a builtin
+// called or a type.
+func (s *goScan) word(c byte) (done, giveUp bool) {
+	if !isGoWord(c) {
+		return false, false
+	}
+	pos, src := s.pos, s.src
+	end := src.run(pos, isGoWord)
+	if src.at(end) >= utf8.RuneSelf {
+		return false, true
+	}
+	kinds := goWords[s.text[pos:end]]
+	switch {
+	case kinds == 0:
+		return false, false
+	case kinds&(1<<goNamespace) != 0:
+		s.emit(chroma.KeywordNamespace, end)
+	case kinds&(1<<goDeclaration) != 0:
+		s.emit(chroma.KeywordDeclaration, end)
+	case kinds&(1<<goKeyword) != 0:
+		s.emit(chroma.Keyword, end)
+	case kinds&(1<<goConstant) != 0:
+		s.emit(chroma.KeywordConstant, end)
+	case kinds&(1<<goBuiltin) != 0 && src.at(end) == '(':
+		s.emit(chroma.NameBuiltin, end)
+		s.emit(chroma.Punctuation, end+1)
+	case kinds&(1<<goType) != 0:
+		s.emit(chroma.KeywordType, end)
+	default:
+		return false, false
+	}
+	return true, false
+}
+
+// number is the rules of numbers, in their order (goNumber).
+func (s *goScan) number(c byte) (done bool) {
+	if !isDigit(c) && c != '.' {
+		return false
+	}
+	if t, end := goNumber(s.src, s.pos); end > s.pos {
+		s.emit(t, end)
+		return true
+	}
+	return false
+}
+
+// literal is the rules of a character literal, a raw string and a
+// string; any of them that does not match gives up.
+func (s *goScan) literal(c byte) (done, giveUp bool) {
+	switch c {
+	case '\'':
+		if end := goChar(s.text, s.pos); end > 0 {
+			s.emit(chroma.LiteralStringChar, end)
+			return true, false
+		}
+		return false, true
+	case '`':
+		return s.rawString()
+	case '"':
+		return s.str()
+	}
+	return false, false
+}
+
+// rawString is the raw string rule: its quotes as strings, its insides
+// as raw gives them, each of whose tokens must be the next part of them.
+func (s *goScan) rawString() (done, giveUp bool) {
+	text, pos := s.text, s.pos
+	end := strings.IndexByte(text[pos+1:], '`')
+	if end < 0 {
+		return false, true
+	}
+	end += pos + 1
+	s.emit(chroma.LiteralString, pos+1)
+	if end > s.pos {
+		inside, ok := s.raw(text[s.pos:end])
+		if !ok {
+			return false, true
+		}
+		for _, t := range inside {
+			if !strings.HasPrefix(text[s.pos:end], t.Value) {
+				return false, true
+			}
+			if t.Value != "" {
+				s.emit(t.Type, s.pos+len(t.Value))
+			}
+		}
+		if s.pos != end {
+			return false, true
+		}
+	}
+	s.emit(chroma.LiteralString, end+1)
+	return true, false
+}
+
+// str is the string rule "(\\\\|\\"|[^"])*" : closed at the first quote
+// not escaped. One left open is matched by backtracking: chroma's.
+func (s *goScan) str() (done, giveUp bool) {
+	text, src := s.text, s.src
+	for k := s.pos + 1; k < len(text); k++ {
+		if text[k] == '\\' && (src.at(k+1) == '\\' || src.at(k+1) == '"') {
+			k++
+			continue
+		}
+		if text[k] == '"' {
+			s.emit(chroma.LiteralString, k+1)
+			return true, false
+		}
+	}
+	return false, true
+}
+
+// name is the rules of names: ([a-zA-Z_]\w*)(\s*)(\() , a function
+// called, or [^\W\d]\w* ; the word was checked (word) to end before any
+// Unicode.
+func (s *goScan) name(c byte) (done, giveUp bool) {
+	if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		return false, false
+	}
+	src := s.src
+	end := src.run(s.pos, isGoWord)
+	sp := src.run(end, isGoSpace)
+	if src.at(sp) >= utf8.RuneSelf {
+		return false, true
+	}
+	if src.at(sp) == '(' {
+		s.emit(chroma.NameFunction, end)
+		if sp > end {
+			s.emit(chroma.TextWhitespace, sp)
+		}
+		s.emit(chroma.Punctuation, sp+1)
+		return true, false
+	}
+	s.emit(chroma.NameOther, end)
+	return true, false
+}
+
+// operator is the rules of operators and punctuation. The operators' rule
+// comes before name's and word's in chroma's order, but no operator
+// starts with a letter or "_".
+func (s *goScan) operator(c byte) (done bool) {
+	if op := goOperator(s.text[s.pos:]); op > 0 {
+		s.emit(chroma.Operator, s.pos+op)
+		return true
+	}
+	if strings.IndexByte("|^<>=!()[]{}.,;:~", c) >= 0 {
+		s.emit(chroma.Punctuation, s.pos+1)
+		return true
+	}
+	return false
 }
 
 // goSrc is a text being scanned.
