@@ -143,7 +143,15 @@ func (h *Highlighter) code(lang, filename, code string, start int, lim limits) s
 	lexer := h.pickLexer(lang, filename)
 	if lexer == nil || len(code) > lim.maxBytes || strings.Count(code, "\n") >= lim.maxLines {
 		h.plain.Add(1)
-		return plainCode(code, start, lexer != nil)
+		out := plainCode(code, start, lexer != nil)
+		if lexer == nil && len(code) <= lim.maxBytes {
+			// No lexer for it: shown the same way every time, and kept
+			// so the next build need not look for one (chroma's lookup
+			// of a name no lexer has tries every lexer's patterns, a
+			// fifth of a warm --force build's highlighting).
+			h.keep(key, out)
+		}
+		return out
 	}
 	h.misses.Add(1)
 	out, how := h.highlight(lexer, code, start)
