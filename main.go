@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"runtime/pprof"
 	"syscall"
 	"time"
@@ -88,11 +89,55 @@ func stopOnSignal(cancel context.CancelFunc, grace time.Duration) {
 // paces the collector either way (peak RSS 670-679 MB both), and a warm
 // --force was the same. GOGC 400, when the build allocated far more, had
 // cost more than it saved (every new page of heap is a page fault).
+//
+// A soft limit below what one session keeps live (a session of a million
+// records) made the collector run back to back: 140 CPU-s where 10 would
+// do. So the limit follows the live heap (followLiveHeap): once what a
+// collection leaves passes three quarters of it, it becomes twice that.
 func tuneGC(getenv func(string) string) {
 	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(600 << 20)
+		debug.SetMemoryLimit(softLimit)
+		go followLiveHeap(softLimit)
 	}
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
 }
+
+// softLimit is the soft memory limit a build starts with.
+const softLimit = 600 << 20
+
+// followLiveHeap raises the soft memory limit, limit to begin with, when
+// the live heap nears it (see nextLimit), looking ten times a second.
+func followLiveHeap(limit int64) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	for range time.Tick(100 * time.Millisecond) {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		if next := nextLimit(int64(sample[0].Value.Uint64()), limit, memCap); next != limit {
+			limit = next
+			debug.SetMemoryLimit(limit)
+		}
+	}
+}
+
+// nextLimit is the soft limit for a live heap of live bytes under limit:
+// limit while live stays under three quarters of it, else twice live, so
+// the collector is paced by the limit but never runs back to back; never
+// above most (half the machine's memory, 0: no bound), where running
+// back to back is the lesser harm.
+func nextLimit(live, limit, most int64) int64 {
+	if live*4 <= limit*3 {
+		return limit
+	}
+	next := 2 * live
+	if most > 0 {
+		next = min(next, max(most, limit))
+	}
+	return next
+}
+
+// memCap is half the machine's memory, 0 where it is not known.
+var memCap = totalMemory() / 2
