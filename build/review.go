@@ -806,41 +806,14 @@ func writeReview(page, jsonPath string, rep *ReviewReport) error {
 	if err := reviewTemplate.Execute(&b, rep); err != nil {
 		return err
 	}
-	if err := writePrivate(page, b.Bytes()); err != nil {
+	if err := WritePrivateFile(page, b.Bytes()); err != nil {
 		return err
 	}
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
 	}
-	return writePrivate(jsonPath, append(data, '\n'))
-}
-
-// writePrivate writes data to path (0600) through a temporary file and a
-// rename, which replaces a link at path rather than writing through it.
-func writePrivate(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-review-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return WritePrivateFile(jsonPath, append(data, '\n'))
 }
 
 // reviewWhere says where a finding is: file:line, or what of the file.

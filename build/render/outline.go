@@ -237,7 +237,7 @@ func turnOutput(s *session.Session, t session.Turn) int64 {
 // builder's home folder, "" for none) is written ~/…, the tilde left for
 // the shell to expand.
 func resume(s *session.Session, home string) string {
-	if s.Agent != nil || !IsUUID(s.ID) {
+	if s.Agent != nil || !transcript.IsUUID(s.ID) {
 		return ""
 	}
 	cmd := "claude --resume " + shellQuote(s.ID) // the file's name: what --resume looks for
@@ -274,28 +274,6 @@ func underHome(path, home string) (rest string, ok bool) {
 		return "", false
 	}
 	return strings.TrimLeft(rest, `/\`), true
-}
-
-// IsUUID tells whether id has a UUID's shape (8-4-4-4-12 hex digits), as
-// Claude Code's session ids do.
-func IsUUID(id string) bool {
-	if len(id) != 36 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // shellQuote quotes a word for a POSIX shell (sh, bash, zsh) when it
