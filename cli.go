@@ -685,27 +685,28 @@ func addRedactFlags(fs *pflag.FlagSet) *redactFlags {
 	return rf
 }
 
-// redactor makes the Redactor the flags ask for; errors are usage errors.
-func (rf *redactFlags) redactor(cmd string, stderr io.Writer, getenv func(string) string) (*redact.Redactor, error) {
+// options is the redact.Options the flags ask for (review sets its own
+// OnFind on them). Errors are usage errors.
+func (rf *redactFlags) options(getenv func(string) string) (redact.Options, error) {
 	opts := redact.Options{Secrets: !rf.off, Anonymize: rf.anonymize}
 	for _, p := range rf.patterns {
 		re, err := regexp.Compile(p)
 		if err != nil {
-			return nil, fmt.Errorf("--redact %q: %v", p, err)
+			return opts, fmt.Errorf("--redact %q: %v", p, err)
 		}
 		opts.Patterns = append(opts.Patterns, re)
 	}
 	for _, f := range rf.files {
 		lits, err := redact.ReadLiterals(f)
 		if err != nil {
-			return nil, fmt.Errorf("--redact-file: %v", err)
+			return opts, fmt.Errorf("--redact-file: %v", err)
 		}
 		opts.Literals = append(opts.Literals, lits...)
 	}
 	for _, f := range rf.allowFiles {
 		ids, err := redact.ReadAllowList(f)
 		if err != nil {
-			return nil, fmt.Errorf("--allow-file: %v", err)
+			return opts, fmt.Errorf("--allow-file: %v", err)
 		}
 		opts.Allow = append(opts.Allow, ids...)
 	}
@@ -714,12 +715,21 @@ func (rf *redactFlags) redactor(cmd string, stderr io.Writer, getenv func(string
 		if u, err := user.Current(); err == nil {
 			opts.User = u.Username
 		}
-		if v := getenv("CCSITE_ANON_HOME"); v != "" { // for tests
+		if v := getenv("CCSITE_ANON_HOME"); v != "" {
 			opts.Home = v
 		}
 		if v := getenv("CCSITE_ANON_USER"); v != "" {
 			opts.User = v
 		}
+	}
+	return opts, nil
+}
+
+// redactor makes the Redactor the flags ask for; errors are usage errors.
+func (rf *redactFlags) redactor(cmd string, stderr io.Writer, getenv func(string) string) (*redact.Redactor, error) {
+	opts, err := rf.options(getenv)
+	if err != nil {
+		return nil, err
 	}
 	if rf.off {
 		fmt.Fprintf(stderr, "ccsite %s: warning: --no-redact: secrets in the transcripts are written as they are; do not publish this output\n", cmd)

@@ -4,12 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/user"
-	"regexp"
 
 	"ccsite/build"
 	"ccsite/build/archive"
-	"ccsite/build/redact"
 
 	"github.com/spf13/cobra"
 )
@@ -135,44 +132,4 @@ func printReview(e *env, rep *build.ReviewReport) {
 	if rep.Total > 0 {
 		fmt.Fprintf(w, "ccsite review: not a secret? put its id on a line of a file and build with --allow-file FILE\n")
 	}
-}
-
-// options is the redact.Options the flags ask for, as (*redactFlags).redactor
-// makes them: review sets its own OnFind. Errors are usage errors.
-func (rf *redactFlags) options(getenv func(string) string) (redact.Options, error) {
-	opts := redact.Options{Secrets: !rf.off, Anonymize: rf.anonymize}
-	for _, p := range rf.patterns {
-		re, err := regexp.Compile(p)
-		if err != nil {
-			return opts, fmt.Errorf("--redact %q: %v", p, err)
-		}
-		opts.Patterns = append(opts.Patterns, re)
-	}
-	for _, f := range rf.files {
-		lits, err := redact.ReadLiterals(f)
-		if err != nil {
-			return opts, fmt.Errorf("--redact-file: %v", err)
-		}
-		opts.Literals = append(opts.Literals, lits...)
-	}
-	for _, f := range rf.allowFiles {
-		ids, err := redact.ReadAllowList(f)
-		if err != nil {
-			return opts, fmt.Errorf("--allow-file: %v", err)
-		}
-		opts.Allow = append(opts.Allow, ids...)
-	}
-	if rf.anonymize {
-		opts.Home, _ = os.UserHomeDir()
-		if u, err := user.Current(); err == nil {
-			opts.User = u.Username
-		}
-		if v := getenv("CCSITE_ANON_HOME"); v != "" {
-			opts.Home = v
-		}
-		if v := getenv("CCSITE_ANON_USER"); v != "" {
-			opts.User = v
-		}
-	}
-	return opts, nil
 }
