@@ -63,9 +63,9 @@ var shapeRules = []config.Rule{
 	// htpasswd -b takes the password after the file and the user, or
 	// after the user alone with -n: two rules, each checking the flags
 	// (acceptShape).
-	cliRule("cli-password", "htpasswd -b file user <password>",
+	cliRule("cli-password#htpasswd-file", "htpasswd -b file user <password>",
 		`\bhtpasswd(?:`+sp+`+-[a-zA-Z]+)+`+sp+`+`+cliArg+sp+`+`+cliArg+sp+`+`+cliValue, "htpasswd"),
-	cliRule("cli-password", "htpasswd -nb user <password>",
+	cliRule("cli-password#htpasswd-n", "htpasswd -nb user <password>",
 		`\bhtpasswd(?:`+sp+`+-[a-zA-Z]+)+`+sp+`+`+cliArg+sp+`+`+cliValue, "htpasswd"),
 	cliRule("cli-password", "zip -P <password>",
 		`\b(?:zip|unzip|zipcloak)\b`+rest+pre+`(?:-P|--password)(?:`+gap+`|=)`+cliValue, "zip ", "zip\t", "zip+", "zipcloak"),
@@ -137,10 +137,14 @@ var shapeRules = []config.Rule{
 
 // cliRule is a rule for a secret given to a command. Rules of one label
 // (cli-password) are kept apart by a key after "#" (ruleLabel): each is
-// run only where its own keywords are.
+// run only where its own keywords are. An id given a key (htpasswd's two
+// rules, told apart by acceptShape) keeps it; the others are numbered.
 func cliRule(id, desc, expr string, keywords ...string) config.Rule {
-	cliRules++
-	return config.Rule{RuleID: id + "#" + strconv.Itoa(cliRules), Description: desc, Regex: glregexp.MustCompile(expr), Keywords: keywords}
+	if !strings.Contains(id, "#") {
+		cliRules++
+		id += "#" + strconv.Itoa(cliRules)
+	}
+	return config.Rule{RuleID: id, Description: desc, Regex: glregexp.MustCompile(expr), Keywords: keywords}
 }
 
 var cliRules int
@@ -154,10 +158,10 @@ func ruleLabel(id string) string {
 
 // acceptShape is the validator of shapeRules' findings.
 func acceptShape(rule, secret, match string) bool {
-	if strings.HasPrefix(match, "htpasswd") {
+	if strings.Contains(rule, "#htpasswd") {
 		// -b, and -n exactly when the rule reads no file.
 		flags := htpasswdFlags(match)
-		noFile := strings.Contains(rule, "#") && strings.Contains(shapeDesc[rule], "-nb")
+		noFile := strings.HasSuffix(rule, "#htpasswd-n")
 		if !strings.Contains(flags, "b") || strings.Contains(flags, "n") != noFile {
 			return false
 		}
@@ -189,15 +193,6 @@ func acceptShape(rule, secret, match string) bool {
 	}
 	return true
 }
-
-// shapeDesc is each shape rule's description, by key.
-var shapeDesc = func() map[string]string {
-	m := map[string]string{}
-	for _, r := range shapeRules {
-		m[r.RuleID] = r.Description
-	}
-	return m
-}()
 
 // htpasswdFlags are the letters of the flags after htpasswd in match.
 func htpasswdFlags(match string) string {
