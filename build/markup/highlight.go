@@ -360,16 +360,23 @@ const (
 	lexFailed
 )
 
-// slowStep is the wall time of one step of chroma's lexing (Tokenise, or
-// one call of its iterator: one position's rules tried) from which a
-// match may have timed out, and the block is taken as failed. chroma takes
-// a match that timed out for no match, without a word. The lexers patient
-// makes give a match matchTimeout; chroma's own (Markdown's, and those a
-// rule hands text to) 250 ms, by regexp2's clock, which a goroutine moves
-// on every 100 ms: a match times out at the earliest 350 ms after it began
-// by that clock, so less than 100 ms of wall time only when the goroutine
-// ran over 250 ms late (a machine loaded far past its cores).
+// slowStep is the time one step of chroma's lexing (Tokenise, or one
+// call of its iterator: one position's rules tried) may take before the
+// block is taken as failed: a match that timed out ran that long at
+// least. chroma takes a match that timed out for no match, without a
+// word. The lexers patient makes give a match matchTimeout; chroma's own
+// (Markdown's, and those a rule hands text to) 250 ms, by regexp2's clock,
+// which a goroutine moves on every 100 ms. The time counted is the
+// thread's (lexTimed): on a loaded machine a step waits for a core, and
+// a block timed by the clock alone came out highlighted on one build and
+// plain on the next.
 const slowStep = 100 * time.Millisecond
+
+// stallStep is the clock time of a step that took less than slowStep of
+// its thread's time from which the step may still have run into a
+// timeout of chroma's own lexers (250 ms, less the lateness of regexp2's
+// clock): the block is lexed again.
+const stallStep = 200 * time.Millisecond
 
 // tokenise is how the Highlighter lexes with chroma: Tokenise from the
 // lexer's root state. A test puts another in h.tokenise.

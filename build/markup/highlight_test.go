@@ -3,6 +3,7 @@ package markup
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -279,7 +280,7 @@ func (s *memStore) Put(k [32]byte, v string) {
 }
 
 // TestHighlighterTimeout: a block whose lexing by chroma may have hit its
-// match timeout (a step of slowStep or more) or failed is shown plain, the
+// match timeout (a step of slowStep or more of its thread's time) or failed is shown plain, the
 // same bytes every time, and kept in neither cache; a block lexed in time
 // is highlighted and kept. A block a twin is sure of (Go's here) is not
 // lexed by chroma, and cannot time out.
@@ -292,9 +293,9 @@ func TestHighlighterTimeout(t *testing.T) {
 		}
 		first := true
 		return func() chroma.Token {
-			if first { // as a match that ran into its timeout
+			if first { // as a match that ran into its timeout: busy
 				first = false
-				time.Sleep(slowStep)
+				spin(slowStep + 20*time.Millisecond)
 			}
 			return it()
 		}, nil
@@ -345,5 +346,62 @@ func TestHighlighterTimeout(t *testing.T) {
 	h.Store = s
 	if out := string(h.Lines("rust", "", rustCode, 1)); !strings.Contains(out, `<span class="k`) || s.puts != 1 {
 		t.Errorf("a block lexed in time: %d puts, %s", s.puts, out)
+	}
+}
+
+// spin keeps its thread busy for d of its own CPU time.
+func spin(d time.Duration) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for t0 := threadTime(); threadTime()-t0 < d; {
+	}
+}
+
+// TestHighlighterUnderLoad: a step that waits for a core (a loaded
+// machine: long on the clock, short on its thread) does not change how a
+// block is shown: it is lexed again and highlighted and kept. One that
+// waits at every try, long enough to have met a timeout, is shown plain
+// and not kept.
+func TestHighlighterUnderLoad(t *testing.T) {
+	t.Parallel()
+	waiting := func(times int, d time.Duration) func(chroma.Lexer, string) (chroma.Iterator, error) {
+		var mu sync.Mutex
+		left := times
+		return func(l chroma.Lexer, code string) (chroma.Iterator, error) {
+			it, err := l.Tokenise(nil, code)
+			mu.Lock()
+			wait := left > 0
+			left--
+			mu.Unlock()
+			first := true
+			return func() chroma.Token {
+				if first && wait {
+					time.Sleep(d)
+				}
+				first = false
+				return it()
+			}, err
+		}
+	}
+	want := string(NewHighlighter().Lines("rust", "", rustCode, 1))
+	for _, c := range []struct {
+		name  string
+		lex   func(chroma.Lexer, string) (chroma.Iterator, error)
+		plain bool
+	}{
+		{"waited once", waiting(1, stallStep+50*time.Millisecond), false},
+		{"waited twice a little", waiting(2, slowStep+20*time.Millisecond), false},
+		{"waited every time", waiting(100, stallStep+50*time.Millisecond), true},
+	} {
+		s := &memStore{}
+		h := NewHighlighter()
+		h.Store, h.tokenise = s, c.lex
+		out := string(h.Lines("rust", "", rustCode, 1))
+		switch {
+		case c.plain && (!strings.Contains(out, `<pre class="chroma plain">`) || s.puts != 0):
+			t.Errorf("%s: want plain, not kept; %d puts: %s", c.name, s.puts, out)
+		case !c.plain && (out != want || s.puts != 1):
+			t.Errorf("%s: want highlighted as on an idle machine and kept; %d puts:\n%s\n%s", c.name, s.puts, out, want)
+		}
 	}
 }

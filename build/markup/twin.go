@@ -1,6 +1,7 @@
 package markup
 
 import (
+	"runtime"
 	"strings"
 	"time"
 
@@ -62,28 +63,109 @@ func (h *Highlighter) lexTokens(l chroma.Lexer, code string) ([]chroma.Token, bo
 
 // lexTimed gives the tokens lex makes of code with l, or ok false when
 // lex failed or panicked (chroma panics on a broken rule's state), or when
-// it or one step of its iterator ran for slowStep or longer, which is how
-// a match that timed out shows.
-func lexTimed(l chroma.Lexer, code string, lex func(chroma.Lexer, string) (chroma.Iterator, error)) (toks []chroma.Token, ok bool) {
+// a step of it (Tokenise, or one call of its iterator) was slow: took
+// slowStep or more of its thread's time, which is how a match that ran
+// into its timeout shows. A step that took long on the clock but not on
+// its thread waited for a core (a loaded machine): the block is lexed
+// again, each step's thread time read, so that how a block is shown does
+// not depend on the machine's load (stepTimer).
+func lexTimed(l chroma.Lexer, code string, lex func(chroma.Lexer, string) (chroma.Iterator, error)) ([]chroma.Token, bool) {
+	toks, how := lexSteps(l, code, lex, wallTimer{})
+	for try := 0; how == stepStalled && try < stallTries; try++ {
+		toks, how = lexThreadTimed(l, code, lex)
+	}
+	return toks, how == stepsDone
+}
+
+// stallTries is how many times a block whose steps waited long for a core
+// is lexed again before it is shown plain (not kept: the next build tries
+// again).
+const stallTries = 3
+
+// lexThreadTimed is lexSteps timed by the thread's clock: the goroutine
+// keeps its thread meanwhile.
+func lexThreadTimed(l chroma.Lexer, code string, lex func(chroma.Lexer, string) (chroma.Iterator, error)) ([]chroma.Token, stepOutcome) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	return lexSteps(l, code, lex, threadTimer{})
+}
+
+// stepOutcome is how lexing a block went, step by step.
+type stepOutcome int
+
+const (
+	stepsDone   stepOutcome = iota
+	stepFailed              // an error, a panic, or a step slow on its thread
+	stepStalled             // a step slow on the clock, its cause unknown
+)
+
+// stepTimer times the steps of lexing: begin before a step, then slow
+// says whether it was slow (stepFailed), maybe slow (stepStalled) or not
+// (stepsDone).
+type stepTimer interface {
+	begin() stepTimer
+	slow() stepOutcome
+}
+
+// wallTimer times a step by the clock: cheap, and sure of a fast step
+// only. A step of slowStep or more is stepStalled.
+type wallTimer struct{ t0 time.Time }
+
+func (wallTimer) begin() stepTimer { return wallTimer{time.Now()} }
+
+func (w wallTimer) slow() stepOutcome {
+	if time.Since(w.t0) >= slowStep {
+		return stepStalled
+	}
+	return stepsDone
+}
+
+// threadTimer times a step by its thread's CPU time as well (threadTime):
+// slowStep or more of it is stepFailed, the same on any machine load. A
+// step that took stallStep or more on the clock but less on its thread is
+// stepStalled: it may have run into a timeout while it waited (regexp2's
+// clock counts waiting), and the block is lexed again.
+type threadTimer struct {
+	t0  time.Time
+	cpu time.Duration
+}
+
+func (threadTimer) begin() stepTimer { return threadTimer{time.Now(), threadTime()} }
+
+func (t threadTimer) slow() stepOutcome {
+	switch {
+	case threadTime()-t.cpu >= slowStep:
+		return stepFailed
+	case time.Since(t.t0) >= stallStep:
+		return stepStalled
+	}
+	return stepsDone
+}
+
+// lexSteps lexes code with l through lex, each step timed by timer.
+func lexSteps(l chroma.Lexer, code string, lex func(chroma.Lexer, string) (chroma.Iterator, error), timer stepTimer) (toks []chroma.Token, how stepOutcome) {
 	defer func() {
 		if recover() != nil {
-			toks, ok = nil, false
+			toks, how = nil, stepFailed
 		}
 	}()
-	t0 := time.Now()
+	t := timer.begin()
 	it, err := lex(l, code)
-	if err != nil || time.Since(t0) >= slowStep {
-		return nil, false
+	if err != nil {
+		return nil, stepFailed
+	}
+	if how := t.slow(); how != stepsDone {
+		return nil, how
 	}
 	toks = make([]chroma.Token, 0, len(code)/4+1)
 	for {
-		t0 := time.Now()
+		t := timer.begin()
 		tok := it()
-		if time.Since(t0) >= slowStep {
-			return nil, false
+		if how := t.slow(); how != stepsDone {
+			return nil, how
 		}
 		if tok == chroma.EOF {
-			return toks, true
+			return toks, stepsDone
 		}
 		toks = append(toks, tok)
 	}
