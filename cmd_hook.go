@@ -15,9 +15,10 @@ import (
 const hookLong = `Print the Claude Code hook that rebuilds the site after every session (a
 SessionEnd hook running ccsite build with the flags given here), or, with
 --install, add it to Claude Code's settings: --settings FILE, else
-$CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json. The file's
-other settings are kept, the old file is kept beside it as a backup, and
-installing the same hook twice adds it once. A settings file that is a link
+$CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json. The hook is
+inserted at the end of the SessionEnd list, laid out like the lines around
+it, and every other byte of the file stays as it was; the old file is kept
+beside it as a backup, and installing the same hook twice adds it once. A settings file that is a link
 stays one: the file it points to is written (made, when missing). Installs
 into one file at once each add their hook (the file is locked meanwhile).
 Two sessions ending together just build one after the other (the build

@@ -137,9 +137,9 @@ func Snippet(command string) ([]byte, error) {
 
 // Install adds the hook to the settings file at path (created, with its
 // folder, when missing), keeping every other setting and hook as it is:
-// fields it does not know are kept byte for byte and in their order, the
-// whole file being indented anew with two spaces (as Claude Code writes
-// it). It writes a backup of the previous file first (path + ".bak", or
+// the hook's text is inserted at the end of the SessionEnd list (the list
+// and the "hooks" object made when missing), laid out like the lines
+// around it, and every other byte of the file stays as it was. It writes a backup of the previous file first (path + ".bak", or
 // ".bak.1", ".bak.2", … when that exists), then the new file atomically (a
 // temporary file renamed over it; through a link, the file linked to, so
 // the link stays). The new file keeps the old one's permissions; a new
@@ -362,22 +362,11 @@ func add(settings []byte, command string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	groups = append(groups, bytes.TrimSpace(g))
-	list := []byte("[")
-	for i, g := range groups {
-		if i > 0 {
-			list = append(list, ',')
-		}
-		list = append(list, g...) // as it was written
-	}
-	hooks.set(Event, append(list, ']'))
-	top.set("hooks", hooks.bytes())
-	var out bytes.Buffer
-	if err := json.Indent(&out, top.bytes(), "", "  "); err != nil {
+	out, err := insertHook(settings, bytes.TrimSpace(g))
+	if err != nil {
 		return nil, false, err
 	}
-	out.WriteByte('\n')
-	return out.Bytes(), true, nil
+	return out, true, nil
 }
 
 // syntax says where a JSON error is, by line and column.
