@@ -22,7 +22,9 @@ beside it as a backup, and installing the same hook twice adds it once. A settin
 stays one: the file it points to is written (made, when missing). Installs
 into one file at once each add their hook (the file is locked meanwhile).
 Two sessions ending together just build one after the other (the build
-waits for the folder's lock).`
+waits for the folder's lock). The hook's build writes how it ended and the
+end of its output to hook.log in the site's state folder (redacted, private
+to you); when it failed, the next ccsite build of the site says so.`
 
 func newHookCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
@@ -95,21 +97,22 @@ var pathFlags = map[string]bool{"out": true, "state": true, "theme-dir": true, "
 	"redact-file": true, "pricing": true}
 
 // hookBuildArgs turns hook's arguments into the build's: every build flag
-// as given (--install, --settings and --quiet aside, --quiet added), paths
+// as given (--install, --settings and --quiet aside, --quiet and
+// --from-hook added: the build writes hook.log in its state folder), paths
 // absolute, and --out always (a hook must not write ./site wherever a
 // session ended).
 func hookBuildArgs(given []string) ([]string, error) {
 	fs := buildFlags()
 	fs.Bool("install", false, "")
 	fs.String("settings", "", "")
-	args := []string{"build", "--quiet"}
+	args := []string{"build", "--quiet", "--" + fromHookFlag}
 	out := false
 	err := fs.ParseAll(given, func(f *pflag.Flag, v string) error {
 		if err := fs.Set(f.Name, v); err != nil {
 			return err
 		}
 		switch {
-		case f.Name == "install" || f.Name == "settings" || f.Name == "quiet":
+		case f.Name == "install" || f.Name == "settings" || f.Name == "quiet" || f.Name == fromHookFlag:
 			return nil
 		case f.NoOptDefVal != "" && v == "true":
 			args = append(args, "--"+f.Name)

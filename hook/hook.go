@@ -25,8 +25,9 @@
 //     returns at once, Claude Code exits without waiting, and the build is
 //     not cancelled: nohup keeps it from the hang-up sent when the terminal
 //     closes. A hook's output goes to Claude Code, which has no use for it;
-//     the build is run with --quiet, and its errors go nowhere — run the
-//     command without the redirections to see them.
+//     the build is run with --quiet and --from-hook: it writes how it
+//     ended and the end of its output to hook.log in the site's state
+//     folder, and the next ccsite build says when the last one failed.
 //   - Two sessions ending together start two builds: the build locks its
 //     output folder, and the second waits for the first (ccsite build
 //     --wait, 5 minutes by default), then finds little left to do.
