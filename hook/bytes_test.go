@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,26 @@ func TestInstallKeepsBytes(t *testing.T) {
 				t.Errorf("bytes of the old file changed: %q", gone)
 			}
 		})
+	}
+}
+
+// TestInstallUpdatesOlderHook: the same hook installed by a ccsite from
+// before hook.log (no --from-hook) gets the flag in place: one hook, and
+// only its command string changed.
+func TestInstallUpdatesOlderHook(t *testing.T) {
+	const older = "nohup /usr/bin/ccsite build --quiet --out=/srv/site >/dev/null 2>&1 </dev/null &"
+	const newer = "nohup /usr/bin/ccsite build --quiet --from-hook --out=/srv/site >/dev/null 2>&1 </dev/null &"
+	in := "{\n\t\"hooks\": {\"SessionEnd\": [\n\t\t{\"hooks\": [{\"type\": \"command\", \"command\": \"x\"}]},\n\t\t{\"hooks\": [{\"type\": \"command\", \"command\": \"" + older + "\", \"timeout\": 9}]}\n\t]}\n}\n"
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte(in), 0o600)
+	if _, changed, err := Install(path, newer); err != nil || !changed {
+		t.Fatalf("Install: changed %v, %v", changed, err)
+	}
+	got, _ := os.ReadFile(path)
+	if want := strings.Replace(in, older, newer, 1); string(got) != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if _, changed, err := Install(path, newer); err != nil || changed {
+		t.Errorf("again: changed %v, %v", changed, err)
 	}
 }

@@ -249,3 +249,67 @@ func insertHook(settings, group []byte) ([]byte, error) {
 }
 
 func isNull(data []byte, s span) bool { return string(data[s.start:s.end]) == "null" }
+
+// elementSpans are the spans of the elements of the list at s.
+func elementSpans(data []byte, s span) ([]span, error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data[s.start:s.end]),
+		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
+		return nil, errors.New("not a list")
+	}
+	var out []span
+	for dec.PeekKind() != ']' {
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil, err
+		}
+		end := s.start + int(dec.InputOffset())
+		out = append(out, span{end - len(v), end})
+	}
+	return out, nil
+}
+
+// replaceCommand puts command in place of the first SessionEnd command
+// hook whose command is old, and tells whether there was one. Only that
+// string changes.
+func replaceCommand(settings []byte, old, command string) ([]byte, bool) {
+	top := valueSpan(settings)
+	hooks, ok, err := memberSpan(settings, top, "hooks")
+	if err != nil || !ok || isNull(settings, hooks) {
+		return settings, false
+	}
+	end, ok, err := memberSpan(settings, hooks, Event)
+	if err != nil || !ok || isNull(settings, end) {
+		return settings, false
+	}
+	groups, err := elementSpans(settings, end)
+	if err != nil {
+		return settings, false
+	}
+	for _, g := range groups {
+		list, ok, err := memberSpan(settings, g, "hooks")
+		if err != nil || !ok || settings[list.start] != '[' {
+			continue
+		}
+		handlers, err := elementSpans(settings, list)
+		if err != nil {
+			continue
+		}
+		for _, h := range handlers {
+			var hd handler
+			if settings[h.start] != '{' || json.Unmarshal(settings[h.start:h.end], &hd) != nil || hd.Type != "command" || hd.Command != old {
+				continue
+			}
+			c, ok, err := memberSpan(settings, h, "command")
+			if err != nil || !ok {
+				continue
+			}
+			text, err := marshal(command, false)
+			if err != nil {
+				return settings, false
+			}
+			return replace(settings, c, bytes.TrimSpace(text)), true
+		}
+	}
+	return settings, false
+}

@@ -359,6 +359,13 @@ func add(settings []byte, command string) ([]byte, bool, error) {
 			}
 		}
 	}
+	// The same hook as installed before the build wrote hook.log (no
+	// --from-hook): its command is brought up to date, not doubled.
+	if older := strings.Replace(command, " --from-hook", "", 1); older != command {
+		if out, ok := replaceCommand(settings, older, command); ok {
+			return out, true, nil
+		}
+	}
 	g, err := marshal(newGroup(command), false)
 	if err != nil {
 		return nil, false, err
