@@ -250,9 +250,11 @@ func money(r usageRow) string {
 // scripts.
 func writeUsageText(w *bufio.Writer, doc usageDoc, group bool) {
 	count := func(n int64) string { return strconv.FormatInt(n, 10) }
+	cost := money
 	if group {
 		p := message.NewPrinter(language.English)
 		count = func(n int64) string { return p.Sprintf("%d", n) }
+		cost = func(r usageRow) string { return groupDollars(p, money(r)) }
 	}
 	head := []string{doc.By, "input", "output", "cache write", "cache read", "total", "cost"}
 	rows := [][]string{head}
@@ -263,7 +265,7 @@ func writeUsageText(w *bufio.Writer, doc usageDoc, group bool) {
 		}
 		return []string{key, count(r.Input), count(r.Output),
 			count(r.CacheWrite), count(r.CacheRead),
-			count(r.Total), money(r)}
+			count(r.Total), cost(r)}
 	}
 	for _, r := range doc.Rows {
 		rows = append(rows, line(r))
@@ -295,6 +297,24 @@ func writeUsageText(w *bufio.Writer, doc usageDoc, group bool) {
 			strings.Join(doc.Total.UnknownModels, ", "))
 	}
 	w.WriteString("\n")
+}
+
+// groupDollars writes the whole dollars of a money text ("$1234.50+?")
+// with thousands separators ("$1,234.50+?").
+func groupDollars(p *message.Printer, s string) string {
+	rest, ok := strings.CutPrefix(s, "$")
+	if !ok {
+		return s
+	}
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	whole, err := strconv.ParseInt(rest[:n], 10, 64)
+	if err != nil {
+		return s
+	}
+	return "$" + p.Sprintf("%d", whole) + rest[n:]
 }
 
 func sum(xs []int) int {

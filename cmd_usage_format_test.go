@@ -13,7 +13,7 @@ func TestUsageTextGroupsDigits(t *testing.T) {
 	doc := usageDoc{By: "day"}
 	doc.Pricing.Date = "2026-01-01"
 	row := usageRow{Key: "2026-02-02", Input: 1234567, Output: 8900, CacheWrite: 120, CacheRead: 98765432,
-		Total: 1234567 + 8900 + 120 + 98765432, Cost: 12.5, CostUnknown: true, UnknownTokens: 4321,
+		Total: 1234567 + 8900 + 120 + 98765432, Cost: 12345.5, CostUnknown: true, UnknownTokens: 4321,
 		UnknownModels: []string{"m"}}
 	doc.Rows = []usageRow{row}
 	doc.Total = row
@@ -26,13 +26,13 @@ func TestUsageTextGroupsDigits(t *testing.T) {
 		return b.String()
 	}
 	term := text(true)
-	for _, want := range []string{"  1,234,567", "  8,900", "  120", "  98,765,432", "  100,009,019", "$12.50+?", "+? : 4,321 tokens"} {
+	for _, want := range []string{"  1,234,567", "  8,900", "  120", "  98,765,432", "  100,009,019", "$12,345.50+?", "+? : 4,321 tokens"} {
 		if !strings.Contains(term, want) {
 			t.Errorf("on a terminal:\n%s\nlacks %q", term, want)
 		}
 	}
 	pipe := text(false)
-	for _, want := range []string{"  1234567", "  8900", "  98765432", "  100009019", "+? : 4321 tokens"} {
+	for _, want := range []string{"  1234567", "  8900", "  98765432", "  100009019", "$12345.50+?", "+? : 4321 tokens"} {
 		if !strings.Contains(pipe, want) {
 			t.Errorf("to a pipe:\n%s\nlacks %q", pipe, want)
 		}
