@@ -74,7 +74,7 @@ func newUsageCmd(e *env) *cobra.Command {
 group and in total, without building a site. Each API response counts once,
 sub-agents with their session; a model with no price is unknown ("?"), never
 $0. Prices are the dated table in build/pricing/pricing.json; --pricing FILE
-(same format) replaces or adds models. Days are UTC. On a terminal, counts
+(same format) replaces or adds models. Days are UTC. On a terminal, numbers
 have thousands separators; to a pipe or a file, and with --json or --csv,
 they are plain digits.`,
 		Example: `  ccsite usage
