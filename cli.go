@@ -161,6 +161,7 @@ type buildFlagSet struct {
 	pricing, git                                     *string
 	workers                                          *int
 	asJSON, noSearch, force, quiet, noCache          *bool
+	fromHook                                         *bool
 	wait                                             *time.Duration
 	rf                                               *redactFlags
 	ef                                               *excludeFlags
@@ -186,6 +187,8 @@ func declareBuildFlags(fs *pflag.FlagSet) *buildFlagSet {
 	bf.wait = fs.Duration("wait", 5*time.Minute, "wait up to `DURATION` for another build writing the same folder (0: do not wait)")
 	bf.pricing = fs.String("pricing", "", "price tokens with the pricing `FILE` laid over the embedded table (see build/pricing)")
 	bf.git = fs.String("git", "", "read the transcripts committed to git repository `REPO[@REF]` instead of PATH (REPO: a folder or a URL; REF may end in :FOLDER; default "+gitsrc.DefaultRef+" if it exists, else HEAD)")
+	bf.fromHook = fs.Bool(fromHookFlag, false, "the build is the SessionEnd hook's: its outcome goes to "+hookLogName+" in the state folder")
+	fs.MarkHidden(fromHookFlag)
 	fs.SortFlags = false
 	return bf
 }
@@ -219,7 +222,7 @@ func newBuildCmd(e *env) *cobra.Command {
 	}
 	bf := declareBuildFlags(c.Flags())
 	c.RunE = func(c *cobra.Command, paths []string) error {
-		return status(runBuild(e, bf, paths))
+		return status(runBuildLogged(e, bf, paths))
 	}
 	return c
 }

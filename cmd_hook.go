@@ -15,13 +15,16 @@ import (
 const hookLong = `Print the Claude Code hook that rebuilds the site after every session (a
 SessionEnd hook running ccsite build with the flags given here), or, with
 --install, add it to Claude Code's settings: --settings FILE, else
-$CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json. The file's
-other settings are kept, the old file is kept beside it as a backup, and
-installing the same hook twice adds it once. A settings file that is a link
+$CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json. The hook is
+inserted at the end of the SessionEnd list, laid out like the lines around
+it, and every other byte of the file stays as it was; the old file is kept
+beside it as a backup, and installing the same hook twice adds it once. A settings file that is a link
 stays one: the file it points to is written (made, when missing). Installs
 into one file at once each add their hook (the file is locked meanwhile).
 Two sessions ending together just build one after the other (the build
-waits for the folder's lock).`
+waits for the folder's lock). The hook's build writes how it ended and the
+end of its output to hook.log in the site's state folder (redacted, private
+to you); when it failed, the next ccsite build of the site says so.`
 
 func newHookCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
@@ -94,21 +97,22 @@ var pathFlags = map[string]bool{"out": true, "state": true, "theme-dir": true, "
 	"redact-file": true, "pricing": true}
 
 // hookBuildArgs turns hook's arguments into the build's: every build flag
-// as given (--install, --settings and --quiet aside, --quiet added), paths
+// as given (--install, --settings and --quiet aside, --quiet and
+// --from-hook added: the build writes hook.log in its state folder), paths
 // absolute, and --out always (a hook must not write ./site wherever a
 // session ended).
 func hookBuildArgs(given []string) ([]string, error) {
 	fs := buildFlags()
 	fs.Bool("install", false, "")
 	fs.String("settings", "", "")
-	args := []string{"build", "--quiet"}
+	args := []string{"build", "--quiet", "--" + fromHookFlag}
 	out := false
 	err := fs.ParseAll(given, func(f *pflag.Flag, v string) error {
 		if err := fs.Set(f.Name, v); err != nil {
 			return err
 		}
 		switch {
-		case f.Name == "install" || f.Name == "settings" || f.Name == "quiet":
+		case f.Name == "install" || f.Name == "settings" || f.Name == "quiet" || f.Name == fromHookFlag:
 			return nil
 		case f.NoOptDefVal != "" && v == "true":
 			args = append(args, "--"+f.Name)

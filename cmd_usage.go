@@ -19,6 +19,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // usageSchema names the `ccsite usage --json` document format.
@@ -72,7 +74,9 @@ func newUsageCmd(e *env) *cobra.Command {
 group and in total, without building a site. Each API response counts once,
 sub-agents with their session; a model with no price is unknown ("?"), never
 $0. Prices are the dated table in build/pricing/pricing.json; --pricing FILE
-(same format) replaces or adds models. Days are UTC.`,
+(same format) replaces or adds models. Days are UTC. On a terminal, numbers
+have thousands separators; to a pipe or a file, and with --json or --csv,
+they are plain digits.`,
 		Example: `  ccsite usage
   ccsite usage --by model --json
   ccsite usage --by project --csv ~/old-projects > cost.csv`,
@@ -130,7 +134,7 @@ func runUsage(e *env, paths []string, by string, asJSON, asCSV bool, pricingFile
 	case asCSV:
 		err = writeUsageCSV(bw, doc)
 	default:
-		writeUsageText(bw, doc)
+		writeUsageText(bw, doc, isTerminal(stdout))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite usage: %v\n", err)
@@ -241,7 +245,17 @@ func money(r usageRow) string {
 	return s
 }
 
-func writeUsageText(w *bufio.Writer, doc usageDoc) {
+// writeUsageText writes the table; group (on a terminal) writes counts
+// with thousands separators ("1,234,567"), else they are plain digits for
+// scripts.
+func writeUsageText(w *bufio.Writer, doc usageDoc, group bool) {
+	count := func(n int64) string { return strconv.FormatInt(n, 10) }
+	cost := money
+	if group {
+		p := message.NewPrinter(language.English)
+		count = func(n int64) string { return p.Sprintf("%d", n) }
+		cost = func(r usageRow) string { return groupDollars(p, money(r)) }
+	}
 	head := []string{doc.By, "input", "output", "cache write", "cache read", "total", "cost"}
 	rows := [][]string{head}
 	line := func(r usageRow) []string {
@@ -249,9 +263,9 @@ func writeUsageText(w *bufio.Writer, doc usageDoc) {
 		if r.Title != "" {
 			key += "  " + session.Excerpt(r.Title, 40)
 		}
-		return []string{key, strconv.FormatInt(r.Input, 10), strconv.FormatInt(r.Output, 10),
-			strconv.FormatInt(r.CacheWrite, 10), strconv.FormatInt(r.CacheRead, 10),
-			strconv.FormatInt(r.Total, 10), money(r)}
+		return []string{key, count(r.Input), count(r.Output),
+			count(r.CacheWrite), count(r.CacheRead),
+			count(r.Total), cost(r)}
 	}
 	for _, r := range doc.Rows {
 		rows = append(rows, line(r))
@@ -279,10 +293,28 @@ func writeUsageText(w *bufio.Writer, doc usageDoc) {
 	}
 	fmt.Fprintf(w, "prices of %s", doc.Pricing.Date)
 	if doc.Total.CostUnknown {
-		fmt.Fprintf(w, "; +? : %d tokens of models with no price (%s)", doc.Total.UnknownTokens,
+		fmt.Fprintf(w, "; +? : %s tokens of models with no price (%s)", count(doc.Total.UnknownTokens),
 			strings.Join(doc.Total.UnknownModels, ", "))
 	}
 	w.WriteString("\n")
+}
+
+// groupDollars writes the whole dollars of a money text ("$1234.50+?")
+// with thousands separators ("$1,234.50+?").
+func groupDollars(p *message.Printer, s string) string {
+	rest, ok := strings.CutPrefix(s, "$")
+	if !ok {
+		return s
+	}
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	whole, err := strconv.ParseInt(rest[:n], 10, 64)
+	if err != nil {
+		return s
+	}
+	return "$" + p.Sprintf("%d", whole) + rest[n:]
 }
 
 func sum(xs []int) int {

@@ -40,8 +40,13 @@ var ErrNoStateHome = errors.New("cannot find a home folder for the state: set CC
 // ($XDG_STATE_HOME/ccsite, ~/.local/state/ccsite; on macOS
 // ~/Library/Application Support/ccsite/state; on Windows
 // %LocalAppData%\ccsite\state), in sites/<name>-<hash of out's absolute
-// path>. It survives rebuilds of the site and is the same for every
-// command given the same folder.
+// path, links followed>. It survives rebuilds of the site and is the same
+// for every command given the same folder, by whatever path: a site built
+// through a link is searched and served by its real path, and the other
+// way round (the links are followed in the part of out that exists).
+//
+// A state folder an earlier ccsite kept under the path as given (links
+// not followed) is moved to its new name when that is free.
 //
 // The home folder is $HOME, else the system's (os.UserHomeDir, the user
 // database). Without one, ErrNoStateHome: never a folder every user may
@@ -56,6 +61,20 @@ func StateDir(out string, getenv func(string) string) (string, error) {
 	if err != nil {
 		abs = filepath.Clean(out)
 	}
+	dir := stateDirOf(home, resolvedPath(abs))
+	if old := stateDirOf(home, abs); old != dir {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Stat(old); err == nil && os.Rename(old, dir) != nil {
+				return old, nil
+			}
+		}
+	}
+	return dir, nil
+}
+
+// stateDirOf is the state folder under home of the site at the absolute
+// path abs.
+func stateDirOf(home, abs string) string {
 	sum := sha256.Sum256([]byte(abs))
 	name := strings.Map(func(r rune) rune {
 		if r < 0x80 && (r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
@@ -66,7 +85,7 @@ func StateDir(out string, getenv func(string) string) (string, error) {
 	if len(name) > 40 {
 		name = name[:40]
 	}
-	return filepath.Join(home, "sites", name+"-"+hex.EncodeToString(sum[:8])), nil
+	return filepath.Join(home, "sites", name+"-"+hex.EncodeToString(sum[:8]))
 }
 
 // DefaultStateDir is StateDir, "" when there is no home folder for the

@@ -25,8 +25,9 @@
 //     returns at once, Claude Code exits without waiting, and the build is
 //     not cancelled: nohup keeps it from the hang-up sent when the terminal
 //     closes. A hook's output goes to Claude Code, which has no use for it;
-//     the build is run with --quiet, and its errors go nowhere — run the
-//     command without the redirections to see them.
+//     the build is run with --quiet and --from-hook: it writes how it
+//     ended and the end of its output to hook.log in the site's state
+//     folder, and the next ccsite build says when the last one failed.
 //   - Two sessions ending together start two builds: the build locks its
 //     output folder, and the second waits for the first (ccsite build
 //     --wait, 5 minutes by default), then finds little left to do.
@@ -137,9 +138,9 @@ func Snippet(command string) ([]byte, error) {
 
 // Install adds the hook to the settings file at path (created, with its
 // folder, when missing), keeping every other setting and hook as it is:
-// fields it does not know are kept byte for byte and in their order, the
-// whole file being indented anew with two spaces (as Claude Code writes
-// it). It writes a backup of the previous file first (path + ".bak", or
+// the hook's text is inserted at the end of the SessionEnd list (the list
+// and the "hooks" object made when missing), laid out like the lines
+// around it, and every other byte of the file stays as it was. It writes a backup of the previous file first (path + ".bak", or
 // ".bak.1", ".bak.2", … when that exists), then the new file atomically (a
 // temporary file renamed over it; through a link, the file linked to, so
 // the link stays). The new file keeps the old one's permissions; a new
@@ -358,26 +359,22 @@ func add(settings []byte, command string) ([]byte, bool, error) {
 			}
 		}
 	}
+	// The same hook as installed before the build wrote hook.log (no
+	// --from-hook): its command is brought up to date, not doubled.
+	if older := strings.Replace(command, " --from-hook", "", 1); older != command {
+		if out, ok := replaceCommand(settings, older, command); ok {
+			return out, true, nil
+		}
+	}
 	g, err := marshal(newGroup(command), false)
 	if err != nil {
 		return nil, false, err
 	}
-	groups = append(groups, bytes.TrimSpace(g))
-	list := []byte("[")
-	for i, g := range groups {
-		if i > 0 {
-			list = append(list, ',')
-		}
-		list = append(list, g...) // as it was written
-	}
-	hooks.set(Event, append(list, ']'))
-	top.set("hooks", hooks.bytes())
-	var out bytes.Buffer
-	if err := json.Indent(&out, top.bytes(), "", "  "); err != nil {
+	out, err := insertHook(settings, bytes.TrimSpace(g))
+	if err != nil {
 		return nil, false, err
 	}
-	out.WriteByte('\n')
-	return out.Bytes(), true, nil
+	return out, true, nil
 }
 
 // syntax says where a JSON error is, by line and column.

@@ -14,7 +14,6 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
@@ -32,7 +31,7 @@ type Renderer struct {
 func New(hl *Highlighter) *Renderer {
 	r := &Renderer{hl: hl}
 	r.md = goldmark.New(
-		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithExtensions(gfm),
 		goldmark.WithRendererOptions(
 			renderer.WithNodeRenderers(util.Prioritized(&safeNodes{hl: hl}, 100)),
 		),

@@ -160,6 +160,7 @@ func build(s *Session, recs []*transcript.Record) {
 		index[id] = len(nodes)
 		nodes = append(nodes, &node{rec: r, uuid: id, parent: -1})
 	}
+	s.PRLinks = onePerPR(s.PRLinks)
 	link(s, nodes, index)
 	lines := linearize(nodes)
 	s.Messages = messages(s, nodes, lines[0].seq, sideAfter, 0)
