@@ -233,10 +233,12 @@ def notes_inline():
     cwd = "/home/demo/notes"
     sid = uid("notes-1")
     s = Session(sid, cwd, "1.0.128", "", T0 - dt.timedelta(days=20))
-    s.user("What's in notes/? <script>alert('hi')</script>")
+    # The title stays plain (the demo's index shows it); a prompt further
+    # down holds markup, shown as text.
+    s.user("What's in notes/?")
     s.assistant("msg_01DemoN0000", [text("`notes/` holds one file per month, e.g. `notes/2026-02.md`.")], model="claude-sonnet-4-20250514")
     fork = s.last
-    s.user("Summarise my meeting notes in notes/2026-02.md into action items.")
+    s.user("Summarise my meeting notes in notes/2026-02.md into action items. <script>alert('hi')</script>")
     s.assistant("msg_01DemoN0001", [text("Here are the action items:\n\n- [ ] Email Sam\n- [x] Book room")], model="claude-sonnet-4-20250514")
     # Branch: the person went back and edited that prompt; the new one is the live line.
     s.user("Summarise notes/2026-02.md into action items, grouped by owner.", parent=fork)
