@@ -86,4 +86,34 @@ func TestOneZone(t *testing.T) {
 		}
 	}
 	tb.assertClean("one zone")
+
+	// Without the script every time is UTC, as written.
+	noJS := newTab(t)
+	call(noJS, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Europe/Paris"})
+	call(noJS, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+	for _, page := range []string{notesPage, pagingPage} {
+		noJS.page("file", page)
+		st := eval[zoneState](noJS, zoneStateJS)
+		if len(st.Times) == 0 || eval[bool](noJS, `document.documentElement.classList.contains("js")`) {
+			t.Fatalf("%s without script: %d <time>s, the script ran: %v", page, len(st.Times), eval[bool](noJS, `document.documentElement.classList.contains("js")`))
+		}
+		for _, r := range st.Rest {
+			if m := clockRE.FindString(r); m != "" {
+				t.Errorf("%s without script: a time outside a <time>: %q in %q", page, m, r)
+			}
+		}
+		for _, te := range st.Times {
+			at, err := time.Parse(time.RFC3339, te.ISO)
+			if err != nil {
+				t.Fatalf("%s: datetime %q: %v", page, te.ISO, err)
+			}
+			want := at.UTC().Format("2006-01-02 15:04 UTC")
+			if te.Short {
+				want = at.UTC().Format("15:04")
+			}
+			if te.Text != want {
+				t.Errorf("%s without script: <time datetime=%s> shows %q, want %q", page, te.ISO, te.Text, want)
+			}
+		}
+	}
 }
