@@ -89,9 +89,16 @@ func runInspect(e *env, paths []string, asJSON bool, workers int) int {
 // under the user's cache folder (saying so on stderr). cleanup releases what
 // it set up.
 func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cmd string, kept func(roots []string) bool) (paths []string, cleanup func(), err error) {
+	paths, _, cleanup, err = inputPathsDemo(named, getenv, stderr, cmd, kept)
+	return paths, cleanup, err
+}
+
+// inputPathsDemo is inputPaths, also telling whether the paths are the
+// demo archive's (a site built from it says so on every page).
+func inputPathsDemo(named []string, getenv func(string) string, stderr io.Writer, cmd string, kept func(roots []string) bool) (paths []string, demoArchive bool, cleanup func(), err error) {
 	cleanup = func() {}
 	if len(named) > 0 {
-		return named, cleanup, nil
+		return named, false, cleanup, nil
 	}
 	home, _ := os.UserHomeDir()
 	if h := getenv("HOME"); h != "" {
@@ -101,7 +108,7 @@ func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cm
 	// A site whose archive keeps sessions of these roots is built from
 	// them even when Claude Code has deleted every file: never the demo.
 	if hasTranscripts(roots) || (kept != nil && kept(roots)) {
-		return roots, cleanup, nil
+		return roots, false, cleanup, nil
 	}
 	// A fixed place, so building the demo twice gives the same site.
 	base, err := os.UserCacheDir()
@@ -110,14 +117,14 @@ func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cm
 	}
 	root, err := demo.Extract(filepath.Join(base, "ccsite", "demo"))
 	if err != nil {
-		return nil, cleanup, err
+		return nil, false, cleanup, err
 	}
 	where := "~/.claude/projects"
 	if v := getenv("CLAUDE_CONFIG_DIR"); v != "" {
 		where = "$CLAUDE_CONFIG_DIR/projects (" + v + ")"
 	}
 	fmt.Fprintf(stderr, "ccsite %s: no transcripts in %s; showing the built-in demo archive instead (name folders or .jsonl files to read your own)\n", cmd, where)
-	return []string{root}, cleanup, nil
+	return []string{root}, true, cleanup, nil
 }
 
 // hasTranscripts reports whether any root holds a .jsonl file, following
@@ -273,7 +280,7 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 		paths = []string{root}
 		labels = map[string]string{root: label}
 	}
-	paths, cleanup, err := inputPaths(paths, getenv, stderr, "build", func(roots []string) bool { return build.KeepsFrom(*state, roots) })
+	paths, demo, cleanup, err := inputPathsDemo(paths, getenv, stderr, "build", func(roots []string) bool { return build.KeepsFrom(*state, roots) })
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitFail
@@ -282,7 +289,7 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 	home, _ := os.UserHomeDir() // pages show paths under it as ~/…
 	cfg := build.Config{Paths: paths, Out: *out, State: *state, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
-		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait, Pricing: *bf.pricing, SourceLabels: labels, Home: home,
+		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait, Pricing: *bf.pricing, SourceLabels: labels, Home: home, Demo: demo,
 		OnWait: func() {
 			fmt.Fprintf(stderr, "ccsite build: another build is writing %s; waiting for it (up to %s, --wait sets how long)\n", *out, *wait)
 		}}

@@ -213,12 +213,29 @@
     }, { passive: true });
     mark();
     outline.addEventListener("click", function (ev) {
-      if (ev.target.closest("a") && outline.classList.contains("shown")) outline.classList.remove("shown");
+      if (ev.target.closest("a") && outline.classList.contains("shown")) showOutline(false);
     });
+    var button = document.querySelector("button.outline-toggle");
+    if (button) button.hidden = false;
+  }
+  // The outline over the page (narrow screens): its button says whether it
+  // is shown; focus goes to the current turn when it opens, back to the
+  // button when it closes.
+  function showOutline(show) {
+    var o = document.getElementById("outline");
+    if (!o) return;
+    var was = o.classList.contains("shown");
+    o.classList.toggle("shown", show);
+    var button = document.querySelector("button.outline-toggle");
+    if (button) button.setAttribute("aria-expanded", show ? "true" : "false");
+    if (show && !was) {
+      var cur = o.querySelector('a[aria-current="true"]') || o.querySelector("a[data-turn]");
+      if (cur) cur.focus({ preventScroll: true });
+    } else if (!show && was && button && o.contains(document.activeElement)) button.focus();
   }
   function toggleOutline() {
     var o = document.getElementById("outline");
-    if (o) o.classList.toggle("shown");
+    if (o) showOutline(!o.classList.contains("shown"));
   }
   // Next or previous turn (a prompt), from the one at the top of the window.
   function stepTurn(dir) {
@@ -326,6 +343,13 @@
   document.addEventListener("click", function (ev) {
     var t = ev.target;
     if (!(t instanceof Element)) return;
+    if (t.closest("button.outline-toggle")) {
+      toggleOutline();
+      return;
+    }
+    // A tap beside the outline shown over the page closes it.
+    var shownOutline = document.querySelector(".outline.shown");
+    if (shownOutline && !shownOutline.contains(t)) showOutline(false);
     var btn = t.closest(".copy");
     if (btn) {
       copyText(codeText(btn.closest(".code-block")), function () { flash(btn, "Copied"); });
@@ -490,7 +514,7 @@
       case "p": stepTurn(-1); break;
       case "v": if (document.querySelector(".view-switch")) setView(view === "full" ? "conversation" : "full", true); else return; break;
       case "o": toggleOutline(); break;
-      case "Escape": { var o = document.querySelector(".outline.shown"); if (!o) return; o.classList.remove("shown"); break; }
+      case "Escape": { var o = document.querySelector(".outline.shown"); if (!o) return; showOutline(false); break; }
       case "/": {
         var box = document.querySelector("input.filter") || document.getElementById("search");
         if (!box) return;

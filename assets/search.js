@@ -653,8 +653,8 @@
   // anchor, title, project, session, role, tool, model, time, excerpt,
   // score}]}, best first; excerpt is the part of the document's display
   // text around its first match. opts: {prefix: the last word as a
-  // prefix, size: hits to describe (default 20), scope: {session,
-  // project}}.
+  // prefix, size: hits to describe (default 20), from: how many of the
+  // best to skip (a later page; default 0), scope: {session, project}}.
   function query(text, opts) {
     opts = opts || {};
     var t0 = performance.now();
@@ -662,9 +662,9 @@
     if (q.error) return Promise.reject(new Error(q.error));
     if (q.empty) return Promise.reject(new Error("Type words to find, \"a phrase\", or filters such as tool:Bash."));
     return loadManifest().then(function () {
-      return run(q, !!opts.prefix, opts.size || 20);
+      return run(q, !!opts.prefix, (opts.from || 0) + (opts.size || 20));
     }).then(function (all) {
-      var top = all.hits;
+      var top = all.hits.slice(opts.from || 0);
       return displayFor(top.map(function (h) { return h.doc; })).then(function (shown) {
         var hits = top.map(function (h, i) {
           var d = shown[i];
@@ -791,7 +791,7 @@
       if (p) { delete pending[name]; p.resolve(data); }
     },
     query: query,
-    search: function (text, prefix, scope) { return search(text, prefix, scope); },
+    search: function (text, prefix, scope, from, size) { return search(text, prefix, scope, from, size); },
     around: around,
     parse: parse,
     tokens: tokens,
@@ -808,11 +808,14 @@
   // is no such API (a static host), so the static index answers instead.
   // search/api.js says whether there is one: the build writes it saying
   // no, and `ccsite serve` answers it saying yes, so no request ever fails.
-  function viaAPI(text, prefix, scope) {
+  // The API gives the best n hits (n at most API_MAX): a later page asks
+  // for them all and keeps its own; past API_MAX, the static index answers.
+  var API_MAX = 200;
+  function viaAPI(text, prefix, scope, from, size) {
     var pq = scoped(parse(text), scope);
-    if (!api.served || !/^https?:$/.test(location.protocol) || pq.empty || pq.error) return Promise.resolve(null);
+    if (!api.served || !/^https?:$/.test(location.protocol) || pq.empty || pq.error || from + size > API_MAX) return Promise.resolve(null);
     var t0 = performance.now();
-    var url = root + "api/search?n=20&q=" + encodeURIComponent(text) + (prefix ? "&prefix=1" : "");
+    var url = root + "api/search?n=" + (from + size) + "&q=" + encodeURIComponent(text) + (prefix ? "&prefix=1" : "");
     if (scope && scope.session) url += "&session=" + encodeURIComponent(scope.session);
     if (scope && scope.project) url += "&project=" + encodeURIComponent(scope.project);
     return fetch(url, { headers: { Accept: "application/json" } }).then(function (r) {
@@ -826,7 +829,7 @@
         var q = parse(text);
         return {
           total: body.total, terms: termsOf(q), ms: performance.now() - t0, source: "api",
-          hits: body.hits.map(function (h) {
+          hits: body.hits.slice(from).map(function (h) {
             return { id: h.id, page: h.page, anchor: h.anchor, title: h.title, project: h.project, session: h.session, role: h.role,
               tool: h.tool || "", model: h.model || "", time: h.time, snippet: h.snippet, score: h.score };
           })
@@ -835,9 +838,13 @@
     }, function () { api.served = false; return null; });
   }
 
-  function search(text, prefix, scope) {
-    return viaAPI(text, prefix, scope).then(function (res) {
-      return res || query(text, { prefix: prefix, scope: scope });
+  // search finds the hits of text from the from-th best, size of them
+  // (default: the best PAGE).
+  function search(text, prefix, scope, from, size) {
+    from = from || 0;
+    size = size || PAGE;
+    return viaAPI(text, prefix, scope, from, size).then(function (res) {
+      return res || query(text, { prefix: prefix, scope: scope, from: from, size: size });
     });
   }
 
@@ -897,61 +904,117 @@
   var AGENT_PAGE = /\/agent-[^\/]*\.html$/;
   function sessionPage(page) { return String(page).replace(AGENT_PAGE, ".html"); }
 
-  // groups gathers hits by session, in the order of each session's best
-  // hit; within a session, hits keep their rank.
-  function groups(hits) {
-    var out = [], by = Object.create(null);
-    hits.forEach(function (h) {
-      var key = h.session || sessionPage(h.page);
-      var g = by[key];
-      if (!g) { g = by[key] = { hits: [], title: "", page: sessionPage(h.page), project: h.project }; out.push(g); }
-      if (!g.title && !AGENT_PAGE.test(h.page)) g.title = h.title;
-      g.hits.push(h);
-    });
-    out.forEach(function (g) { if (!g.title) g.title = g.hits[0].title; });
-    return out;
+  // The results are shown a page of PAGE hits at a time ("More results"
+  // adds the next), gathered by session: a session's heading where its
+  // best hit ranks, its hits under it in their order, the first SHOW shown
+  // and the rest behind "N more in this session".
+  var PAGE = 20, SHOW = 3;
+
+  // resultsView starts showing a search's results in list.
+  function resultsView(list, res, prefix) {
+    var hl = res.terms.join(" ");
+    list.replaceChildren();
+    return { list: list, groups: Object.create(null), q: hl ? "?hl=" + encodeURIComponent(hl) : "",
+      terms: res.terms, prefix: prefix, total: res.total, shown: 0, ms: 0 };
   }
 
-  function render(list, status, res, prefix, scopeLabel) {
-    var frag = document.createDocumentFragment();
-    var n = res.hits.length;
-    status.className = "search-status";
-    status.textContent = res.total === 0 ? "No results" + (scopeLabel ? " " + scopeLabel : "") + "." :
-      (res.total === 1 ? "1 result" : res.total + " results") + (scopeLabel ? " " + scopeLabel : "") +
-      (res.total > n ? ", the best " + n + " shown" : "") + " (" + Math.round(res.ms) + " ms)";
-    var hl = res.terms.join(" ");
-    var q = hl ? "?hl=" + encodeURIComponent(hl) : "";
-    groups(res.hits).forEach(function (g) {
-      var li = el("li", "hit-group");
-      var head = el("h2", "hit-head");
-      var a = el("a", "hit-session");
-      a.href = g.page + q;
-      a.appendChild(el("span", "hit-title", g.title || "Untitled session"));
-      head.appendChild(a);
-      li.appendChild(head);
-      var count = g.hits.length === 1 ? "" : g.hits.length + " matches";
-      li.appendChild(el("div", "hit-meta", [shortProject(g.project), count].filter(Boolean).join(" · ")));
-      var ul = el("ul", "hit-list");
-      g.hits.forEach(function (h) {
-        var item = el("li", "hit");
-        var link = el("a", "hit-link");
-        link.href = h.page + q + "#" + h.anchor;
-        var what = h.role === "tool" && h.tool ? h.tool : h.role;
-        if (AGENT_PAGE.test(h.page) && h.role !== "agent") what = "agent " + what;
-        link.appendChild(el("span", "hit-what", what));
-        var t = when(h.time);
-        if (t) link.appendChild(el("span", "hit-when", t));
-        item.appendChild(link);
-        var p = el("p", "hit-snippet");
-        if (h.snippet !== undefined) safeSnippet(p, h.snippet);
-        else marked(p, h.excerpt || "", res.terms, prefix);
-        item.appendChild(p);
-        ul.appendChild(item);
-      });
-      li.appendChild(ul);
-      frag.appendChild(li);
+  // addHits shows hits after those shown: each under its session's
+  // heading, made for the first of them. It returns the first heading's
+  // link made, or null.
+  function addHits(v, res) {
+    var first = null;
+    v.total = res.total;
+    v.ms += res.ms;
+    res.hits.forEach(function (h) {
+      var key = h.session || sessionPage(h.page);
+      var g = v.groups[key];
+      if (!g) {
+        g = v.groups[key] = newGroup(h);
+        v.list.appendChild(g.li);
+        first = first || g.link;
+      }
+      if (!g.named && !AGENT_PAGE.test(h.page)) { // the session's own title, not a sub-agent's
+        g.named = true;
+        g.title.textContent = h.title || "Untitled session";
+      }
+      g.link.href = g.page + v.q;
+      var item = hitItem(v, h);
+      item.hidden = g.n >= SHOW && !g.open;
+      g.ul.appendChild(item);
+      g.n++;
+      groupCounts(g);
     });
-    list.replaceChildren(frag);
+    v.shown += res.hits.length;
+    return first;
+  }
+
+  function newGroup(h) {
+    var g = { n: 0, open: false, named: false, page: sessionPage(h.page), project: h.project };
+    g.li = el("li", "hit-group");
+    var head = el("h2", "hit-head");
+    g.link = el("a", "hit-session");
+    g.title = el("span", "hit-title", h.title || "Untitled session");
+    g.link.appendChild(g.title);
+    head.appendChild(g.link);
+    g.li.appendChild(head);
+    g.meta = el("div", "hit-meta");
+    g.li.appendChild(g.meta);
+    g.ul = el("ul", "hit-list");
+    g.li.appendChild(g.ul);
+    g.more = el("button", "hit-more");
+    g.more.type = "button";
+    g.more.hidden = true;
+    g.more.setAttribute("aria-expanded", "false");
+    g.more.addEventListener("click", function () {
+      g.open = !g.open;
+      var items = g.ul.children;
+      for (var i = SHOW; i < items.length; i++) items[i].hidden = !g.open;
+      groupCounts(g);
+      if (g.open && items[SHOW]) items[SHOW].querySelector("a").focus();
+    });
+    g.li.appendChild(g.more);
+    return g;
+  }
+
+  // groupCounts says how many hits a session has, and how many more its
+  // button shows.
+  function groupCounts(g) {
+    g.meta.textContent = [shortProject(g.project), g.n === 1 ? "" : g.n + " matches"].filter(Boolean).join(" · ");
+    var hidden = g.n - SHOW;
+    g.more.hidden = hidden <= 0;
+    g.more.setAttribute("aria-expanded", g.open ? "true" : "false");
+    g.more.textContent = g.open ? "Show fewer" : hidden === 1 ? "1 more in this session" : hidden + " more in this session";
+  }
+
+  function hitItem(v, h) {
+    var item = el("li", "hit");
+    var link = el("a", "hit-link");
+    link.href = h.page + v.q + "#" + h.anchor;
+    var what = h.role === "tool" && h.tool ? h.tool : h.role;
+    if (AGENT_PAGE.test(h.page) && h.role !== "agent") what = "agent " + what;
+    link.appendChild(el("span", "hit-what", what));
+    var t = when(h.time);
+    if (t) link.appendChild(el("span", "hit-when", t));
+    item.appendChild(link);
+    var p = el("p", "hit-snippet");
+    if (h.snippet !== undefined) safeSnippet(p, h.snippet);
+    else marked(p, h.excerpt || "", v.terms, v.prefix);
+    item.appendChild(p);
+    return item;
+  }
+
+  // showCounts says how many results there are and how many are shown,
+  // and offers the next page when there is one.
+  function showCounts(v, status, more, scopeLabel) {
+    status.className = "search-status";
+    status.textContent = v.total === 0 ? "No results" + (scopeLabel ? " " + scopeLabel : "") + "." :
+      (v.total === 1 ? "1 result" : v.total + " results") + (scopeLabel ? " " + scopeLabel : "") +
+      (v.total > v.shown ? ", the best " + v.shown + " shown" : "") + " (" + Math.round(v.ms) + " ms)";
+    if (!more) return;
+    var left = v.total - v.shown;
+    more.parentNode.hidden = left <= 0;
+    more.disabled = false;
+    more.textContent = "More results (" + left + " left)";
   }
 
   // scopeOf reads the scope from the page's URL: ?scope=session|project
@@ -972,6 +1035,8 @@
     var status = document.getElementById("search-status");
     if (!list || !box || !status) return;
     var form = box.form, seq = 0, timer = 0;
+    var view = null; // the results shown
+    var moreButton = document.getElementById("search-more");
     var params = new URLSearchParams(location.search);
     var sc = scopeOf(params);
     var select = document.getElementById("search-scope");
@@ -1004,12 +1069,19 @@
       if (!text.trim()) {
         list.textContent = "";
         status.textContent = "";
+        view = null;
+        if (moreButton) moreButton.parentNode.hidden = true;
         return;
       }
       status.textContent = "Searching…";
-      search(text, prefix, scope()).then(function (res) {
+      var sc0 = scope();
+      search(text, prefix, sc0).then(function (res) {
         if (my !== seq) return;
-        render(list, status, res, prefix, scopeLabel());
+        view = resultsView(list, res, prefix);
+        view.text = text;
+        view.scope = sc0;
+        addHits(view, res);
+        showCounts(view, status, moreButton, scopeLabel());
         api.lastShown = text;
         api.lastSource = res.source;
         api.lastScope = scope();
@@ -1017,11 +1089,36 @@
       }, function (err) {
         if (my !== seq) return;
         list.textContent = "";
+        view = null;
+        if (moreButton) moreButton.parentNode.hidden = true;
         status.className = "search-status error";
         status.textContent = err.message;
         document.dispatchEvent(new CustomEvent("ccsite:results", { detail: { error: err.message } }));
       });
     }
+    // more shows the next page of the results shown; a search started
+    // meanwhile makes its answer stale, and it is dropped.
+    function more() {
+      if (!view || view.shown >= view.total || moreButton.disabled) return;
+      var my = seq, v = view, focused = document.activeElement === moreButton;
+      moreButton.disabled = true;
+      moreButton.textContent = "Loading more…";
+      search(v.text, v.prefix, v.scope, v.shown, PAGE).then(function (res) {
+        if (my !== seq || v !== view) return;
+        var first = addHits(v, res);
+        showCounts(v, status, moreButton, scopeLabel());
+        // The keyboard goes on from the first session the page added.
+        if (focused) (first || (moreButton.parentNode.hidden ? v.list.querySelector(".hit-group:last-child a") : moreButton)).focus();
+        document.dispatchEvent(new CustomEvent("ccsite:results", { detail: res }));
+      }, function (err) {
+        if (my !== seq || v !== view) return;
+        moreButton.disabled = false;
+        moreButton.textContent = "More results";
+        status.className = "search-status error";
+        status.textContent = err.message;
+      });
+    }
+    if (moreButton) moreButton.addEventListener("click", more);
     function remember() {
       var u = "?q=" + encodeURIComponent(box.value);
       if (sc.session || sc.project) {

@@ -11,7 +11,7 @@ import (
 // sessionTitles are the h1 of the session pages, as the transcripts give
 // them (the hostile one must show as text).
 var sessionTitles = map[string]string{
-	notesPage:   `What's in notes/? <script>alert('hi')</script>`,
+	notesPage:   `What's in notes/?`,
 	pagingPage:  "Let's add pagination to the products API: 20 items per page, `?page=` parameter.",
 	searchPage:  "Accent-insensitive product search",
 	hostilePage: `Hostile title ` + hostileImg + ` ` + hostileDetails,

@@ -97,8 +97,9 @@ func buildExtra(name string, cfg build.Config) (*site, error) {
 	return s, nil
 }
 
-// demoSite is the demo archive alone, in the default theme or a built-in
-// one.
+// demoSite is the demo archive alone, as ccsite build makes it when there
+// are no transcripts (its pages say it is the demo), in the default theme
+// or a built-in one.
 func demoSite(t *testing.T, theme string) *site {
 	t.Helper()
 	paths, err := demoPaths()
@@ -109,5 +110,5 @@ func demoSite(t *testing.T, theme string) *site {
 	if name == "" {
 		name = "default"
 	}
-	return extraSite(t, "demo-"+name, build.Config{Paths: paths, Theme: theme})
+	return extraSite(t, "demo-"+name, build.Config{Paths: paths, Theme: theme, Demo: true})
 }

@@ -264,6 +264,7 @@ func renderPage(ts *render.Templates, cfg Config, p *render.Page) ([]byte, error
 // for the caller to give back (putBuf) when it no longer needs the page.
 func renderPageBuf(ts *render.Templates, cfg Config, p *render.Page, hint int) (*bytes.Buffer, error) {
 	p.Search = !cfg.NoSearch
+	p.Demo = cfg.Demo
 	if cfg.BaseURL != "" {
 		p.Canonical = cfg.BaseURL + p.Path
 	}
@@ -404,12 +405,9 @@ func navTo(from string, sp *sessionPlan, label string) *render.Nav {
 	if sp == nil {
 		return nil
 	}
-	t := render.MkTime(sp.file.FirstTime)
-	title := label
-	if !t.Zero {
-		title += " · " + sp.file.FirstTime.UTC().Format("2006-01-02 15:04")
-	}
-	return &render.Nav{Title: title, URL: link.Rel(from, sp.page), Time: t}
+	// The time is the template's <time>, shown in the reader's zone as
+	// every other time of the page.
+	return &render.Nav{Title: label, URL: link.Rel(from, sp.page), Time: render.MkTime(sp.file.FirstTime)}
 }
 
 // anonymizeSources passes the source file paths a page shows through

@@ -66,6 +66,9 @@ type Config struct {
 	// file, a project, the resume line's folder) is written ~/…, so the
 	// builder's account name is on no page.
 	Home string
+	// Demo marks a build of the built-in demo archive: every page says so,
+	// and how to build one's own.
+	Demo bool
 	// Progress, when set, is kept up to date while the build runs.
 	Progress *Progress
 	// CacheDir, when set, keeps highlighted code between builds (see

@@ -243,6 +243,9 @@ func optionsID(cfg Config, th *theme.Theme) (string, error) {
 	if cfg.Home != "" {
 		fmt.Fprintf(h, "home=%q\n", cfg.Home)
 	}
+	if cfg.Demo {
+		fmt.Fprintln(h, "demo")
+	}
 	if cfg.Pricing != "" {
 		data, err := os.ReadFile(cfg.Pricing)
 		if err != nil {

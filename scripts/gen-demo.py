@@ -233,13 +233,15 @@ def notes_inline():
     cwd = "/home/demo/notes"
     sid = uid("notes-1")
     s = Session(sid, cwd, "1.0.128", "", T0 - dt.timedelta(days=20))
-    s.user("What's in notes/? <script>alert('hi')</script>")
+    # The title stays plain (the demo's index shows it); a prompt further
+    # down holds markup, shown as text.
+    s.user("What's in notes/?")
     s.assistant("msg_01DemoN0000", [text("`notes/` holds one file per month, e.g. `notes/2026-02.md`.")], model="claude-sonnet-4-20250514")
     fork = s.last
     s.user("Summarise my meeting notes in notes/2026-02.md into action items.")
     s.assistant("msg_01DemoN0001", [text("Here are the action items:\n\n- [ ] Email Sam\n- [x] Book room")], model="claude-sonnet-4-20250514")
     # Branch: the person went back and edited that prompt; the new one is the live line.
-    s.user("Summarise notes/2026-02.md into action items, grouped by owner.", parent=fork)
+    s.user("Summarise notes/2026-02.md into action items, grouped by owner. <script>alert('hi')</script>", parent=fork)
     s.assistant("msg_01DemoN0002", [text("Let me delegate the reading to a sub-agent."),
                                     tool("toolu_01DemoNTask1", "Task", {"description": "Read notes", "prompt": "Read notes/2026-02.md and list every action item with its owner."})],
                 model="claude-sonnet-4-20250514")

@@ -34,6 +34,8 @@ type Page struct {
 	// Search tells that the site has a search page (and so a search box
 	// in every header).
 	Search bool
+	// Demo marks a page of the built-in demo archive (build.Config.Demo).
+	Demo   bool `json:",omitzero"`
 	Crumbs []Crumb
 	Body   any
 }

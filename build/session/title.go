@@ -3,7 +3,9 @@ package session
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"ccsite/build/markup"
 	"ccsite/build/transcript"
 )
 
@@ -80,7 +82,11 @@ func title(s *Session) {
 			if prompt != "" {
 				break
 			}
-			t := Excerpt(planHeading(PromptText(m)), 100)
+			p := planHeading(PromptText(m))
+			if s.Agent != nil {
+				p = plainTitle(p)
+			}
+			t := Excerpt(p, 100)
 			switch {
 			case prompt != "" || t == "":
 			case Generic(t):
@@ -288,6 +294,24 @@ func planHeading(prompt string) string {
 		}
 	}
 	return prompt
+}
+
+// plainTitle is the text a reader sees of a prompt Claude wrote in
+// Markdown (a sub-agent's: "You are **bob**…"), from its first lines: a
+// title needs no more, and a long prompt is not parsed whole.
+func plainTitle(p string) string {
+	const head = 2000
+	if len(p) > head {
+		cut := strings.LastIndexByte(p[:head], '\n')
+		if cut < head/2 {
+			cut = head
+			for cut > 0 && !utf8.RuneStart(p[cut]) {
+				cut--
+			}
+		}
+		p = p[:cut]
+	}
+	return markup.PlainText(p)
 }
 
 // firstTool names the first tool call with what it worked on: "Bash: go

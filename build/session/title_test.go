@@ -102,3 +102,23 @@ func TestCorpusTitles(t *testing.T) {
 	t.Logf("%d sessions: %d titled by no source (%.0f%%), %d by a generic prompt; %d with no conversation; by source %v",
 		total, none, 100*float64(none)/float64(max(total, 1)), generic, empty, sources)
 }
+
+// TestAgentTitlePlain: a sub-agent's prompt, Markdown Claude wrote, titles
+// its page as the words a reader sees, not the syntax; markup in it stays
+// the text it is.
+func TestAgentTitlePlain(t *testing.T) {
+	t.Parallel()
+	line := func(content string) string {
+		return `{"type":"user","uuid":"u1","parentUuid":null,"isSidechain":true,"agentId":"b0b","sessionId":"0f3d2c1b-0000-4000-8000-000000000001","timestamp":"2026-02-01T10:00:00.000Z","message":{"role":"user","content":` + content + `}}` + "\n"
+	}
+	for _, c := range []struct{ content, want string }{
+		{`"You are **bob**, a _code reviewer_. Read ` + "`main.go`" + ` and [the docs](https://example.org/docs).\n\n## Steps\n- one"`,
+			"You are bob, a code reviewer. Read main.go and the docs. Steps one"},
+		{`"# Task\nFind <b>bold</b> tags"`, "Task Find <b>bold</b> tags"},
+	} {
+		s := buildWithTimeout(t, []byte(line(c.content)), "agent-b0b.jsonl", Options{AgentFile: true})
+		if s.Agent == nil || s.Title != c.want || s.TitleSource != TitlePrompt {
+			t.Errorf("agent titled %q (%s), want %q", s.Title, s.TitleSource, c.want)
+		}
+	}
+}
