@@ -78,6 +78,8 @@ type Record struct {
 	AttributionSkill     string `json:"attributionSkill"`
 	AttributionMCPServer string `json:"attributionMcpServer"`
 	AttributionMCPTool   string `json:"attributionMcpTool"`
+	// AdvisorModel is the advisor tool's model, on an answer that called it.
+	AdvisorModel string `json:"advisorModel"`
 
 	// continued-in.
 	ContinuedInSessionID string `json:"continuedInSessionId"`
@@ -182,7 +184,26 @@ type Usage struct {
 	ServiceTier              string         `json:"service_tier,omitempty"`
 	CacheCreation            *CacheCreation `json:"cache_creation,omitzero"`
 	ServerToolUse            *ServerToolUse `json:"server_tool_use,omitzero"`
+	// Iterations splits a response into the model calls the API made for
+	// it: "message" ones (the response's own model, already summed in the
+	// fields above) and "advisor_message" ones (the advisor tool's model,
+	// named in Model, and not in the fields above).
+	Iterations []UsageIteration `json:"iterations,omitempty"`
 }
+
+// UsageIteration is one model call within a response (Usage.Iterations).
+type UsageIteration struct {
+	Type                     string         `json:"type,omitempty"`
+	Model                    string         `json:"model,omitempty"`
+	InputTokens              int64          `json:"input_tokens,omitzero"`
+	OutputTokens             int64          `json:"output_tokens,omitzero"`
+	CacheCreationInputTokens int64          `json:"cache_creation_input_tokens,omitzero"`
+	CacheReadInputTokens     int64          `json:"cache_read_input_tokens,omitzero"`
+	CacheCreation            *CacheCreation `json:"cache_creation,omitzero"`
+}
+
+// IterationAdvisor is the Type of an advisor tool's model call.
+const IterationAdvisor = "advisor_message"
 
 // CacheCreation splits cache writes by lifetime.
 type CacheCreation struct {
