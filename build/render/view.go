@@ -130,6 +130,13 @@ type SessionView struct {
 	// CostAgents its sub-agents' and CostWithAgents both ("" without
 	// sub-agents); RecordedCost Claude Code's own figure (cost-state).
 	Cost, CostAgents, CostWithAgents, RecordedCost string
+	// TokensOut spells the output tokens, a lower bound with an estimate
+	// when some counts are partial; Advisor the advisor tool's calls by
+	// model; Measured Claude Code's own time split and line counts
+	// (cost-state), "" when it wrote none.
+	TokensOut string
+	Advisor   []string
+	Measured  string
 	// Charts are the header's pictures (charts.go); nil without turns.
 	Charts *Charts
 }
@@ -173,6 +180,9 @@ type TurnView struct {
 	ToolNames string
 	Took      string
 	OutTokens int64
+	// Out spells OutTokens for the turn's line ("~250 tokens out (est.…)"
+	// when a count is partial); "" when nothing was written.
+	Out string
 	// TimeParts splits Took (model, tools, waiting, idle); TimeTop is
 	// its largest part; Context the context size after the turn.
 	TimeParts string

@@ -140,8 +140,9 @@ type advisorAcc struct {
 // wrote that many bytes (text, thinking, tool input) are too few to be its
 // whole count: fewer than one token per 8 bytes, half of what prose and
 // code take. Claude Code repeats a growing usage on each streamed fragment
-// and sometimes writes only the first, small, count.
-func PartialOutput(output, written int64) bool { return output*8 < written }
+// and sometimes writes only the first, small, count. A count of 0 is none
+// written (a usage without output_tokens), not a partial one.
+func PartialOutput(output, written int64) bool { return output > 0 && output*8 < written }
 
 // EstimateOutput is the output tokens of a response that wrote that many
 // bytes, at 4 bytes a token.
