@@ -13,12 +13,16 @@ import (
 
 // SpellCost writes a cost as people read it: "$12.34", "$0.42", "<$0.01";
 // a cost with a part on unpriced models says so ("$1.20 + unknown",
-// "unknown"), never $0.
+// "unknown"), never $0; one priced on partial output counts is a lower
+// bound ("≥ $0.42").
 func SpellCost(c session.Cost) string {
 	if c.Unknown && c.USD == 0 {
 		return "unknown"
 	}
 	s := usd(c.USD)
+	if c.Tokens.Partial > 0 {
+		s = "≥ " + s
+	}
 	if c.Unknown {
 		s += " + unknown"
 	}

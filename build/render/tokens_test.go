@@ -31,7 +31,7 @@ func TestTokensTruthful(t *testing.T) {
 		"Advisor claude-opus-4-7 · 1 call · 41,250 in · 1,630 out · $0.25",
 		"Claude Code measured API 41s · tools 9s of 1m 04s · 120 lines added, 35 removed",
 		"1,842 tokens out (1,630 by the advisor)",
-		"~200 tokens out (est.; ≥ 4 recorded, partial)",
+		"~200 tokens out (est.; ≥ 4 recorded, partial) · ≥ $0.02",
 		"Advisor model claude-opus-4-7 · 41,250 in · 1,630 out · $0.25",
 		"The advice (12 bytes) is encrypted",
 	} {
