@@ -142,7 +142,7 @@ func advisorLines(s *session.Session) []string {
 }
 
 // measured spells what Claude Code measured itself (cost-state's newer
-// fields): "API 41s · tools 9s of 1m 04s · 120 lines added, 35 removed";
+// fields): "API 41 s · tools 9 s of 1 min 4 s · 120 lines added, 35 removed";
 // "" when it wrote none of them. Shown as recorded, beside ccsite's own
 // split, never added to it.
 func measured(rc *session.CostState) string {
@@ -151,14 +151,18 @@ func measured(rc *session.CostState) string {
 	}
 	var parts []string
 	if rc.TotalAPIDurationMs > 0 || rc.TotalToolDurationMs > 0 {
-		p := "API " + duration(msDuration(rc.TotalAPIDurationMs)) + " · tools " + duration(msDuration(rc.TotalToolDurationMs))
+		p := "API " + span(int64(rc.TotalAPIDurationMs)) + " · tools " + span(int64(rc.TotalToolDurationMs))
 		if rc.TotalDurationMs > 0 {
-			p += " of " + duration(msDuration(rc.TotalDurationMs))
+			p += " of " + span(int64(rc.TotalDurationMs))
 		}
 		parts = append(parts, p)
 	}
 	if rc.TotalLinesAdded > 0 || rc.TotalLinesRemoved > 0 {
-		parts = append(parts, fmt.Sprintf("%s lines added, %s removed", thousands(rc.TotalLinesAdded), thousands(rc.TotalLinesRemoved)))
+		added := thousands(rc.TotalLinesAdded) + " lines added"
+		if rc.TotalLinesAdded == 1 {
+			added = "1 line added"
+		}
+		parts = append(parts, added+", "+thousands(rc.TotalLinesRemoved)+" removed")
 	}
 	return strings.Join(parts, " · ")
 }

@@ -29,7 +29,7 @@ func TestTokensTruthful(t *testing.T) {
 	for _, want := range []string{
 		"≥ 1,846 out (~2,042 est., 1 partial record)",
 		"Advisor claude-opus-4-7 · 1 call · 41,250 in · 1,630 out · $0.25",
-		"Claude Code measured API 41s · tools 9s of 1m 04s · 120 lines added, 35 removed",
+		"Claude Code measured API 41 s · tools 9 s of 1 min 4 s · 120 lines added, 35 removed",
 		"1,842 tokens out (1,630 by the advisor)",
 		"~200 tokens out (est.; ≥ 4 recorded, partial) · ≥ $0.02",
 		"Advisor model claude-opus-4-7 · 41,250 in · 1,630 out · $0.25",
