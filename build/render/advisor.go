@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"slices"
 	"strings"
+	"time"
 
 	"ccsite/build/session"
 	"ccsite/build/transcript"
@@ -153,4 +154,33 @@ func plainFields(raw jsontext.Value, skip ...string) []Field {
 	}
 	slices.SortFunc(out, func(a, b Field) int { return strings.Compare(a.Label, b.Label) })
 	return out
+}
+
+// serverTook is how long a server tool's call took: from the record of
+// its server_tool_use to the record of its result, fragments of the one
+// message both (whose own time is its first fragment's). ok is false for
+// any other call.
+func serverTook(call *session.ToolCall) (d time.Duration, ok bool) {
+	if call.Use == nil || call.Use != call.Result || call.ResultBlock == nil {
+		return 0, false
+	}
+	var use, res time.Time
+	for _, r := range call.Use.Records {
+		if r.Message == nil {
+			continue
+		}
+		for i := range r.Message.Content.Blocks {
+			b := &r.Message.Content.Blocks[i]
+			if b.Type == "server_tool_use" && b.ID == call.ID && use.IsZero() {
+				use = r.Time
+			}
+			if b == call.ResultBlock {
+				res = r.Time
+			}
+		}
+	}
+	if use.IsZero() || res.IsZero() || res.Before(use) {
+		return 0, false
+	}
+	return res.Sub(use), true
 }

@@ -107,6 +107,18 @@ func spellTurnOut(t session.Tokens) string {
 	return ""
 }
 
+// shortTurnOut is spellTurnOut for the turn outline: "250 tok", "~250
+// tok (est.)".
+func shortTurnOut(t session.Tokens) string {
+	switch {
+	case t.Partial > 0:
+		return "~" + thousands(t.OutputEstimate()) + " tok (est.)"
+	case t.Output > 0:
+		return thousands(t.Output) + " tok"
+	}
+	return ""
+}
+
 // advisorLines spells the advisor tool's calls of s by model: "claude-opus-4-7
 // · 2 calls · 80,100 in · 3,020 out · $0.48".
 func advisorLines(s *session.Session) []string {

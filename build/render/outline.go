@@ -137,7 +137,7 @@ func outline(s *session.Session, turns []TurnView) {
 		} else if !t.Start.IsZero() && !t.End.IsZero() && t.End.After(t.Start) {
 			tv.Took = span(t.End.Sub(t.Start).Milliseconds())
 		}
-		tv.OutTokens, tv.Out = tokens[k].Output, spellTurnOut(tokens[k])
+		tv.OutTokens, tv.Out, tv.OutShort = tokens[k].Output, spellTurnOut(tokens[k]), shortTurnOut(tokens[k])
 		tv.Context = turnContext(s, t)
 	}
 	for i := range turns {

@@ -34,6 +34,9 @@ func TestTokensTruthful(t *testing.T) {
 		"~200 tokens out (est.; ≥ 4 recorded, partial) · ≥ $0.02",
 		"Advisor model claude-opus-4-7 · 41,250 in · 1,630 out · $0.25",
 		"The advice (12 bytes) is encrypted",
+		"advisor claude-opus-4-7 18.0 s", // the call's time: its result came 18 s after it
+		"· 1,842 tok · ",                 // the outline
+		"· ~200 tok (est.) · ",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("page does not say %q", want)

@@ -181,8 +181,9 @@ type TurnView struct {
 	Took      string
 	OutTokens int64
 	// Out spells OutTokens for the turn's line ("~250 tokens out (est.…)"
-	// when a count is partial); "" when nothing was written.
-	Out string
+	// when a count is partial); "" when nothing was written. OutShort is
+	// the outline's ("250 tok", "~250 tok (est.)").
+	Out, OutShort string
 	// TimeParts splits Took (model, tools, waiting, idle); TimeTop is
 	// its largest part; Context the context size after the turn.
 	TimeParts string
