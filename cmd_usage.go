@@ -301,8 +301,11 @@ func writeUsageText(w *bufio.Writer, doc usageDoc) {
 	}
 	w.WriteString("\n")
 	if t := doc.Total; t.PartialOutputs > 0 {
-		fmt.Fprintf(w, "output is a lower bound: %d responses recorded part of their count (~%d tokens estimated)\n",
-			t.PartialOutputs, t.OutputEstimate)
+		what := fmt.Sprintf("%d responses", t.PartialOutputs)
+		if t.PartialOutputs == 1 {
+			what = "1 response"
+		}
+		fmt.Fprintf(w, "output is a lower bound: %s recorded part of its count (~%d tokens estimated)\n", what, t.OutputEstimate)
 	}
 }
 
