@@ -29,6 +29,15 @@ func SpellCost(c session.Cost) string {
 	return s
 }
 
+// LowerBound marks a spelled cost as a lower bound ("≥ $1.20") when it is
+// priced on partial output counts.
+func LowerBound(cost string, partial bool) string {
+	if partial && cost != "unknown" {
+		return "≥ " + cost
+	}
+	return cost
+}
+
 // SpellUSD is SpellCost of a sum in dollars.
 func SpellUSD(v float64, unknown bool) string {
 	return SpellCost(session.Cost{USD: v, Unknown: unknown})

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"ccsite/build/render"
 )
 
 var tagRe = regexp.MustCompile(`<[^>]*>`)
@@ -46,5 +48,24 @@ func TestTokensTruthful(t *testing.T) {
 		if strings.Contains(text, bad) {
 			t.Errorf("page says %q", bad)
 		}
+	}
+}
+
+// TestTotalsLowerBound: a project's and the archive's cost that include a
+// session priced on partial output counts say they are lower bounds.
+func TestTotalsLowerBound(t *testing.T) {
+	t.Parallel()
+	s := loadSession(t, filepath.Join("testdata", "tokens", "advisor.jsonl"))
+	o := s.Overview()
+	if !o.CostPartial {
+		t.Fatalf("overview %+v: not marked partial", o)
+	}
+	var tot render.Totals
+	tot.Add(o)
+	if got := tot.Cost(); !strings.HasPrefix(got, "≥ $") {
+		t.Errorf("archive cost %q, want a lower bound", got)
+	}
+	if got := render.RowOf(o, "x.html").Cost; !strings.HasPrefix(got, "≥ $") {
+		t.Errorf("session row cost %q, want a lower bound", got)
 	}
 }

@@ -918,13 +918,18 @@ type ProjectView struct {
 	// of models with no price.
 	CostUSD     float64
 	CostUnknown bool
+	// CostPartial: some sessions' costs are lower bounds (partial output
+	// counts).
+	CostPartial bool
 	// CostDays and CostModels draw the project's cost per day and by
 	// model (CostTally).
 	CostDays, CostModels template.HTML
 }
 
 // Cost is the project's cost, spelled.
-func (pv *ProjectView) Cost() string { return SpellUSD(pv.CostUSD, pv.CostUnknown) }
+func (pv *ProjectView) Cost() string {
+	return LowerBound(SpellUSD(pv.CostUSD, pv.CostUnknown), pv.CostPartial)
+}
 
 // SessionRow is a session listed on its project's page. The raw values
 // (seconds, counts) let the page sort its rows without parsing text.
