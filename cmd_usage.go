@@ -88,8 +88,9 @@ group and in total, without building a site. Each API response counts once,
 sub-agents with their session, the advisor tool's calls at the advisor's
 model; a model with no price is unknown ("?"), never $0. Output counts that
 Claude Code recorded only in part make the output a lower bound: the line
-under the table says how many, with an estimate. Prices are the dated table in build/pricing/pricing.json; --pricing FILE
-(same format) replaces or adds models. Days are UTC.`,
+under the table says how many, with an estimate. Prices are the dated table
+in build/pricing/pricing.json; --pricing FILE (same format) replaces or adds
+models. Days are UTC.`,
 		Example: `  ccsite usage
   ccsite usage --by model --json
   ccsite usage --by project --csv ~/old-projects > cost.csv`,
