@@ -246,6 +246,10 @@ var fixtureTests = []struct {
 		if !reflect.DeepEqual(its, want) {
 			t.Errorf("Iterations = %+v, want %+v", its, want)
 		}
+		// Its top-level counts sum both of its own calls: the context is
+		// the last one's.
+		eq(t, "Context", usage(t, rs[2]).Context(), 2+40300)
+		eq(t, "Context without iterations", usage(t, rs[0]).Context(), 3+40000)
 	}},
 	{"assistant-usage.jsonl", []string{"assistant", "assistant"}, true, func(t *testing.T, rs []Record) {
 		want := Usage{

@@ -205,6 +205,19 @@ type UsageIteration struct {
 // IterationAdvisor is the Type of an advisor tool's model call.
 const IterationAdvisor = "advisor_message"
 
+// Context is the context the response's model read on its last call: input
+// and cache reads. A response that called the advisor sums its own calls in
+// the top-level counts (each rereads the whole context), so the last
+// "message" iteration says it when there are iterations.
+func (u *Usage) Context() int64 {
+	for i := len(u.Iterations) - 1; i >= 0; i-- {
+		if it := u.Iterations[i]; it.Type == "message" {
+			return it.InputTokens + it.CacheReadInputTokens
+		}
+	}
+	return u.InputTokens + u.CacheReadInputTokens
+}
+
 // CacheCreation splits cache writes by lifetime.
 type CacheCreation struct {
 	Ephemeral5m int64 `json:"ephemeral_5m_input_tokens,omitzero"`
