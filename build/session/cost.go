@@ -193,7 +193,7 @@ func collectResponses(s *Session) []*respAcc {
 // advisor_message iterations, the n-th of each fragment being the same call.
 func (a *respAcc) addAdvisors(r *transcript.Record) {
 	n := 0
-	for _, it := range r.Message.Usage.Iterations {
+	for _, it := range r.Message.Usage.Steps() {
 		if it.Type != transcript.IterationAdvisor {
 			continue
 		}

@@ -236,8 +236,8 @@ var fixtureTests = []struct {
 		res := block(t, rs[1], 0, "advisor_tool_result")
 		eq(t, "result ToolUseID", res.ToolUseID, "srvtoolu_01AdvQ")
 		eq(t, "result content type (raw)", jsonAt(t, res.Content.Raw, "type"), any("advisor_redacted_result"))
-		eq(t, "no iterations on a first fragment", len(usage(t, rs[0]).Iterations), 0)
-		its := usage(t, rs[2]).Iterations
+		eq(t, "no iterations on a first fragment", len(usage(t, rs[0]).Steps()), 0)
+		its := usage(t, rs[2]).Steps()
 		want := []UsageIteration{
 			{Type: "message", InputTokens: 1, OutputTokens: 40, CacheReadInputTokens: 40000, CacheCreationInputTokens: 1200, CacheCreation: &CacheCreation{Ephemeral5m: 1200}},
 			{Type: IterationAdvisor, Model: "claude-opus-4-7", InputTokens: 41250, OutputTokens: 1630, CacheCreation: &CacheCreation{}},

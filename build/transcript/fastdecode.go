@@ -256,23 +256,19 @@ func (s *fastScanner) usage(u *Usage) bool {
 		case "service_tier":
 			return s.str(&u.ServiceTier)
 		case "cache_creation":
-			return pointer(s, &u.CacheCreation, (*fastScanner).cacheCreation)
-		case "iterations":
-			// As json: a repeated member replaces the first, null
-			// leaves the slice nil, [] makes it empty, a null element
-			// is a zero one.
-			if s.null() {
-				u.Iterations = nil
-				return true
-			}
-			u.Iterations = []UsageIteration{}
-			return s.array(func() bool {
-				u.Iterations = append(u.Iterations, UsageIteration{})
-				if s.null() {
-					return true
-				}
-				return s.iteration(&u.Iterations[len(u.Iterations)-1])
+			return pointer(s, &u.CacheCreation, func(s *fastScanner, c *CacheCreation) bool {
+				return s.object(func(name []byte) bool {
+					switch string(name) {
+					case "ephemeral_5m_input_tokens":
+						return integer(s, &c.Ephemeral5m)
+					case "ephemeral_1h_input_tokens":
+						return integer(s, &c.Ephemeral1h)
+					}
+					return s.skip()
+				})
 			})
+		case "iterations":
+			return s.raw(&u.Iterations)
 		case "server_tool_use":
 			return pointer(s, &u.ServerToolUse, func(s *fastScanner, t *ServerToolUse) bool {
 				return s.object(func(name []byte) bool {
@@ -285,40 +281,6 @@ func (s *fastScanner) usage(u *Usage) bool {
 					return s.skip()
 				})
 			})
-		}
-		return s.skip()
-	})
-}
-
-func (s *fastScanner) cacheCreation(c *CacheCreation) bool {
-	return s.object(func(name []byte) bool {
-		switch string(name) {
-		case "ephemeral_5m_input_tokens":
-			return integer(s, &c.Ephemeral5m)
-		case "ephemeral_1h_input_tokens":
-			return integer(s, &c.Ephemeral1h)
-		}
-		return s.skip()
-	})
-}
-
-func (s *fastScanner) iteration(it *UsageIteration) bool {
-	return s.object(func(name []byte) bool {
-		switch string(name) {
-		case "type":
-			return s.str(&it.Type)
-		case "model":
-			return s.str(&it.Model)
-		case "input_tokens":
-			return integer(s, &it.InputTokens)
-		case "output_tokens":
-			return integer(s, &it.OutputTokens)
-		case "cache_creation_input_tokens":
-			return integer(s, &it.CacheCreationInputTokens)
-		case "cache_read_input_tokens":
-			return integer(s, &it.CacheReadInputTokens)
-		case "cache_creation":
-			return pointer(s, &it.CacheCreation, (*fastScanner).cacheCreation)
 		}
 		return s.skip()
 	})

@@ -187,8 +187,26 @@ type Usage struct {
 	// Iterations splits a response into the model calls the API made for
 	// it: "message" ones (the response's own model, already summed in the
 	// fields above) and "advisor_message" ones (the advisor tool's model,
-	// named in Model, and not in the fields above).
-	Iterations []UsageIteration `json:"iterations,omitempty"`
+	// named in Model, and not in the fields above). Kept as written, so
+	// that a newer shape leaves the record readable: Steps reads it.
+	Iterations jsontext.Value `json:"iterations,omitempty"`
+}
+
+// Steps reads Iterations: each element of UsageIteration's shape, in
+// order; an element of another shape is left out.
+func (u *Usage) Steps() []UsageIteration {
+	var elems []jsontext.Value
+	if len(u.Iterations) == 0 || Unmarshal(u.Iterations, &elems) != nil {
+		return nil
+	}
+	out := make([]UsageIteration, 0, len(elems))
+	for _, e := range elems {
+		var it UsageIteration
+		if Unmarshal(e, &it) == nil {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // UsageIteration is one model call within a response (Usage.Iterations).
@@ -210,8 +228,9 @@ const IterationAdvisor = "advisor_message"
 // the top-level counts (each rereads the whole context), so the last
 // "message" iteration says it when there are iterations.
 func (u *Usage) Context() int64 {
-	for i := len(u.Iterations) - 1; i >= 0; i-- {
-		if it := u.Iterations[i]; it.Type == "message" {
+	steps := u.Steps()
+	for i := len(steps) - 1; i >= 0; i-- {
+		if it := steps[i]; it.Type == "message" {
 			return it.InputTokens + it.CacheReadInputTokens
 		}
 	}
