@@ -41,6 +41,11 @@ type usageRow struct {
 	UnknownTokens int64    `json:"unknownTokens,omitzero"`
 	UnknownModels []string `json:"unknownModels,omitempty"`
 	Responses     int      `json:"responses"`
+	// PartialOutputs counts responses whose output count is a partial
+	// record (Output is then a lower bound); OutputEstimate is Output with
+	// their estimates instead.
+	PartialOutputs int   `json:"partialOutputs,omitzero"`
+	OutputEstimate int64 `json:"outputTokensEstimate,omitzero"`
 }
 
 type usageDoc struct {
@@ -61,7 +66,17 @@ func rowOf(key, title string, c session.Cost) usageRow {
 	return usageRow{Key: key, Title: title, Input: c.Tokens.Input, Output: c.Tokens.Output,
 		CacheWrite: c.Tokens.CacheWrite, CacheWrite1h: c.CacheWrite1h, CacheRead: c.Tokens.CacheRead,
 		Total: c.Tokens.Total(), Cost: round6(c.USD), CostUnknown: c.Unknown, UnknownTokens: c.UnknownTokens,
-		UnknownModels: c.UnknownModels, Responses: c.Responses}
+		UnknownModels: c.UnknownModels, Responses: c.Responses, PartialOutputs: c.Tokens.Partial,
+		OutputEstimate: partialEstimate(c.Tokens)}
+}
+
+// partialEstimate is the output tokens with partial counts estimated, 0
+// when none is partial.
+func partialEstimate(t session.Tokens) int64 {
+	if t.Partial == 0 {
+		return 0
+	}
+	return t.OutputEstimate()
 }
 
 func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
@@ -72,11 +87,13 @@ func newUsageCmd(e *env) *cobra.Command {
 		Short: "Print tokens and their cost per day, project, session or model",
 		Long: `Print tokens (input, output, cache writes, cache reads) and their cost per
 group and in total, without building a site. Each API response counts once,
-sub-agents with their session; a model with no price is unknown ("?"), never
-$0. Prices are the dated table in build/pricing/pricing.json; --pricing FILE
-(same format) replaces or adds models. Days are UTC. On a terminal, numbers
-have thousands separators; to a pipe or a file, and with --json or --csv,
-they are plain digits.`,
+sub-agents with their session, the advisor tool's calls at the advisor's
+model; a model with no price is unknown ("?"), never $0. Output counts that
+Claude Code recorded only in part make the output a lower bound: the line
+under the table says how many, with an estimate. Prices are the dated table
+in build/pricing/pricing.json; --pricing FILE (same format) replaces or adds
+models. Days are UTC. On a terminal, numbers have thousands separators; to a
+pipe or a file, and with --json or --csv, they are plain digits.`,
 		Example: `  ccsite usage
   ccsite usage --by model --json
   ccsite usage --by project --csv ~/old-projects > cost.csv`,
@@ -297,6 +314,13 @@ func writeUsageText(w *bufio.Writer, doc usageDoc, group bool) {
 			strings.Join(doc.Total.UnknownModels, ", "))
 	}
 	w.WriteString("\n")
+	if t := doc.Total; t.PartialOutputs > 0 {
+		what := fmt.Sprintf("%d responses", t.PartialOutputs)
+		if t.PartialOutputs == 1 {
+			what = "1 response"
+		}
+		fmt.Fprintf(w, "output is a lower bound: %s recorded part of its count (~%s tokens estimated)\n", what, count(int64(t.OutputEstimate)))
+	}
 }
 
 // groupDollars writes the whole dollars of a money text ("$1234.50+?")

@@ -23,7 +23,7 @@ func TestCostCharts(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(index)
-	total := regexp.MustCompile(`<dt>Cost</dt><dd>\$([0-9.]+)`).FindStringSubmatch(page)
+	total := regexp.MustCompile(`<dt>Cost</dt><dd>(?:≥ )?\$([0-9.]+)`).FindStringSubmatch(page)
 	if total == nil {
 		t.Fatalf("no archive cost on the index")
 	}

@@ -75,6 +75,7 @@ func projectView(pp *projectPlan, units map[string]*unit) *render.ProjectPage {
 		pv.ToolCalls += o.ToolCalls
 		pv.CostUSD += o.Cost
 		pv.CostUnknown = pv.CostUnknown || o.CostUnknown
+		pv.CostPartial = pv.CostPartial || o.CostPartial
 		tally.Add(o)
 	}
 	for _, page := range pp.orphanPages {

@@ -70,8 +70,17 @@ func (mw *mdWriter) header(project string) {
 	fact("Models", strings.Join(s.Models, ", "))
 	fact("Claude Code", strings.Join(s.Versions, ", "))
 	st := s.Stats
-	fact("Totals", fmt.Sprintf("%d turns, %d messages, %d tool calls; tokens %d in, %d out, %d cache read, %d cache write",
-		st.Turns, st.Messages, st.ToolCalls, st.Tokens.Input, st.Tokens.Output, st.Tokens.CacheRead, st.Tokens.CacheWrite))
+	out := fmt.Sprintf("%d out", st.Tokens.Output)
+	if t := st.Tokens; t.Partial > 0 {
+		// Claude Code wrote only part of some counts: a lower bound.
+		rec := "records"
+		if t.Partial == 1 {
+			rec = "record"
+		}
+		out = fmt.Sprintf("≥ %d out (~%d est., %d partial %s)", t.Output, t.OutputEstimate(), t.Partial, rec)
+	}
+	fact("Totals", fmt.Sprintf("%d turns, %d messages, %d tool calls; tokens %d in, %s, %d cache read, %d cache write",
+		st.Turns, st.Messages, st.ToolCalls, st.Tokens.Input, out, st.Tokens.CacheRead, st.Tokens.CacheWrite))
 }
 
 func (mw *mdWriter) message(m *session.Message) {

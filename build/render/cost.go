@@ -13,16 +13,29 @@ import (
 
 // SpellCost writes a cost as people read it: "$12.34", "$0.42", "<$0.01";
 // a cost with a part on unpriced models says so ("$1.20 + unknown",
-// "unknown"), never $0.
+// "unknown"), never $0; one priced on partial output counts is a lower
+// bound ("≥ $0.42").
 func SpellCost(c session.Cost) string {
 	if c.Unknown && c.USD == 0 {
 		return "unknown"
 	}
 	s := usd(c.USD)
+	if c.Tokens.Partial > 0 {
+		s = "≥ " + s
+	}
 	if c.Unknown {
 		s += " + unknown"
 	}
 	return s
+}
+
+// LowerBound marks a spelled cost as a lower bound ("≥ $1.20") when it is
+// priced on partial output counts.
+func LowerBound(cost string, partial bool) string {
+	if partial && cost != "unknown" {
+		return "≥ " + cost
+	}
+	return cost
 }
 
 // SpellUSD is SpellCost of a sum in dollars.
@@ -51,6 +64,15 @@ func costs(s *session.Session, v *SessionView) {
 	if rc := s.RecordedCost; rc != nil && rc.TotalCostUSD > 0 {
 		v.RecordedCost = usd(rc.TotalCostUSD)
 	}
+	v.TokensOut = spellOut(s.Stats.Tokens)
+	v.Advisor = advisorLines(s)
+	v.Measured = measured(s.RecordedCost)
+	advisorOut := map[int]int64{}
+	for _, r := range s.Responses(s.Pricing) {
+		if r.Advisor {
+			advisorOut[r.Turn] += r.Cost.Tokens.Output
+		}
+	}
 	byIndex := map[int]int{}
 	for i, t := range s.Turns {
 		byIndex[t.Index] = i
@@ -60,12 +82,110 @@ func costs(s *session.Session, v *SessionView) {
 		if !ok || k >= len(c.Turns) {
 			continue
 		}
+		if n := advisorOut[v.Turns[i].Index]; n > 0 && v.Turns[i].Out != "" {
+			v.Turns[i].Out += " (" + thousands(n) + " by the advisor)"
+		}
 		tc := c.Turns[k]
 		if tc.USD > 0 || tc.Unknown {
 			v.Turns[i].Cost = SpellCost(tc)
 			v.Turns[i].costMicros = int64(tc.USD*1e6 + 0.5)
 		}
 	}
+}
+
+// spellOut writes a session's output tokens: "1,846 out", or when some
+// counts are partial records a lower bound with the estimate, "≥ 1,846
+// out (~2,042 est., 1 partial record)".
+func spellOut(t session.Tokens) string {
+	if t.Partial == 0 {
+		return thousands(t.Output) + " out"
+	}
+	return fmt.Sprintf("≥ %s out (~%s est., %s)", thousands(t.Output), thousands(t.OutputEstimate()), plural(t.Partial, "partial record"))
+}
+
+// spellTurnOut writes a turn's output tokens for its line: "250 tokens
+// out", or when a count is a partial record its estimate, labelled, with
+// what the records say: "~250 tokens out (est.; ≥ 4 recorded, partial)".
+func spellTurnOut(t session.Tokens) string {
+	switch {
+	case t.Partial > 0:
+		return fmt.Sprintf("~%s tokens out (est.; ≥ %s recorded, partial)", thousands(t.OutputEstimate()), thousands(t.Output))
+	case t.Output > 0:
+		return thousands(t.Output) + " tokens out"
+	}
+	return ""
+}
+
+// shortTurnOut is spellTurnOut for the turn outline: "250 tok", "~250
+// tok (est.)".
+func shortTurnOut(t session.Tokens) string {
+	switch {
+	case t.Partial > 0:
+		return "~" + thousands(t.OutputEstimate()) + " tok (est.)"
+	case t.Output > 0:
+		return thousands(t.Output) + " tok"
+	}
+	return ""
+}
+
+// advisorLines spells the advisor tool's calls of s by model: "claude-opus-4-7
+// · 2 calls · 80,100 in · 3,020 out · $0.48".
+func advisorLines(s *session.Session) []string {
+	type acc struct {
+		n int
+		c session.Cost
+	}
+	by := map[string]*acc{}
+	var models []string
+	for _, r := range s.Responses(s.Pricing) {
+		if !r.Advisor {
+			continue
+		}
+		a := by[r.Model]
+		if a == nil {
+			a = &acc{}
+			by[r.Model] = a
+			models = append(models, r.Model)
+		}
+		a.n++
+		a.c.Add(r.Cost)
+	}
+	sort.Strings(models)
+	var out []string
+	for _, m := range models {
+		line := plural(by[m].n, "call")
+		if u := advisorUsage(by[m].c); u != "" {
+			line += " · " + u
+		}
+		out = append(out, orDefault(m, "(model not recorded)")+" · "+line)
+	}
+	return out
+}
+
+// measured spells what Claude Code measured itself (cost-state's newer
+// fields): "API 41 s · tools 9 s of 1 min 4 s · 120 lines added, 35 removed";
+// "" when it wrote none of them. Shown as recorded, beside ccsite's own
+// split, never added to it.
+func measured(rc *session.CostState) string {
+	if rc == nil {
+		return ""
+	}
+	var parts []string
+	if rc.TotalAPIDurationMs > 0 || rc.TotalToolDurationMs > 0 {
+		p := "API " + span(int64(rc.TotalAPIDurationMs)) + " · tools " + span(int64(rc.TotalToolDurationMs))
+		if rc.TotalDurationMs > 0 {
+			p += " of " + span(int64(rc.TotalDurationMs))
+		}
+		parts = append(parts, p)
+	}
+	if rc.TotalLinesAdded > 0 || rc.TotalLinesRemoved > 0 {
+		added := thousands(rc.TotalLinesAdded) + " lines added"
+		if rc.TotalLinesAdded == 1 {
+			added = "1 line added"
+		}
+		parts = append(parts, added+", "+thousands(rc.TotalLinesRemoved)+" removed")
+	}
+	return strings.Join(parts, " · ")
 }
 
 // CostTally sums sessions' costs by day (of their start, UTC) and by

@@ -24,7 +24,9 @@ type FoldLine struct {
 // fold tells a call in one line.
 func fold(call *session.ToolCall, v ToolView) FoldLine {
 	var f FoldLine
-	if call.Use != nil && call.Result != nil && !call.Use.Time.IsZero() && !call.Result.Time.IsZero() {
+	if d, ok := serverTook(call); ok {
+		f.Took = took(d)
+	} else if call.Use != nil && call.Result != nil && !call.Use.Time.IsZero() && !call.Result.Time.IsZero() {
 		if d := call.Result.Time.Sub(call.Use.Time); d >= 0 {
 			f.Took = took(d)
 		}

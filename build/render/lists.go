@@ -48,6 +48,9 @@ type Totals struct {
 	// CostUSD sums the sessions' costs (CostUnknown: some not priced).
 	CostUSD     float64
 	CostUnknown bool
+	// CostPartial: some sessions' costs are lower bounds (partial output
+	// counts).
+	CostPartial bool
 }
 
 // ProjectPage is a project page's body: the sessions with a conversation
@@ -82,10 +85,13 @@ func (t *Totals) Add(o session.Overview) {
 	t.Tokens += o.Tokens.Total()
 	t.CostUSD += o.Cost
 	t.CostUnknown = t.CostUnknown || o.CostUnknown
+	t.CostPartial = t.CostPartial || o.CostPartial
 }
 
 // Cost is the archive's cost, spelled.
-func (t Totals) Cost() string { return SpellUSD(t.CostUSD, t.CostUnknown) }
+func (t Totals) Cost() string {
+	return LowerBound(SpellUSD(t.CostUSD, t.CostUnknown), t.CostPartial)
+}
 
 // Active is the total active time as pages show it.
 func (t Totals) Active() string { return duration(t.ActiveTime) }

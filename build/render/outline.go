@@ -100,7 +100,8 @@ func outline(s *session.Session, turns []TurnView) {
 	for i := range turns {
 		byIndex[turns[i].Index] = &turns[i]
 	}
-	for _, t := range s.Turns {
+	tokens := session.TurnTokens(s)
+	for k, t := range s.Turns {
 		tv := byIndex[t.Index]
 		if tv == nil {
 			continue
@@ -136,7 +137,7 @@ func outline(s *session.Session, turns []TurnView) {
 		} else if !t.Start.IsZero() && !t.End.IsZero() && t.End.After(t.Start) {
 			tv.Took = span(t.End.Sub(t.Start).Milliseconds())
 		}
-		tv.OutTokens = turnOutput(s, t)
+		tv.OutTokens, tv.Out, tv.OutShort = tokens[k].Output, spellTurnOut(tokens[k]), shortTurnOut(tokens[k])
 		tv.Context = turnContext(s, t)
 	}
 	for i := range turns {
@@ -197,36 +198,6 @@ func span(ms int64) string {
 		return fmt.Sprintf("%d min %d s", ms/60000, ms/1000%60)
 	}
 	return fmt.Sprintf("%d h %d min", ms/3600000, ms/60000%60)
-}
-
-// turnOutput is the output tokens of a turn's answers, each API response
-// counted once (its streamed fragments carry growing usage: the largest).
-func turnOutput(s *session.Session, t session.Turn) int64 {
-	if t.First < 0 || t.Last >= len(s.Messages) || t.First > t.Last {
-		return 0
-	}
-	best := map[string]int64{}
-	var order []string
-	for _, m := range s.Messages[t.First : t.Last+1] {
-		for _, r := range m.Records {
-			if r.Type != transcript.TypeAssistant || r.Message == nil || r.Message.Usage == nil {
-				continue
-			}
-			key := r.Message.ID
-			if key == "" {
-				key = "uuid:" + r.UUID
-			}
-			if _, ok := best[key]; !ok {
-				order = append(order, key)
-			}
-			best[key] = max(best[key], r.Message.Usage.OutputTokens)
-		}
-	}
-	var sum int64
-	for _, k := range order {
-		sum += best[k]
-	}
-	return sum
 }
 
 // resume is the command that resumes a main session in Claude Code, from

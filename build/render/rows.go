@@ -18,6 +18,6 @@ func RowOf(o session.Overview, url string) SessionRow {
 	if !o.Start.IsZero() {
 		row.StartUnix = o.Start.Unix()
 	}
-	row.Cost, row.CostMicros = SpellUSD(o.Cost, o.CostUnknown), int64(o.Cost*1e6+0.5)
+	row.Cost, row.CostMicros = LowerBound(SpellUSD(o.Cost, o.CostUnknown), o.CostPartial), int64(o.Cost*1e6+0.5)
 	return row
 }

@@ -282,6 +282,8 @@ func toolBuilderFor(name string) toolBuilder {
 		return (*viewCtx).taskListTool
 	case "SendMessage", "Brief", "SendUserMessage":
 		return (*viewCtx).messageTool
+	case "advisor":
+		return (*viewCtx).advisorTool
 	case "Skill", "EnterPlanMode", "ToolSearch", "ListAgents", "Monitor", "ScheduleWakeup", "Workflow", "Artifact":
 		return (*viewCtx).fieldsTool
 	}

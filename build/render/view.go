@@ -132,6 +132,13 @@ type SessionView struct {
 	// CostAgents its sub-agents' and CostWithAgents both ("" without
 	// sub-agents); RecordedCost Claude Code's own figure (cost-state).
 	Cost, CostAgents, CostWithAgents, RecordedCost string
+	// TokensOut spells the output tokens, a lower bound with an estimate
+	// when some counts are partial; Advisor the advisor tool's calls by
+	// model; Measured Claude Code's own time split and line counts
+	// (cost-state), "" when it wrote none.
+	TokensOut string
+	Advisor   []string
+	Measured  string
 	// Charts are the header's pictures (charts.go); nil without turns.
 	Charts *Charts
 }
@@ -175,6 +182,10 @@ type TurnView struct {
 	ToolNames string
 	Took      string
 	OutTokens int64
+	// Out spells OutTokens for the turn's line ("~250 tokens out (est.…)"
+	// when a count is partial); "" when nothing was written. OutShort is
+	// the outline's ("250 tok", "~250 tok (est.)").
+	Out, OutShort string
 	// TimeParts splits Took (model, tools, waiting, idle); TimeTop is
 	// its largest part; Context the context size after the turn.
 	TimeParts string
@@ -909,13 +920,18 @@ type ProjectView struct {
 	// of models with no price.
 	CostUSD     float64
 	CostUnknown bool
+	// CostPartial: some sessions' costs are lower bounds (partial output
+	// counts).
+	CostPartial bool
 	// CostDays and CostModels draw the project's cost per day and by
 	// model (CostTally).
 	CostDays, CostModels template.HTML
 }
 
 // Cost is the project's cost, spelled.
-func (pv *ProjectView) Cost() string { return SpellUSD(pv.CostUSD, pv.CostUnknown) }
+func (pv *ProjectView) Cost() string {
+	return LowerBound(SpellUSD(pv.CostUSD, pv.CostUnknown), pv.CostPartial)
+}
 
 // SessionRow is a session listed on its project's page. The raw values
 // (seconds, counts) let the page sort its rows without parsing text.

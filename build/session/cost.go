@@ -2,6 +2,7 @@ package session
 
 import (
 	"sort"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -59,6 +60,11 @@ type Response struct {
 	Cost Cost `json:"cost"`
 	// Message is the message holding its first fragment.
 	Message *Message `json:"-"`
+	// Advisor marks the advisor tool's model call within the response ID
+	// names before "/advisor/": its model is the advisor's, its tokens
+	// are not in the response's usage (Claude Code writes them in the
+	// usage's iterations).
+	Advisor bool `json:"advisor,omitzero"`
 }
 
 // Responses returns s's own API responses (not its sub-agents'), each once,
@@ -94,13 +100,63 @@ type responsesMemo struct {
 
 // responses0 is Responses made anew.
 func (s *Session) responses0(t *pricing.Table) []Response {
-	type acc struct {
-		r   Response
-		u   pricing.Usage
-		idx int
+	accs := collectResponses(s)
+	out := make([]Response, 0, len(accs))
+	for _, a := range accs {
+		r := a.r
+		r.Cost = priceOf(t, r.Model, a.u)
+		if a.partial() {
+			r.Cost.Tokens.Partial, r.Cost.Tokens.OutputMissing = 1, a.estimate()-a.u.Output
+		}
+		out = append(out, r)
+		for i, ad := range a.advisors {
+			c := priceOf(t, ad.model, ad.u)
+			c.Responses = 0 // a call within the response, not one of its own
+			out = append(out, Response{ID: a.r.ID + "/advisor/" + strconv.Itoa(i+1), Model: ad.model,
+				Time: r.Time, Turn: r.Turn, Message: r.Message, Advisor: true, Cost: c})
+		}
 	}
-	byKey := map[string]*acc{}
-	var order []*acc
+	return out
+}
+
+// respAcc is one API response as its streamed fragments tell it: each
+// count the largest they give, the bytes of what they wrote, and the
+// advisor tool's model calls within it.
+type respAcc struct {
+	r        Response
+	u        pricing.Usage
+	written  int64
+	advisors []advisorAcc
+}
+
+// advisorAcc is one advisor call's model and usage (an advisor_message
+// iteration), the largest of each count over the response's fragments.
+type advisorAcc struct {
+	model string
+	u     pricing.Usage
+}
+
+// PartialOutput reports whether output tokens recorded for a response that
+// wrote that many bytes (text, thinking, tool input) are too few to be its
+// whole count: fewer than one token per 8 bytes, half of what prose and
+// code take. Claude Code repeats a growing usage on each streamed fragment
+// and sometimes writes only the first, small, count. A count of 0 is none
+// written (a usage without output_tokens), not a partial one.
+func PartialOutput(output, written int64) bool { return output > 0 && output*8 < written }
+
+// EstimateOutput is the output tokens of a response that wrote that many
+// bytes, at 4 bytes a token.
+func EstimateOutput(written int64) int64 { return (written + 3) / 4 }
+
+func (a *respAcc) partial() bool { return PartialOutput(a.u.Output, a.written) }
+
+func (a *respAcc) estimate() int64 { return max(a.u.Output, EstimateOutput(a.written)) }
+
+// collectResponses gathers s's own API responses, each once (by message
+// id), in order of appearance.
+func collectResponses(s *Session) []*respAcc {
+	byKey := map[string]*respAcc{}
+	var order []*respAcc
 	for _, m := range s.allMessages() {
 		for _, r := range m.Records {
 			if r.Type != transcript.TypeAssistant || r.Message == nil || r.Message.Usage == nil {
@@ -110,10 +166,9 @@ func (s *Session) responses0(t *pricing.Table) []Response {
 			if key == "" {
 				key = "uuid:" + r.UUID
 			}
-			u := usageOf(r.Message.Usage)
 			a := byKey[key]
 			if a == nil {
-				a = &acc{r: Response{ID: key, Model: r.Message.Model, Time: r.Time, Turn: m.Turn, Message: m}}
+				a = &respAcc{r: Response{ID: key, Model: r.Message.Model, Time: r.Time, Turn: m.Turn, Message: m}}
 				if m.Branch != 0 {
 					a.r.Turn = 0
 				}
@@ -126,17 +181,61 @@ func (s *Session) responses0(t *pricing.Table) []Response {
 			if a.r.Time.IsZero() {
 				a.r.Time = r.Time
 			}
-			a.u = pricing.Usage{Input: max(a.u.Input, u.Input), Output: max(a.u.Output, u.Output),
-				CacheRead: max(a.u.CacheRead, u.CacheRead), CacheWrite: max(a.u.CacheWrite, u.CacheWrite),
-				CacheWrite1h: max(a.u.CacheWrite1h, u.CacheWrite1h)}
+			a.u = maxUsage(a.u, usageOf(r.Message.Usage))
+			a.written += writtenBytes(r.Message.Content)
+			a.addAdvisors(r)
 		}
 	}
-	out := make([]Response, 0, len(order))
-	for _, a := range order {
-		a.r.Cost = priceOf(t, a.r.Model, a.u)
-		out = append(out, a.r)
+	return order
+}
+
+// addAdvisors counts the advisor calls of one fragment's usage: its
+// advisor_message iterations, the n-th of each fragment being the same call.
+func (a *respAcc) addAdvisors(r *transcript.Record) {
+	n := 0
+	for _, it := range r.Message.Usage.Steps() {
+		if it.Type != transcript.IterationAdvisor {
+			continue
+		}
+		if n == len(a.advisors) {
+			a.advisors = append(a.advisors, advisorAcc{})
+		}
+		ad := &a.advisors[n]
+		n++
+		if ad.model == "" {
+			ad.model = it.Model
+		}
+		if ad.model == "" {
+			ad.model = r.AdvisorModel
+		}
+		ad.u = maxUsage(ad.u, usageOf(&transcript.Usage{InputTokens: it.InputTokens, OutputTokens: it.OutputTokens,
+			CacheReadInputTokens: it.CacheReadInputTokens, CacheCreationInputTokens: it.CacheCreationInputTokens,
+			CacheCreation: it.CacheCreation}))
 	}
-	return out
+}
+
+func maxUsage(a, b pricing.Usage) pricing.Usage {
+	return pricing.Usage{Input: max(a.Input, b.Input), Output: max(a.Output, b.Output),
+		CacheRead: max(a.CacheRead, b.CacheRead), CacheWrite: max(a.CacheWrite, b.CacheWrite),
+		CacheWrite1h: max(a.CacheWrite1h, b.CacheWrite1h)}
+}
+
+// writtenBytes is what a fragment's blocks have the model write: text,
+// thinking and tool input, in bytes.
+func writtenBytes(c transcript.Content) int64 {
+	var n int
+	for i := range c.Blocks {
+		b := &c.Blocks[i]
+		switch b.Type {
+		case "text":
+			n += len(b.Text)
+		case "thinking":
+			n += len(b.Thinking)
+		case "tool_use", "server_tool_use":
+			n += len(b.Input)
+		}
+	}
+	return int64(n)
 }
 
 // usageOf reads a usage record: cache writes are the larger of

@@ -75,3 +75,69 @@ func TestCost(t *testing.T) {
 		t.Error("CostWithAgents / Overview do not roll agents in")
 	}
 }
+
+// TestAdvisorAndPartialOutput: the advisor tool's model calls (advisor_message
+// iterations, not in the response's own usage) are counted and priced at the
+// advisor's model, in the session's tokens, its turn and its cost by model;
+// an output count far below what the answer wrote is marked partial, with an
+// estimate.
+func TestAdvisorAndPartialOutput(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("testdata", "advisor.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := buildWithTimeout(t, data, "advisor.jsonl", Options{})
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+	// The response: 3 in, 212 out, 80300 read, 1500 write at sonnet 4.5;
+	// its advisor call: 41250 in, 1630 out at opus 4.7 (5, 25).
+	main := (3*3 + 212*15 + 80300*0.3 + 1500*3.75) / 1e6
+	advisor := (41250*5 + 1630*25.0) / 1e6
+	partial := (2*3 + 4*15 + 81000*0.3) / 1e6
+
+	st := s.Stats.Tokens
+	if st.Output != 212+1630+4 || st.Input != 3+41250+2 || st.Partial != 1 || st.OutputMissing != 200-4 {
+		t.Errorf("tokens = %+v, want 1846 out (1630 the advisor's), 41255 in, 1 partial missing 196", st)
+	}
+	c := s.Costs(nil)
+	if !near(c.Own.USD, main+advisor+partial) {
+		t.Errorf("cost = %v, want %v", c.Own.USD, main+advisor+partial)
+	}
+	if !near(c.ByModel["claude-opus-4-7"], advisor) || !near(c.ByModel["claude-sonnet-4-5-20250929"], main+partial) {
+		t.Errorf("by model = %v, want opus 4.7 %v", c.ByModel, advisor)
+	}
+	if c.Own.Responses != 2 {
+		t.Errorf("responses = %d, want 2 (an advisor call is within one)", c.Own.Responses)
+	}
+	if c.Own.Tokens != st {
+		t.Errorf("cost tokens %+v != stats tokens %+v", c.Own.Tokens, st)
+	}
+	tt := TurnTokens(s)
+	if len(tt) != 2 || tt[0].Output != 1842 || tt[0].Partial != 0 || tt[1].Output != 4 || tt[1].Partial != 1 || tt[1].OutputEstimate() != 200 {
+		t.Errorf("turn tokens = %+v", tt)
+	}
+	var adv []Response
+	for _, r := range s.Responses(nil) {
+		if r.Advisor {
+			adv = append(adv, r)
+		}
+	}
+	if len(adv) != 1 || adv[0].Model != "claude-opus-4-7" || adv[0].Turn != 1 || adv[0].ID != "msg_adv/advisor/1" {
+		t.Errorf("advisor responses = %+v", adv)
+	}
+}
+
+// TestCostStateTimes: cost-state's newer fields (API and tool time, lines
+// added and removed) are read.
+func TestCostStateTimes(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("testdata", "advisor.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := buildWithTimeout(t, data, "advisor.jsonl", Options{})
+	rc := s.RecordedCost
+	if rc == nil || rc.TotalAPIDurationMs != 41000 || rc.TotalToolDurationMs != 9000 || rc.TotalLinesAdded != 120 || rc.TotalLinesRemoved != 35 {
+		t.Errorf("recorded cost = %+v", rc)
+	}
+}

@@ -146,6 +146,11 @@ type Tokens struct {
 	Output     int64 `json:"output"`
 	CacheRead  int64 `json:"cacheRead"`
 	CacheWrite int64 `json:"cacheWrite"`
+	// Partial counts the responses whose recorded output count is partial
+	// (see PartialOutput): Output is then a lower bound, and OutputMissing
+	// what their estimates add to it.
+	Partial       int   `json:"partialOutputs,omitzero"`
+	OutputMissing int64 `json:"outputMissing,omitzero"`
 }
 
 // Add adds o to t.
@@ -154,7 +159,13 @@ func (t *Tokens) Add(o Tokens) {
 	t.Output += o.Output
 	t.CacheRead += o.CacheRead
 	t.CacheWrite += o.CacheWrite
+	t.Partial += o.Partial
+	t.OutputMissing += o.OutputMissing
 }
+
+// OutputEstimate is Output with each partial count replaced by its
+// estimate.
+func (t Tokens) OutputEstimate() int64 { return t.Output + t.OutputMissing }
 
 // Message is one node of the conversation: a user or assistant message (an
 // assistant message merges the fragments that share its message id), a system

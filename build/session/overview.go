@@ -42,6 +42,9 @@ type Overview struct {
 	CostByModel  map[string]float64 `json:"costByModel,omitempty"`
 	CostUnknown  bool               `json:"costUnknown,omitzero"`
 	RecordedCost float64            `json:"recordedCost,omitzero"`
+	// CostPartial says some of its output counts are partial records:
+	// Cost is then a lower bound.
+	CostPartial bool `json:"costPartial,omitzero"`
 }
 
 // Overview summarises s.
@@ -69,7 +72,8 @@ func (s *Session) Overview() Overview {
 		Turns: s.Stats.Turns, ToolCalls: s.Stats.ToolCalls, Tokens: s.Stats.Tokens,
 		Models: append([]string(nil), s.Models...), Agents: len(s.Agents), Problems: len(s.Problems),
 		Prompts: s.Stats.Prompts, Housekeeping: housekeeping, Answers: s.Stats.Answers, Messages: s.Stats.Messages,
-		Bytes: s.Stats.Bytes, Cost: cost.USD, CostUnknown: cost.Unknown, RecordedCost: recorded, CostByModel: byModel}
+		Bytes: s.Stats.Bytes, Cost: cost.USD, CostUnknown: cost.Unknown, RecordedCost: recorded, CostByModel: byModel,
+		CostPartial: cost.Tokens.Partial > 0}
 }
 
 // NoConversation reports a session in which nothing was said: no prompt

@@ -17,7 +17,13 @@ type CostState struct {
 	TotalDurationMs     float64                   `json:"totalDuration"`
 	ModelUsage          map[string]ModelCostUsage `json:"modelUsage,omitzero"`
 	HasUnknownModelCost bool                      `json:"hasUnknownModelCost,omitzero"`
-	Line                int                       `json:"line"`
+	// Newer than 2.1.237: the time Claude Code waited on the API and ran
+	// tools, and the lines its edits added and removed.
+	TotalAPIDurationMs  float64 `json:"totalAPIDuration,omitzero"`
+	TotalToolDurationMs float64 `json:"totalToolDuration,omitzero"`
+	TotalLinesAdded     int64   `json:"totalLinesAdded,omitzero"`
+	TotalLinesRemoved   int64   `json:"totalLinesRemoved,omitzero"`
+	Line                int     `json:"line"`
 }
 
 // ModelCostUsage is one model's part of a CostState.

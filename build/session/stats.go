@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"ccsite/build/pricing"
 	"ccsite/build/transcript"
 )
 
@@ -162,8 +163,6 @@ func counts(s *Session) {
 		st.ToolsByName = nil
 	}
 	st.Tokens = Tokens{}
-	usage := map[string]Tokens{}
-	var order []string
 	for _, m := range s.allMessages() {
 		switch m.Type {
 		case transcript.TypeUser, transcript.TypeAssistant:
@@ -179,32 +178,39 @@ func counts(s *Session) {
 		if m.Kind == KindAnswer {
 			st.Answers++
 		}
-		for _, r := range m.Records {
-			if r.Type != transcript.TypeAssistant || r.Message == nil || r.Message.Usage == nil {
-				continue
-			}
-			u := r.Message.Usage
-			t := Tokens{Input: u.InputTokens, Output: u.OutputTokens,
-				CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}
-			key := r.Message.ID
-			if key == "" {
-				key = "uuid:" + r.UUID
-			}
-			prev, ok := usage[key]
-			if !ok {
-				order = append(order, key)
-			}
-			usage[key] = maxTokens(prev, t)
-		}
 	}
-	for _, k := range order {
-		st.Tokens.Add(usage[k])
+	for _, a := range collectResponses(s) {
+		st.Tokens.Add(a.tokens())
 	}
 }
 
-func maxTokens(a, b Tokens) Tokens {
-	return Tokens{Input: max(a.Input, b.Input), Output: max(a.Output, b.Output),
-		CacheRead: max(a.CacheRead, b.CacheRead), CacheWrite: max(a.CacheWrite, b.CacheWrite)}
+// tokens is a response's tokens with its advisor calls', and its partial
+// output count marked.
+func (a *respAcc) tokens() Tokens {
+	t := tokensOf(a.u)
+	if a.partial() {
+		t.Partial, t.OutputMissing = 1, a.estimate()-a.u.Output
+	}
+	for _, ad := range a.advisors {
+		t.Add(tokensOf(ad.u))
+	}
+	return t
+}
+
+func tokensOf(u pricing.Usage) Tokens {
+	return Tokens{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
+}
+
+// TurnTokens is each turn's tokens, by s.Turns index: its API responses
+// on the live branch (their advisor calls included), each counted once.
+func TurnTokens(s *Session) []Tokens {
+	out := make([]Tokens, len(s.Turns))
+	for _, a := range collectResponses(s) {
+		if a.r.Turn >= 1 && a.r.Turn <= len(out) {
+			out[a.r.Turn-1].Add(a.tokens())
+		}
+	}
+	return out
 }
 
 // Count is a name with its tally.

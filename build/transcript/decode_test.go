@@ -155,7 +155,9 @@ var fixtureTests = []struct {
 		eq(t, "Text", b.Text, "Go 1.23 added range-over-func iterators.")
 		eq(t, "citation type", jsonAt(t, b.Citations, "0", "type"), any("web_search_result_location"))
 		eq(t, "citation url", jsonAt(t, b.Citations, "0", "url"), any("https://go.dev/doc/go1.23"))
-		eq(t, "usage", *usage(t, r), Usage{InputTokens: 12, OutputTokens: 58, CacheReadInputTokens: 20411, ServiceTier: "standard"})
+		if got, want := *usage(t, r), (Usage{InputTokens: 12, OutputTokens: 58, CacheReadInputTokens: 20411, ServiceTier: "standard"}); !reflect.DeepEqual(got, want) {
+			t.Errorf("usage = %+v, want %+v", got, want)
+		}
 	}},
 	{"assistant-thinking.jsonl", []string{"assistant", "assistant"}, true, func(t *testing.T, rs []Record) {
 		b := block(t, rs[0], 0, "thinking")
@@ -227,6 +229,27 @@ var fixtureTests = []struct {
 		b := block(t, rs[0], 0, "document")
 		eq(t, "Source", *source(t, b), Source{Type: "url", URL: "https://example.com/specs/ledger-export-v2.pdf"})
 		eq(t, "title (in Extra)", jsonAt(t, b.Extra, "title"), any("Ledger export format v2"))
+	}},
+	{"assistant-advisor.jsonl", []string{"assistant", "assistant", "assistant"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "AdvisorModel", rs[0].AdvisorModel, "claude-opus-4-7")
+		eq(t, "server tool name", block(t, rs[0], 0, "server_tool_use").Name, "advisor")
+		res := block(t, rs[1], 0, "advisor_tool_result")
+		eq(t, "result ToolUseID", res.ToolUseID, "srvtoolu_01AdvQ")
+		eq(t, "result content type (raw)", jsonAt(t, res.Content.Raw, "type"), any("advisor_redacted_result"))
+		eq(t, "no iterations on a first fragment", len(usage(t, rs[0]).Steps()), 0)
+		its := usage(t, rs[2]).Steps()
+		want := []UsageIteration{
+			{Type: "message", InputTokens: 1, OutputTokens: 40, CacheReadInputTokens: 40000, CacheCreationInputTokens: 1200, CacheCreation: &CacheCreation{Ephemeral5m: 1200}},
+			{Type: IterationAdvisor, Model: "claude-opus-4-7", InputTokens: 41250, OutputTokens: 1630, CacheCreation: &CacheCreation{}},
+			{Type: "message", InputTokens: 2, OutputTokens: 172, CacheReadInputTokens: 40300, CacheCreationInputTokens: 300, CacheCreation: &CacheCreation{Ephemeral5m: 300}},
+		}
+		if !reflect.DeepEqual(its, want) {
+			t.Errorf("Iterations = %+v, want %+v", its, want)
+		}
+		// Its top-level counts sum both of its own calls: the context is
+		// the last one's.
+		eq(t, "Context", usage(t, rs[2]).Context(), 2+40300)
+		eq(t, "Context without iterations", usage(t, rs[0]).Context(), 3+40000)
 	}},
 	{"assistant-usage.jsonl", []string{"assistant", "assistant"}, true, func(t *testing.T, rs []Record) {
 		want := Usage{

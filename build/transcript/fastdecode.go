@@ -176,6 +176,8 @@ func (s *fastScanner) recordBody(r *Record, name []byte) bool {
 		return s.str(&r.AttributionMCPServer)
 	case "attributionMcpTool":
 		return s.str(&r.AttributionMCPTool)
+	case "advisorModel":
+		return s.str(&r.AdvisorModel)
 	case "continuedInSessionId":
 		return s.str(&r.ContinuedInSessionID)
 	case "summary":
@@ -265,6 +267,8 @@ func (s *fastScanner) usage(u *Usage) bool {
 					return s.skip()
 				})
 			})
+		case "iterations":
+			return s.raw(&u.Iterations)
 		case "server_tool_use":
 			return pointer(s, &u.ServerToolUse, func(s *fastScanner, t *ServerToolUse) bool {
 				return s.object(func(name []byte) bool {

@@ -78,6 +78,8 @@ type Record struct {
 	AttributionSkill     string `json:"attributionSkill"`
 	AttributionMCPServer string `json:"attributionMcpServer"`
 	AttributionMCPTool   string `json:"attributionMcpTool"`
+	// AdvisorModel is the advisor tool's model, on an answer that called it.
+	AdvisorModel string `json:"advisorModel"`
 
 	// continued-in.
 	ContinuedInSessionID string `json:"continuedInSessionId"`
@@ -182,6 +184,57 @@ type Usage struct {
 	ServiceTier              string         `json:"service_tier,omitempty"`
 	CacheCreation            *CacheCreation `json:"cache_creation,omitzero"`
 	ServerToolUse            *ServerToolUse `json:"server_tool_use,omitzero"`
+	// Iterations splits a response into the model calls the API made for
+	// it: "message" ones (the response's own model, already summed in the
+	// fields above) and "advisor_message" ones (the advisor tool's model,
+	// named in Model, and not in the fields above). Kept as written, so
+	// that a newer shape leaves the record readable: Steps reads it.
+	Iterations jsontext.Value `json:"iterations,omitempty"`
+}
+
+// Steps reads Iterations: each element of UsageIteration's shape, in
+// order; an element of another shape is left out.
+func (u *Usage) Steps() []UsageIteration {
+	var elems []jsontext.Value
+	if len(u.Iterations) == 0 || Unmarshal(u.Iterations, &elems) != nil {
+		return nil
+	}
+	out := make([]UsageIteration, 0, len(elems))
+	for _, e := range elems {
+		var it UsageIteration
+		if Unmarshal(e, &it) == nil {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// UsageIteration is one model call within a response (Usage.Iterations).
+type UsageIteration struct {
+	Type                     string         `json:"type,omitempty"`
+	Model                    string         `json:"model,omitempty"`
+	InputTokens              int64          `json:"input_tokens,omitzero"`
+	OutputTokens             int64          `json:"output_tokens,omitzero"`
+	CacheCreationInputTokens int64          `json:"cache_creation_input_tokens,omitzero"`
+	CacheReadInputTokens     int64          `json:"cache_read_input_tokens,omitzero"`
+	CacheCreation            *CacheCreation `json:"cache_creation,omitzero"`
+}
+
+// IterationAdvisor is the Type of an advisor tool's model call.
+const IterationAdvisor = "advisor_message"
+
+// Context is the context the response's model read on its last call: input
+// and cache reads. A response that called the advisor sums its own calls in
+// the top-level counts (each rereads the whole context), so the last
+// "message" iteration says it when there are iterations.
+func (u *Usage) Context() int64 {
+	steps := u.Steps()
+	for i := len(steps) - 1; i >= 0; i-- {
+		if it := steps[i]; it.Type == "message" {
+			return it.InputTokens + it.CacheReadInputTokens
+		}
+	}
+	return u.InputTokens + u.CacheReadInputTokens
 }
 
 // CacheCreation splits cache writes by lifetime.
