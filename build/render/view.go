@@ -909,7 +909,7 @@ type ProjectView struct {
 	CostUnknown bool
 	// CostDays and CostModels draw the project's cost per day and by
 	// model (CostTally).
-	CostDays, CostModels template.HTML
+	CostDays, CostModels *Chart
 }
 
 // Cost is the project's cost, spelled.

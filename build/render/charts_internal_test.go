@@ -1,0 +1,85 @@
+package render
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"ccsite/build/session"
+)
+
+// TestTurnChartCarriesContext: a turn without a model call keeps the
+// context size of the turn before (a hollow marker, "(no model call)" in
+// the table) instead of falling to 0; before the first call there is no
+// point at all.
+func TestTurnChartCarriesContext(t *testing.T) {
+	turns := []TurnView{
+		{Index: 1, Anchor: "t1"},
+		{Index: 2, Anchor: "t2", OutTokens: 300, Context: 20_000},
+		{Index: 3, Anchor: "t3"},
+		{Index: 4, Anchor: "t4", OutTokens: 50, Context: 25_000},
+	}
+	c := turnChart(turns)
+	var ctx []string
+	for _, r := range c.Rows {
+		ctx = append(ctx, r.Cells[1])
+	}
+	if want := []string{"–", "20,000", "20,000 (no model call)", "25,000"}; !slices.Equal(ctx, want) {
+		t.Errorf("context column = %q, want %q", ctx, want)
+	}
+	svg := string(c.SVG)
+	if strings.Count(svg, "<circle") != 3+1 { // three points and the key's marker
+		t.Errorf("%d circles, want 3 points and a key:\n%s", strings.Count(svg, "<circle"), svg)
+	}
+	if !strings.Contains(svg, `<circle class="carried"`) || !strings.Contains(svg, "Turn 3: 20,000 context tokens after the turn (no model call: as before)") {
+		t.Errorf("turn 3's context is not carried:\n%s", svg)
+	}
+	if strings.Contains(svg, "Turn 1: 0 context") {
+		t.Errorf("turn 1 has a context point at 0:\n%s", svg)
+	}
+}
+
+// TestCostPerDay: cost per day is a timeline of calendar days, the days
+// without a session drawn and listed as $0.00, with its dates on the x
+// axis and dollars on the value axis; cost by model has its table.
+func TestCostPerDay(t *testing.T) {
+	var tally CostTally
+	day := func(d int) time.Time { return time.Date(2026, 3, d, 15, 0, 0, 0, time.UTC) }
+	tally.Add(session.Overview{Start: day(2), Cost: 1.25, CostByModel: map[string]float64{"claude-opus-4-6": 1.25}})
+	tally.Add(session.Overview{Start: day(5), Cost: 0.5, CostByModel: map[string]float64{"claude-sonnet-4-5": 0.5}})
+	perDay, byModel := tally.Charts()
+	if perDay == nil || byModel == nil {
+		t.Fatal("no charts")
+	}
+	var rows []string
+	for _, r := range perDay.Rows {
+		rows = append(rows, r.Label+" "+strings.Join(r.Cells, " "))
+	}
+	if want := []string{"2026-03-02 $1.25", "2026-03-03 $0.00", "2026-03-04 $0.00", "2026-03-05 $0.50"}; !slices.Equal(rows, want) {
+		t.Errorf("per day rows = %q, want %q", rows, want)
+	}
+	svg := string(perDay.SVG)
+	for _, want := range []string{
+		`aria-label="Cost per day (USD), 2026-03-02 to 2026-03-05"`,
+		`<title>2026-03-03: $0.00 cost (USD)</title>`,
+		`>2026-03-04</text>`, `>Day (UTC)</text>`, `>$0</text>`, `>$1.50</text>`,
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("cost per day has no %s:\n%s", want, svg)
+		}
+	}
+	if got := strings.Count(svg, "<rect"); got != 4+1 { // a bar a day and the key
+		t.Errorf("%d rects, want a bar for each of the 4 days and a key", got)
+	}
+	rows = nil
+	for _, r := range byModel.Rows {
+		rows = append(rows, r.Label+" "+strings.Join(r.Cells, " "))
+	}
+	if want := []string{"claude-opus-4-6 $1.25", "claude-sonnet-4-5 $0.50"}; !slices.Equal(rows, want) || !slices.Equal(byModel.Cols, []string{"Model", "Cost (USD)"}) {
+		t.Errorf("by model rows = %q (columns %q), want %q", rows, byModel.Cols, want)
+	}
+	if !strings.Contains(string(byModel.SVG), `>$1.00</text>`) {
+		t.Errorf("cost by model has no dollar axis:\n%s", byModel.SVG)
+	}
+}
