@@ -29,6 +29,17 @@ type Series struct {
 	// Carried marks values carried over from the point before (a point
 	// with nothing new): a hollow marker, and its title says so.
 	Carried []bool
+	// Sparse draws no bar for a zero.
+	Sparse bool
+}
+
+// title is the <title> of the series' value v at point.
+func (s Series) title(point string, v int64) string {
+	t := point + ": " + s.Spell(v)
+	if s.Name != "" {
+		t += " " + s.Name
+	}
+	return html.EscapeString(t)
 }
 
 // Spell spells v as the series does.
@@ -43,8 +54,16 @@ func (s Series) Spell(v int64) string {
 type Unit struct {
 	// Spell spells tick v of a scale whose ticks are step apart.
 	Spell func(v, step int64) string
-	// Suffix follows the top tick's number (" tokens").
-	Suffix string
+	// Suffix follows the top tick's number (" tokens"); One when it is 1.
+	Suffix, One string
+}
+
+// top spells the top tick v, with the unit.
+func (u Unit) top(v, step int64) string {
+	if v == 1 && u.One != "" {
+		return u.Spell(v, step) + u.One
+	}
+	return u.Spell(v, step) + u.Suffix
 }
 
 // TokensUnit spells token counts: 0, 500, 1.5k, 20k tokens, 1.2M tokens.
@@ -53,8 +72,10 @@ var TokensUnit = Unit{Spell: compactTick, Suffix: " tokens"}
 // USDUnit spells micro-dollars as dollars: $0, $0.40, $0.005, $1,200.
 var USDUnit = Unit{Spell: usdTick}
 
-// CountUnit spells counts of things: 0, 5, 10 calls.
-func CountUnit(noun string) Unit { return Unit{Spell: compactTick, Suffix: " " + noun} }
+// CountUnit spells counts of things: 0, 5, 10 calls; 1 call.
+func CountUnit(one, many string) Unit {
+	return Unit{Spell: compactTick, Suffix: " " + many, One: " " + one}
+}
 
 // Panel is one value scale of a chart, with the series drawn on it; the
 // chart's panels are stacked over one x axis. Title names what is drawn
@@ -86,9 +107,10 @@ type XTick struct {
 // Chart is numbers per point (a turn, a day) in panels over one x axis.
 type Chart struct {
 	// Label titles the chart (its <title> and aria-label); Desc says
-	// where its numbers are.
+	// where its numbers are. Class is added to the SVG's.
 	Label string
 	Desc  string
+	Class string
 	// Points names each point ("Turn 3", "2026-03-02") in titles; every
 	// series has a value a point.
 	Points []string
@@ -121,7 +143,11 @@ func ChartSVG(c Chart) template.HTML {
 	var b strings.Builder
 	b.Grow(256 * n * len(c.Panels))
 	label := html.EscapeString(c.Label)
-	fmt.Fprintf(&b, `<svg class="chart chart-panels" width="100%%" height="%d" role="img" aria-label="%s"><title>%s</title>`, h, label, label)
+	class := "chart chart-panels"
+	if c.Class != "" {
+		class += " " + html.EscapeString(c.Class)
+	}
+	fmt.Fprintf(&b, `<svg class="%s" width="100%%" height="%d" role="img" aria-label="%s"><title>%s</title>`, class, h, label, label)
 	if c.Desc != "" {
 		fmt.Fprintf(&b, `<desc>%s</desc>`, html.EscapeString(c.Desc))
 	}
@@ -154,15 +180,17 @@ func xGrid(b *strings.Builder, c Chart, n, top, bottom int) {
 func xAxis(b *strings.Builder, c Chart, n, y int) {
 	fmt.Fprintf(b, `<g class="xaxis"><line class="base" x1="0" x2="100%%" y1="%d" y2="%d"/>`, y, y)
 	for _, t := range c.XTicks {
+		// Labels near an edge begin (or end) at their tick, so that they
+		// stay whole in a narrow figure.
 		x := center(t.At, n)
 		anchor := "middle"
 		switch {
-		case x < 6:
+		case x < 10:
 			anchor = "start"
-			x = 0
-		case x > 94:
+			x = max(x-0.5, 0)
+		case x > 90:
 			anchor = "end"
-			x = 100
+			x = min(x+0.5, 100)
 		}
 		fmt.Fprintf(b, `<line%s x1="%s" x2="%s" y1="%d" y2="%d"/>`, tickClass(t), pct(center(t.At, n)), pct(center(t.At, n)), y, y+4)
 		fmt.Fprintf(b, `<text%s x="%s" y="%d" text-anchor="%s">%s</text>`, tickClass(t), pct(x), y+16, anchor, html.EscapeString(t.Label))
@@ -198,46 +226,59 @@ func drawPanel(b *strings.Builder, c Chart, p Panel, n, y0 int) {
 	base := y0 + panelHead + plotH
 	b.WriteString(`<g class="panel">`)
 	panelTitle(b, p, y0)
-	fmt.Fprintf(b, `<g class="yaxis">`)
-	for v := int64(0); v <= top; v += step {
-		y := float64(base) - float64(plotH)*float64(v)/float64(top)
-		tick := p.Unit.Spell(v, step)
-		if v+step > top && v > 0 {
-			tick += p.Unit.Suffix
-		}
-		cls := "grid"
-		if v == 0 {
-			cls = "zero"
-		}
-		fmt.Fprintf(b, `<line class="%s" x1="0" x2="100%%" y1="%s" y2="%s"/><text x="0" y="%s">%s</text>`,
-			cls, f1(y), f1(y), f1(y-3), html.EscapeString(tick))
-	}
-	b.WriteString(`</g>`)
+	yAxis(b, p.Unit, base, plotH, step, top, false)
 	slot := 100 / float64(n)
 	pad := slot * 0.15
 	if n > 60 {
 		pad = slot * 0.05
 	}
+	// Bars are at most 6% of the width each, centred in their slot.
+	bw := min((slot-2*pad)/float64(max(len(bars), 1)), 6)
+	pad = (slot - bw*float64(len(bars))) / 2
 	for k, s := range bars {
-		bw := (slot - 2*pad) / float64(len(bars))
 		fmt.Fprintf(b, `<g class="bars %s">`, html.EscapeString(s.Class))
 		for i := 0; i < n; i++ {
 			v := at(s.Values, i)
-			if v < 0 {
+			if v < 0 || v == 0 && s.Sparse {
 				continue
 			}
 			bh := 0.0
 			if v > 0 {
 				bh = max(float64(plotH)*float64(v)/float64(top), 1)
 			}
-			fmt.Fprintf(b, `<rect x="%s" y="%s" width="%s" height="%s"><title>%s: %s %s</title></rect>`,
-				pct(slot*float64(i)+pad+bw*float64(k)), f1(float64(base)-bh), pct(bw), f1(bh),
-				html.EscapeString(c.Points[i]), html.EscapeString(s.Spell(v)), html.EscapeString(s.Name))
+			fmt.Fprintf(b, `<rect x="%s" y="%s" width="%s" height="%s"><title>%s</title></rect>`,
+				pct(slot*float64(i)+pad+bw*float64(k)), f1(float64(base)-bh), pct(bw), f1(bh), s.title(c.Points[i], v))
 		}
 		b.WriteString(`</g>`)
 	}
 	for _, s := range lines {
 		drawLine(b, c, s, n, base, plotH, top)
+	}
+	yAxis(b, p.Unit, base, plotH, step, top, true)
+	b.WriteString(`</g>`)
+}
+
+// yAxis draws a panel's gridlines (under the series) or their labels
+// (over them, haloed), at round values up to top; the top one says the
+// unit. The baseline is zero and unlabelled: no label over the first bars.
+func yAxis(b *strings.Builder, u Unit, base, plotH int, step, top int64, labels bool) {
+	b.WriteString(`<g class="yaxis">`)
+	for v := int64(0); v <= top; v += step {
+		y := float64(base) - float64(plotH)*float64(v)/float64(top)
+		switch {
+		case !labels && v == 0:
+			fmt.Fprintf(b, `<line class="zero" x1="0" x2="100%%" y1="%s" y2="%s"/>`, f1(y), f1(y))
+		case !labels:
+			fmt.Fprintf(b, `<line class="grid" x1="0" x2="100%%" y1="%s" y2="%s"/>`, f1(y), f1(y))
+		case v > 0:
+			tick := u.Spell(v, step)
+			if v+step > top {
+				tick = u.top(v, step)
+			}
+			// A box of the page's colour keeps the label whole over bars.
+			w := utf8.RuneCountInString(tick)*13/2 + 4
+			fmt.Fprintf(b, `<path class="label-bg" d="M0 %sh%dv13h-%dz"/><text x="0" y="%s">%s</text>`, f1(y-14), w, w, f1(y-3), html.EscapeString(tick))
+		}
 	}
 	b.WriteString(`</g>`)
 }
@@ -251,7 +292,7 @@ func panelTitle(b *strings.Builder, p Panel, y0 int) {
 		if s.Line {
 			fmt.Fprintf(b, `<g class="key line %s"><line x1="%d" x2="%d" y1="%d" y2="%d"/><circle cx="%d" cy="%d" r="3"/></g>`, cls, x, x+14, y0+8, y0+8, x+7, y0+8)
 		} else {
-			fmt.Fprintf(b, `<g class="key bars %s"><rect x="%d" y="%d" width="10" height="10"/></g>`, cls, x+2, y0+3)
+			fmt.Fprintf(b, `<g class="key bars %s"><path d="M%d %dh10v10h-10z"/></g>`, cls, x+2, y0+3)
 		}
 		x += 18
 	}
@@ -259,7 +300,8 @@ func panelTitle(b *strings.Builder, p Panel, y0 int) {
 }
 
 // drawLine draws series s as segments between points with values, and a
-// marker a point when there are few enough to tell apart.
+// marker a point (with its title) when there are few enough to tell
+// apart.
 func drawLine(b *strings.Builder, c Chart, s Series, n, base, plotH int, top int64) {
 	y := func(v int64) string { return f1(float64(base) - float64(plotH)*float64(v)/float64(top)) }
 	fmt.Fprintf(b, `<g class="line %s">`, html.EscapeString(s.Class))
@@ -270,7 +312,7 @@ func drawLine(b *strings.Builder, c Chart, s Series, n, base, plotH int, top int
 		}
 		fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s"/>`, pct(center(i, n)), y(v), pct(center(i+1, n)), y(w))
 	}
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && n <= maxMarkers; i++ {
 		v := at(s.Values, i)
 		if v < 0 {
 			continue
@@ -279,21 +321,21 @@ func drawLine(b *strings.Builder, c Chart, s Series, n, base, plotH int, top int
 		if i < len(s.Carried) && s.Carried[i] {
 			cls, note = ` class="carried"`, " (no model call: as before)"
 		}
-		fmt.Fprintf(b, `<circle%s cx="%s" cy="%s" r="%s"><title>%s: %s %s%s</title></circle>`, cls, pct(center(i, n)), y(v), markerR(n),
-			html.EscapeString(c.Points[i]), html.EscapeString(s.Spell(v)), html.EscapeString(s.Name), note)
+		fmt.Fprintf(b, `<circle%s cx="%s" cy="%s" r="%s"><title>%s%s</title></circle>`, cls, pct(center(i, n)), y(v), markerR(n), s.title(c.Points[i], v), note)
 	}
 	b.WriteString(`</g>`)
 }
 
+// maxMarkers is the most points a line has markers for: more would
+// hide it.
+const maxMarkers = 120
+
 // markerR is the radius of a line's markers: smaller as points crowd.
 func markerR(n int) string {
-	switch {
-	case n <= 60:
+	if n <= 60 {
 		return "3"
-	case n <= 200:
-		return "2"
 	}
-	return "1"
+	return "2"
 }
 
 // niceScale is a value scale over 0…peak: ticks step apart, step a round
@@ -418,8 +460,8 @@ func BarsSVG(label string, unit Unit, bars []Bar) template.HTML {
 	x := func(v int64) string { return pct(100 * frac * float64(v) / float64(top)) }
 	for v := int64(0); v <= top; v += step {
 		tick := unit.Spell(v, step)
-		if v+step > top && v > 0 || v == 0 && step > top {
-			tick += unit.Suffix
+		if v+step > top && v > 0 {
+			tick = unit.top(v, step)
 		}
 		cls := "grid"
 		if v == 0 {

@@ -121,7 +121,7 @@ func charts(s *session.Session, v *SessionView) *Charts {
 	for _, t := range v.Tools {
 		bars = append(bars, markup.Bar{Label: t.Name, Value: int64(t.Count)})
 	}
-	if svg := markup.BarsSVG("Tool calls by tool", markup.CountUnit("calls"), bars); svg != "" {
+	if svg := markup.BarsSVG("Tool calls by tool", markup.CountUnit("call", "calls"), bars); svg != "" {
 		c.Tools = &Chart{Title: "Tool calls by tool", SVG: svg}
 	}
 	return c

@@ -63,14 +63,14 @@ func TestCostPerDay(t *testing.T) {
 	for _, want := range []string{
 		`aria-label="Cost per day (USD), 2026-03-02 to 2026-03-05"`,
 		`<title>2026-03-03: $0.00 cost (USD)</title>`,
-		`>2026-03-04</text>`, `>Day (UTC)</text>`, `>$0</text>`, `>$1.50</text>`,
+		`>2026-03-04</text>`, `>Day (UTC)</text>`, `>$0.50</text>`, `>$1.50</text>`,
 	} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("cost per day has no %s:\n%s", want, svg)
 		}
 	}
-	if got := strings.Count(svg, "<rect"); got != 4+1 { // a bar a day and the key
-		t.Errorf("%d rects, want a bar for each of the 4 days and a key", got)
+	if got := strings.Count(svg, "<rect"); got != 4 { // a bar a day
+		t.Errorf("%d rects, want a bar for each of the 4 days", got)
 	}
 	rows = nil
 	for _, r := range byModel.Rows {

@@ -155,9 +155,9 @@ func TestCharts(t *testing.T) {
 		t.Errorf("panel titles = %q, want %q", got, wantCols[1:])
 	}
 	ticks := svgTexts(t, svg, "yaxis")
-	if len(ticks) < 6 || ticks[0] != "0" || !slices.ContainsFunc(ticks, func(s string) bool { return strings.HasSuffix(s, " tokens") }) ||
+	if len(ticks) < 3 || slices.Contains(ticks, "0") || !slices.ContainsFunc(ticks, func(s string) bool { return strings.HasSuffix(s, " tokens") }) ||
 		!slices.ContainsFunc(ticks, func(s string) bool { return strings.HasPrefix(s, "$0.") }) {
-		t.Errorf("value ticks = %q, want 0 … N tokens and dollars", ticks)
+		t.Errorf("value ticks = %q, want … N tokens and dollars (the baseline is 0, unlabelled)", ticks)
 	}
 	var xs []string
 	for _, tv := range v.Turns {
@@ -177,7 +177,7 @@ func TestCharts(t *testing.T) {
 	if got := svgTitles(t, tsvg, "g", "bar"); !slices.Equal(got, tools) || sum != v.Stats.ToolCalls {
 		t.Errorf("tool bars = %q, want %q (sum %d, tool calls %d)", got, tools, sum, v.Stats.ToolCalls)
 	}
-	if got := svgTexts(t, tsvg, "xaxis"); len(got) < 2 || got[0] != "0" || !strings.HasSuffix(got[len(got)-1], " calls") {
+	if got := svgTexts(t, tsvg, "xaxis"); len(got) < 2 || got[0] != "0" || !strings.HasSuffix(got[len(got)-1], " call") && !strings.HasSuffix(got[len(got)-1], " calls") {
 		t.Errorf("tool chart axis = %q, want 0 … N calls", got)
 	}
 	tv := v.Turns[0]
@@ -193,7 +193,7 @@ func TestCharts(t *testing.T) {
 // stays well-formed.
 func TestChartEscapes(t *testing.T) {
 	bad := `mcp__x__<script>alert("1")</script>&amp;`
-	svg := string(markup.BarsSVG(`Tools <"&">`, markup.CountUnit("<calls>"), []markup.Bar{{Label: bad, Value: 3}, {Label: "Bash", Value: 1}}))
+	svg := string(markup.BarsSVG(`Tools <"&">`, markup.CountUnit("<call>", "<calls>"), []markup.Bar{{Label: bad, Value: 3}, {Label: "Bash", Value: 1}}))
 	if strings.Contains(svg, "<script>") || strings.Contains(svg, "<calls>") {
 		t.Fatalf("label not escaped: %s", svg)
 	}
