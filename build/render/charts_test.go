@@ -219,3 +219,42 @@ func thousands(n int64) string {
 	}
 	return s
 }
+
+// TestChartCarriesContext: a turn without a model call (a /model command
+// between two prompts) keeps the context size of the turn before, marked
+// so in the chart and the table, instead of falling to 0; the page shows
+// each chart as a figure with an SVG image and its numbers in a table.
+func TestChartCarriesContext(t *testing.T) {
+	s := loadSession(t, "testdata/sessions/event-model-switch.jsonl")
+	page := sessionPage(s)
+	v := sharedBuilder.Session(s, "/home/dev/shop", render.Links{Page: page, Project: link.Project(testProject),
+		Agent: func(*session.Session) string { return "" }})
+	if len(v.Turns) < 2 || v.Turns[0].Context == 0 || v.Turns[1].Context != 0 {
+		t.Fatalf("want a turn with a model call, then one without: %+v", v.Turns)
+	}
+	c := v.Charts.Turns
+	first, carried := c.Rows[0].Cells[1], c.Rows[1].Cells[1]
+	if carried != first+" (no model call)" {
+		t.Errorf("turn 2's context cell = %q, want %q", carried, first+" (no model call)")
+	}
+	want := fmt.Sprintf("Turn %d: %s context tokens after the turn (no model call: as before)", v.Turns[1].Index, first)
+	if got := svgTitles(t, string(c.SVG), "circle", "s-ctx"); len(got) < 2 || got[1] != want {
+		t.Errorf("context points = %q, want the second %q", got, want)
+	}
+	var buf strings.Builder
+	if err := templatesForTest(t).Page(&buf, &render.Page{Path: page, Title: s.Title, Kind: "session", Body: v}); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	for _, want := range []string{
+		`<figure class="chart-fig"><figcaption>Tokens and cost per turn</figcaption><svg class="chart chart-panels" width="100%" height="`,
+		`role="img" aria-label="Tokens and cost per turn"><title>Tokens and cost per turn</title>`,
+		`<details class="chart-data"><summary>Numbers<span class="sr-only"> of the chart Tokens and cost per turn</span></summary><table><caption class="sr-only">Tokens and cost per turn</caption>`,
+		`<th scope="col">Turn</th><th scope="col">Output tokens per turn</th>`,
+		`<td>` + carried + `</td>`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page has no %s", want)
+		}
+	}
+}
