@@ -67,7 +67,7 @@ func (u Unit) top(v, step int64) string {
 }
 
 // TokensUnit spells token counts: 0, 500, 1.5k, 20k tokens, 1.2M tokens.
-var TokensUnit = Unit{Spell: compactTick, Suffix: " tokens"}
+var TokensUnit = Unit{Spell: compactTick, Suffix: " tokens", One: " token"}
 
 // USDUnit spells micro-dollars as dollars: $0, $0.40, $0.005, $1,200.
 var USDUnit = Unit{Spell: usdTick}
@@ -277,7 +277,7 @@ func yAxis(b *strings.Builder, u Unit, base, plotH int, step, top int64, labels 
 			}
 			// A box of the page's colour keeps the label whole over bars.
 			w := utf8.RuneCountInString(tick)*13/2 + 4
-			fmt.Fprintf(b, `<path class="label-bg" d="M0 %sh%dv13h-%dz"/><text x="0" y="%s">%s</text>`, f1(y-14), w, w, f1(y-3), html.EscapeString(tick))
+			fmt.Fprintf(b, `<line class="label-bg" x1="0" x2="%d" y1="%s" y2="%s"/><text x="0" y="%s">%s</text>`, w, f1(y-7.5), f1(y-7.5), f1(y-3), html.EscapeString(tick))
 		}
 	}
 	b.WriteString(`</g>`)
@@ -292,7 +292,7 @@ func panelTitle(b *strings.Builder, p Panel, y0 int) {
 		if s.Line {
 			fmt.Fprintf(b, `<g class="key line %s"><line x1="%d" x2="%d" y1="%d" y2="%d"/><circle cx="%d" cy="%d" r="3"/></g>`, cls, x, x+14, y0+8, y0+8, x+7, y0+8)
 		} else {
-			fmt.Fprintf(b, `<g class="key bars %s"><path d="M%d %dh10v10h-10z"/></g>`, cls, x+2, y0+3)
+			fmt.Fprintf(b, `<g class="key bars %s"><line x1="%d" x2="%d" y1="%d" y2="%d"/></g>`, cls, x+2, x+12, y0+8, y0+8)
 		}
 		x += 18
 	}
@@ -515,4 +515,4 @@ func at(vs []int64, i int) int64 {
 func f1(v float64) string { return fmt.Sprintf("%.1f", v) }
 
 // pct spells a percentage of the figure's width, always the same way.
-func pct(v float64) string { return fmt.Sprintf("%.3f%%", v) }
+func pct(v float64) string { return fmt.Sprintf("%.2f%%", v) }

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"html/template"
+	"slices"
 
 	"ccsite/build/markup"
 	"ccsite/build/session"
@@ -38,7 +39,8 @@ type ChartRow struct {
 }
 
 // turnSeries are the panels of the per-turn chart: output tokens and the
-// context size, each on its own token scale, and cost when any was paid.
+// context size, each on its own token scale, and cost, each when there
+// is some.
 // The context size of a turn without a model call is the one before it
 // (carried, and marked so); before the first call there is none.
 func turnSeries(turns []TurnView) []markup.Panel {
@@ -54,9 +56,12 @@ func turnSeries(turns []TurnView) []markup.Panel {
 		ctx.Values = append(ctx.Values, last)
 		ctx.Carried = append(ctx.Carried, carried)
 	}
-	panels := []markup.Panel{
-		{Title: "Output tokens per turn", Unit: markup.TokensUnit, Series: []markup.Series{out}},
-		{Title: "Context size after the turn (tokens)", Unit: markup.TokensUnit, Series: []markup.Series{ctx}},
+	var panels []markup.Panel
+	if slices.ContainsFunc(out.Values, func(v int64) bool { return v > 0 }) {
+		panels = append(panels, markup.Panel{Title: "Output tokens per turn", Unit: markup.TokensUnit, Series: []markup.Series{out}})
+	}
+	if last >= 0 {
+		panels = append(panels, markup.Panel{Title: "Context size after the turn (tokens)", Unit: markup.TokensUnit, Series: []markup.Series{ctx}})
 	}
 	cost := markup.Series{Name: "cost (USD)", Class: "s-cost", Format: func(v int64) string { return usd(float64(v) / 1e6) }}
 	any := false
@@ -70,9 +75,13 @@ func turnSeries(turns []TurnView) []markup.Panel {
 	return panels
 }
 
-// turnChart draws the numbers per turn over the turns' numbers.
+// turnChart draws the numbers per turn over the turns' numbers; nil when
+// there are none (no model call).
 func turnChart(turns []TurnView) *Chart {
 	panels := turnSeries(turns)
+	if len(panels) == 0 {
+		return nil
+	}
 	c := &Chart{Title: "Tokens and cost per turn", Cols: []string{"Turn"}}
 	mc := markup.Chart{Label: "Tokens and cost per turn", XTitle: "Turn",
 		Desc: "Output tokens, context size and cost of each turn, each on its own scale; the table under the chart gives the numbers."}
@@ -123,6 +132,9 @@ func charts(s *session.Session, v *SessionView) *Charts {
 	}
 	if svg := markup.BarsSVG("Tool calls by tool", markup.CountUnit("call", "calls"), bars); svg != "" {
 		c.Tools = &Chart{Title: "Tool calls by tool", SVG: svg}
+	}
+	if c.Turns == nil && c.Tools == nil {
+		return nil
 	}
 	return c
 }

@@ -83,3 +83,15 @@ func TestCostPerDay(t *testing.T) {
 		t.Errorf("cost by model has no dollar axis:\n%s", byModel.SVG)
 	}
 }
+
+// TestTurnChartOnlyWhatWasDrawn: a panel is drawn only when its series has
+// something: turns without any model call draw no empty axes.
+func TestTurnChartOnlyWhatWasDrawn(t *testing.T) {
+	if c := turnChart([]TurnView{{Index: 1}, {Index: 2}}); c != nil {
+		t.Errorf("turns without a model call draw a chart:\n%s", c.SVG)
+	}
+	c := turnChart([]TurnView{{Index: 1, Context: 1200}})
+	if c == nil || !slices.Equal(c.Cols, []string{"Turn", "Context size after the turn (tokens)"}) {
+		t.Fatalf("a call with no output and no cost: chart %+v, want the context alone", c)
+	}
+}
