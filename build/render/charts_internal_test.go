@@ -48,6 +48,7 @@ func TestCostPerDay(t *testing.T) {
 	day := func(d int) time.Time { return time.Date(2026, 3, d, 15, 0, 0, 0, time.UTC) }
 	tally.Add(session.Overview{Start: day(2), Cost: 1.25, CostByModel: map[string]float64{"claude-opus-4-6": 1.25}})
 	tally.Add(session.Overview{Start: day(5), Cost: 0.5, CostByModel: map[string]float64{"claude-sonnet-4-5": 0.5}})
+	tally.Add(session.Overview{Start: day(7), CostUnknown: true})
 	perDay, byModel := tally.Charts()
 	if perDay == nil || byModel == nil {
 		t.Fatal("no charts")
@@ -56,21 +57,23 @@ func TestCostPerDay(t *testing.T) {
 	for _, r := range perDay.Rows {
 		rows = append(rows, r.Label+" "+strings.Join(r.Cells, " "))
 	}
-	if want := []string{"2026-03-02 $1.25", "2026-03-03 $0.00", "2026-03-04 $0.00", "2026-03-05 $0.50"}; !slices.Equal(rows, want) {
+	// A day whose only session is of a model with no price says so.
+	if want := []string{"2026-03-02 $1.25", "2026-03-03 $0.00", "2026-03-04 $0.00", "2026-03-05 $0.50", "2026-03-06 $0.00", "2026-03-07 unknown"}; !slices.Equal(rows, want) {
 		t.Errorf("per day rows = %q, want %q", rows, want)
 	}
 	svg := string(perDay.SVG)
 	for _, want := range []string{
-		`aria-label="Cost per day (USD), 2026-03-02 to 2026-03-05"`,
+		`aria-label="Cost per day (USD), 2026-03-02 to 2026-03-07"`,
 		`<title>2026-03-03: $0.00 cost (USD)</title>`,
+		`<title>2026-03-07 (models without a price not counted): $0.00 cost (USD)</title>`,
 		`>2026-03-04</text>`, `>Day (UTC)</text>`, `>$0.50</text>`, `>$1.50</text>`,
 	} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("cost per day has no %s:\n%s", want, svg)
 		}
 	}
-	if got := strings.Count(svg, "<rect"); got != 4 { // a bar a day
-		t.Errorf("%d rects, want a bar for each of the 4 days", got)
+	if got := strings.Count(svg, "<rect"); got != 6 { // a bar a day
+		t.Errorf("%d rects, want a bar for each of the 6 days", got)
 	}
 	rows = nil
 	for _, r := range byModel.Rows {

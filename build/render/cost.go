@@ -72,16 +72,20 @@ func costs(s *session.Session, v *SessionView) {
 type CostTally struct {
 	days   map[time.Time]float64
 	models map[string]float64
+	// unknown are the days with a session partly of unpriced models.
+	unknown map[time.Time]bool
 }
 
 // Add counts a session's overview.
 func (t *CostTally) Add(o session.Overview) {
 	if t.days == nil {
-		t.days, t.models = map[time.Time]float64{}, map[string]float64{}
+		t.days, t.models, t.unknown = map[time.Time]float64{}, map[string]float64{}, map[time.Time]bool{}
 	}
-	if o.Cost > 0 && !o.Start.IsZero() {
+	if (o.Cost > 0 || o.CostUnknown) && !o.Start.IsZero() {
 		y, m, d := o.Start.UTC().Date()
-		t.days[time.Date(y, m, d, 0, 0, 0, 0, time.UTC)] += o.Cost
+		day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		t.days[day] += o.Cost
+		t.unknown[day] = t.unknown[day] || o.CostUnknown
 	}
 	for model, v := range o.CostByModel {
 		t.models[model] += v
@@ -121,9 +125,13 @@ func (t *CostTally) dayChart() *Chart {
 	for d := first; !d.After(last); d = d.AddDate(0, 0, 1) {
 		v := int64(t.days[d]*1e6 + 0.5)
 		day := d.Format(markup.DayFormat)
-		mc.Points = append(mc.Points, day)
+		point := day
+		if t.unknown[d] {
+			point += " (models without a price not counted)"
+		}
+		mc.Points = append(mc.Points, point)
 		se.Values = append(se.Values, v)
-		c.Rows = append(c.Rows, ChartRow{Label: day, Cells: []string{spell(v)}})
+		c.Rows = append(c.Rows, ChartRow{Label: day, Cells: []string{SpellUSD(float64(v)/1e6, t.unknown[d])}})
 	}
 	mc.XTicks = markup.DayTicks(first, len(mc.Points))
 	mc.Panels = []markup.Panel{{Title: "Cost of the sessions started that day (USD)", Unit: markup.USDUnit, Series: []markup.Series{se}, Height: 100}}
