@@ -117,7 +117,9 @@ func (t *CostTally) dayChart() *Chart {
 		}
 	}
 	spell := func(v int64) string { return usd(float64(v) / 1e6) }
-	se := markup.Series{Name: "cost (USD)", Class: "s-cost", Format: spell}
+	// Days without cost draw no bar (the axis keeps their place; the
+	// table lists them).
+	se := markup.Series{Name: "cost (USD)", Class: "s-cost", Format: spell, Sparse: true}
 	label := "Cost per day (USD), " + first.Format(markup.DayFormat) + " to " + last.Format(markup.DayFormat)
 	c := &Chart{Title: "Cost per day", Cols: []string{"Day (UTC)", "Cost (USD)"}}
 	mc := markup.Chart{Label: label, XTitle: "Day (UTC)",
