@@ -93,4 +93,9 @@ func TestChartXTicks(t *testing.T) {
 			t.Errorf("DayTicks(%d days) = %q, want %q", c.n, got, c.want)
 		}
 	}
+	// A year from June: two-monthly labels would touch in a 440 px
+	// figure (the first starts at its tick): quarters.
+	if got, want := spell(DayTicks(time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC), 369)), "2025-07-01 2025-10-01w 2026-01-01 2026-04-01w"; got != want {
+		t.Errorf("DayTicks(a year from June) = %q, want %q", got, want)
+	}
 }
