@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"html/template"
 	"sort"
 	"strings"
 	"time"
@@ -193,64 +192,101 @@ func measured(rc *session.CostState) string {
 type CostTally struct {
 	days   map[time.Time]float64
 	models map[string]float64
+	// unknown are the days with a session partly of unpriced models.
+	unknown map[time.Time]bool
 }
 
 // Add counts a session's overview.
 func (t *CostTally) Add(o session.Overview) {
 	if t.days == nil {
-		t.days, t.models = map[time.Time]float64{}, map[string]float64{}
+		t.days, t.models, t.unknown = map[time.Time]float64{}, map[string]float64{}, map[time.Time]bool{}
 	}
-	if o.Cost > 0 && !o.Start.IsZero() {
+	if (o.Cost > 0 || o.CostUnknown) && !o.Start.IsZero() {
 		y, m, d := o.Start.UTC().Date()
-		t.days[time.Date(y, m, d, 0, 0, 0, 0, time.UTC)] += o.Cost
+		day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		t.days[day] += o.Cost
+		t.unknown[day] = t.unknown[day] || o.CostUnknown
 	}
 	for model, v := range o.CostByModel {
 		t.models[model] += v
 	}
 }
 
-// Charts draws cost per day (a bar a day with a session, in date order)
-// and cost by model (largest first), each "" when nothing was paid.
-func (t *CostTally) Charts() (perDay, byModel template.HTML) {
+// Charts draws cost per day (every calendar day from the first session's
+// to the last's, days without one as zero) and cost by model (largest
+// first), each with its table; each nil when nothing was paid.
+func (t *CostTally) Charts() (perDay, byModel *Chart) {
 	if len(t.days) > 0 {
-		days := make([]time.Time, 0, len(t.days))
-		for d := range t.days {
-			days = append(days, d)
-		}
-		sort.Slice(days, func(i, j int) bool { return days[i].Before(days[j]) })
-		se := markup.Series{Name: "cost (USD)", Class: "s-cost", Format: func(v int64) string { return usd(float64(v) / 1e6) }}
-		c := markup.SeriesChart{Label: "Cost per day"}
-		for _, d := range days {
-			c.Points = append(c.Points, d.Format("2006-01-02"))
-			se.Values = append(se.Values, int64(t.days[d]*1e6+0.5))
-		}
-		c.Series = []markup.Series{se}
-		perDay = markup.SeriesSVG(c)
+		perDay = t.dayChart()
 	}
 	if len(t.models) > 0 {
-		type mv struct {
-			m string
-			v float64
-		}
-		var list []mv
-		for m, v := range t.models {
-			list = append(list, mv{m, v})
-		}
-		sort.Slice(list, func(i, j int) bool {
-			if list[i].v != list[j].v {
-				return list[i].v > list[j].v
-			}
-			return list[i].m < list[j].m
-		})
-		var bars []markup.Bar
-		for _, x := range list {
-			name := x.m
-			if name == "" {
-				name = "(no model)"
-			}
-			bars = append(bars, markup.Bar{Label: strings.TrimPrefix(name, "claude-"), Value: int64(x.v*1e6 + 0.5), Text: usd(x.v)})
-		}
-		byModel = markup.BarsSVG("Cost by model", bars)
+		byModel = t.modelChart()
 	}
 	return perDay, byModel
+}
+
+// dayChart draws the cost of the sessions started each day (UTC).
+func (t *CostTally) dayChart() *Chart {
+	var first, last time.Time
+	for d := range t.days {
+		if first.IsZero() || d.Before(first) {
+			first = d
+		}
+		if d.After(last) {
+			last = d
+		}
+	}
+	spell := func(v int64) string { return usd(float64(v) / 1e6) }
+	// Days without cost draw no bar (the axis keeps their place; the
+	// table lists them).
+	se := markup.Series{Name: "cost (USD)", Class: "s-cost", Format: spell, Sparse: true}
+	label := "Cost per day (USD), " + first.Format(markup.DayFormat) + " to " + last.Format(markup.DayFormat)
+	c := &Chart{Title: "Cost per day", Cols: []string{"Day (UTC)", "Cost (USD)"}}
+	mc := markup.Chart{Label: label, XTitle: "Day (UTC)",
+		Desc: "Cost of the sessions started each day, days without one as zero; the table under the chart gives the numbers."}
+	for d := first; !d.After(last); d = d.AddDate(0, 0, 1) {
+		v := int64(t.days[d]*1e6 + 0.5)
+		day := d.Format(markup.DayFormat)
+		point := day
+		if t.unknown[d] {
+			point += " (models without a price not counted)"
+		}
+		mc.Points = append(mc.Points, point)
+		se.Values = append(se.Values, v)
+		c.Rows = append(c.Rows, ChartRow{Label: day, Cells: []string{SpellUSD(float64(v)/1e6, t.unknown[d])}})
+	}
+	mc.XTicks = markup.DayTicks(first, len(mc.Points))
+	mc.Panels = []markup.Panel{{Title: "Cost of the sessions started that day (USD)", Unit: markup.USDUnit, Series: []markup.Series{se}, Height: 100}}
+	c.SVG = markup.ChartSVG(mc)
+	return c
+}
+
+// modelChart draws the cost by model, largest first.
+func (t *CostTally) modelChart() *Chart {
+	type mv struct {
+		m string
+		v float64
+	}
+	var list []mv
+	for m, v := range t.models {
+		list = append(list, mv{m, v})
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].v != list[j].v {
+			return list[i].v > list[j].v
+		}
+		return list[i].m < list[j].m
+	})
+	c := &Chart{Title: "Cost by model", Cols: []string{"Model", "Cost (USD)"}}
+	var bars []markup.Bar
+	for _, x := range list {
+		name := x.m
+		if name == "" {
+			name = "(no model)"
+		}
+		bars = append(bars, markup.Bar{Label: strings.TrimPrefix(name, "claude-"), Value: int64(x.v*1e6 + 0.5), Text: usd(x.v)})
+		c.Rows = append(c.Rows, ChartRow{Label: name, Cells: []string{usd(x.v)}})
+	}
+	c.SVG = markup.BarsSVG("Cost by model (USD)", markup.USDUnit, bars)
+	return c
 }

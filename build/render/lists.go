@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"html/template"
 	"time"
 
 	"ccsite/build/session"
@@ -18,7 +17,7 @@ type HomeView struct {
 	Totals Totals
 	// CostDays and CostModels draw the archive's cost per day and by
 	// model.
-	CostDays, CostModels template.HTML
+	CostDays, CostModels *Chart
 }
 
 // RecentRow is a session among the most recent ones of the archive.

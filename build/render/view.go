@@ -925,7 +925,7 @@ type ProjectView struct {
 	CostPartial bool
 	// CostDays and CostModels draw the project's cost per day and by
 	// model (CostTally).
-	CostDays, CostModels template.HTML
+	CostDays, CostModels *Chart
 }
 
 // Cost is the project's cost, spelled.
