@@ -140,8 +140,9 @@ func charts(s *session.Session, v *SessionView) *Charts {
 }
 
 // turnContext is the context size after turn t: the input tokens of its
-// last API response, cache reads and writes included (0 when it has
-// none).
+// last API response's last model call, cache reads and writes included
+// (0 when it has none): a response that called the advisor sums each of
+// its own calls, which reread the context, in its top-level counts.
 func turnContext(s *session.Session, t session.Turn) int64 {
 	if t.First < 0 || t.Last >= len(s.Messages) || t.First > t.Last {
 		return 0
@@ -157,7 +158,7 @@ func turnContext(s *session.Session, t session.Turn) int64 {
 	if last == nil {
 		return 0
 	}
-	return last.InputTokens + last.CacheReadInputTokens + last.CacheCreationInputTokens
+	return last.Context()
 }
 
 // numStr spells n as the num template function does.

@@ -248,8 +248,8 @@ var fixtureTests = []struct {
 		}
 		// Its top-level counts sum both of its own calls: the context is
 		// the last one's.
-		eq(t, "Context", usage(t, rs[2]).Context(), 2+40300)
-		eq(t, "Context without iterations", usage(t, rs[0]).Context(), 3+40000)
+		eq(t, "Context", usage(t, rs[2]).Context(), 2+40300+300)
+		eq(t, "Context without iterations", usage(t, rs[0]).Context(), 3+40000+1200)
 	}},
 	{"assistant-usage.jsonl", []string{"assistant", "assistant"}, true, func(t *testing.T, rs []Record) {
 		want := Usage{

@@ -223,18 +223,18 @@ type UsageIteration struct {
 // IterationAdvisor is the Type of an advisor tool's model call.
 const IterationAdvisor = "advisor_message"
 
-// Context is the context the response's model read on its last call: input
-// and cache reads. A response that called the advisor sums its own calls in
+// Context is the context the response's model read on its last call: input,
+// cache reads and cache writes. A response that called the advisor sums its own calls in
 // the top-level counts (each rereads the whole context), so the last
 // "message" iteration says it when there are iterations.
 func (u *Usage) Context() int64 {
 	steps := u.Steps()
 	for i := len(steps) - 1; i >= 0; i-- {
 		if it := steps[i]; it.Type == "message" {
-			return it.InputTokens + it.CacheReadInputTokens
+			return it.InputTokens + it.CacheReadInputTokens + it.CacheCreationInputTokens
 		}
 	}
-	return u.InputTokens + u.CacheReadInputTokens
+	return u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens
 }
 
 // CacheCreation splits cache writes by lifetime.
