@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ccsite/build/archive"
+	"ccsite/build/gitsrc"
 	"ccsite/build/keep"
 	"ccsite/build/link"
 	"ccsite/build/markup"
@@ -69,6 +70,10 @@ type Config struct {
 	// Demo marks a build of the built-in demo archive: every page says so,
 	// and how to build one's own.
 	Demo bool
+	// History, when set, is what the git repository the transcripts were
+	// read from says (--git): its commits, each linked to the turn that
+	// made it, and Entire's checkpoints. Read only.
+	History *gitsrc.History
 	// Progress, when set, is kept up to date while the build runs.
 	Progress *Progress
 	// CacheDir, when set, keeps highlighted code between builds (see

@@ -44,6 +44,8 @@ type Result struct {
 	Sessions    int    // sessions written
 	Copies      int    // transcript copies seen (older copies of a session skipped)
 	Ref, Commit string // the ref read and the commit it resolved to
+	// History is the repository's commits and checkpoints (see History).
+	History *History
 }
 
 // DefaultRef is the branch read when the spec names no ref and the
