@@ -81,6 +81,12 @@ func (c *viewCtx) system(m *session.Message) Event {
 	}
 	if text, ok := session.EventText(r); ok {
 		e := Event{Icon: "info", Text: text, Raw: c.rawJSON(r.Raw)}
+		switch r.Type {
+		case transcript.TypeEndedByModel:
+			e.Icon, e.Level = "stop", "warn"
+		case transcript.TypeContextCollapseCommit, transcript.TypeContextCollapseSnap, transcript.TypeContextCollapseReset:
+			e.Icon = "compact"
+		}
 		switch r.Subtype {
 		case transcript.SubtypeModelRefusal, transcript.SubtypeModelConsent:
 			e.Icon, e.Level = "model", "warn"
