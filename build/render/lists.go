@@ -19,6 +19,8 @@ type HomeView struct {
 	// CostDays and CostModels draw the archive's cost per day and by
 	// model.
 	CostDays, CostModels template.HTML
+	// Tags are the archive's tags, each with its sessions.
+	Tags []TagGroup
 }
 
 // RecentRow is a session among the most recent ones of the archive.

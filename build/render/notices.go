@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"html/template"
 	"path"
 	"regexp"
@@ -137,8 +136,17 @@ func (c *viewCtx) teammate(t session.Teammate) TeammateView {
 		tv.Color = t.Color
 	}
 	if e, ok := session.TeamEventOf(t.Body); ok {
-		tv.Event = teamEventLine(e)
+		teamEvent(&tv, e)
 		return tv
+	}
+	if tv.Summary == "" && t.Via == session.TagAgentMessage {
+		// A report's first line says what it is about.
+		for l := range strings.SplitSeq(t.Body, "\n") {
+			if l = strings.TrimSpace(strings.TrimLeft(l, "#*- ")); l != "" {
+				tv.Summary = session.Excerpt(strings.Trim(l, "*"), 100)
+				break
+			}
+		}
 	}
 	if t.Body != "" {
 		tv.Body = c.b.MD.Markdown(t.Body)
@@ -166,12 +174,14 @@ func (c *viewCtx) agentNamed(id string) string {
 	return ""
 }
 
-// teamEventLine is a protocol message of a teammate as a line: "idle
-// since 09:19 UTC (available)", "shutdown request: reason".
-func teamEventLine(e session.TeamEvent) string {
-	what := strings.ReplaceAll(strings.TrimSuffix(e.Type, "_notification"), "_", " ")
+// teamEvent is a protocol message of a teammate as a line: "idle"
+// (since its time) "(available)", "shutdown request (reason)".
+func teamEvent(tv *TeammateView, e session.TeamEvent) {
+	tv.Event = strings.ReplaceAll(strings.TrimSuffix(e.Type, "_notification"), "_", " ")
 	if t, err := time.Parse(time.RFC3339, e.Timestamp); err == nil {
-		what += " since " + t.UTC().Format("15:04 UTC")
+		tv.Since = mkTime(t)
+	} else {
+		tv.Since = Time{Zero: true}
 	}
 	var why []string
 	for _, s := range []string{e.IdleReason, e.Reason, e.Summary} {
@@ -179,10 +189,7 @@ func teamEventLine(e session.TeamEvent) string {
 			why = append(why, session.Excerpt(s, 120))
 		}
 	}
-	if len(why) > 0 {
-		what += fmt.Sprintf(" (%s)", strings.Join(why, "; "))
-	}
-	return what
+	tv.EventWhy = strings.Join(why, "; ")
 }
 
 // framing is the text Claude Code wrote around a notification's blocks, as

@@ -587,11 +587,11 @@ var readerChecks = map[string][]check{
 		hasNot("<task-notification>", "<note>", "<usage>", "<subagent_tokens>", "You (queued while Claude worked)", "Prompt written by Claude Code", "unknown record"),
 		// The agent's report is the agent's, its hand-back frame Claude
 		// Code's, set apart.
-		has("agent a4e1c9b27d05f3e68", "Review of src/checkout/", "applyCoupon reads cart.total before the tax line"),
+		has("agent a4e1c9b27d05f3e68 Review of src/checkout/", "applyCoupon reads cart.total before the tax line"),
 		closedDetails("Text Claude Code added around it"),
 		// A teammate's message and idle notice, and the framing around
 		// them.
-		has("teammate qa Checkout flows pass", "teammate qa idle since 09:19 UTC (available)",
+		has("teammate qa Checkout flows pass", "teammate qa idle since 09:19 (available)",
 			"Added by Claude Code: Another Claude session sent a message: This came from another Claude session — not typed by the user."),
 		hasNot(`{"type":"idle_notification"`, "<teammate-message"),
 		// The tag and the model's end of the conversation; the bookkeeping

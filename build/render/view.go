@@ -648,10 +648,14 @@ type TeammateView struct {
 	URL     string
 	Color   string
 	Summary string
-	Event   string
-	Body    template.HTML
-	Chars   int
-	Open    bool
+	// Event, Since and EventWhy are a protocol message: what, since
+	// when (Zero: not said), why ("" for none).
+	Event    string
+	Since    Time
+	EventWhy string
+	Body     template.HTML
+	Chars    int
+	Open     bool
 }
 
 // reColor accepts the colours a teammate may carry (a name or a hex code).
@@ -896,6 +900,8 @@ type ProjectView struct {
 	// CostDays and CostModels draw the project's cost per day and by
 	// model (CostTally).
 	CostDays, CostModels template.HTML
+	// Tags are its sessions' tags, a filter each.
+	Tags []TagCount
 }
 
 // Cost is the project's cost, spelled.
@@ -917,6 +923,8 @@ type SessionRow struct {
 	// CostMicros sorts it.
 	Cost       string
 	CostMicros int64
+	// Tag is the session's tag, "" without one.
+	Tag string
 }
 
 // Row summarises a session for its project page.

@@ -171,7 +171,7 @@ func TestNewerRecordKinds(t *testing.T) {
 		"attachment":              "Companion introduced: Pip the axolotl",
 		"isolation-latch":         "Isolation latched: worktree",
 		"attribution-snapshot":    "Attribution snapshot: ",
-		"marble-origami-snapshot": "Context collapse state saved: 1 spans staged",
+		"marble-origami-snapshot": "Context collapse state saved: 1 span staged",
 		"marble-origami-commit":   "Older messages collapsed in context: Started the test suite and a reviewer in the background; the suite passed.",
 		"tag":                     "Tagged checkout",
 		"observer-ref":            "Observer attached",

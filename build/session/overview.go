@@ -42,6 +42,8 @@ type Overview struct {
 	CostByModel  map[string]float64 `json:"costByModel,omitempty"`
 	CostUnknown  bool               `json:"costUnknown,omitzero"`
 	RecordedCost float64            `json:"recordedCost,omitzero"`
+	// Tag is the session's tag (/tag), "" without one.
+	Tag string `json:"tag,omitempty"`
 }
 
 // Overview summarises s.
@@ -69,7 +71,8 @@ func (s *Session) Overview() Overview {
 		Turns: s.Stats.Turns, ToolCalls: s.Stats.ToolCalls, Tokens: s.Stats.Tokens,
 		Models: append([]string(nil), s.Models...), Agents: len(s.Agents), Problems: len(s.Problems),
 		Prompts: s.Stats.Prompts, Housekeeping: housekeeping, Answers: s.Stats.Answers, Messages: s.Stats.Messages,
-		Bytes: s.Stats.Bytes, Cost: cost.USD, CostUnknown: cost.Unknown, RecordedCost: recorded, CostByModel: byModel}
+		Bytes: s.Stats.Bytes, Cost: cost.USD, CostUnknown: cost.Unknown, RecordedCost: recorded, CostByModel: byModel,
+		Tag: s.Tag}
 }
 
 // NoConversation reports a session in which nothing was said: no prompt

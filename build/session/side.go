@@ -211,6 +211,9 @@ func newerText(r *transcript.Record) (string, bool) {
 		if transcript.Unmarshal(m["staged"], &staged) != nil || len(staged) == 0 {
 			return "Context collapse state saved", true
 		}
+		if len(staged) == 1 {
+			return "Context collapse state saved: 1 span staged", true
+		}
 		return fmt.Sprintf("Context collapse state saved: %d spans staged", len(staged)), true
 	case transcript.TypeContextCollapseReset:
 		return in("Context collapses reset", str("reason")), true
