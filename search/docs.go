@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"ccsite/build/link"
@@ -29,7 +30,14 @@ func Docs(s *session.Session, page, project string) []Doc {
 	if agent && s.Agent.ParentID != "" {
 		base.Session = s.Agent.ParentID
 	}
+	var last time.Time
 	add := func(anchor, role, tool, model string, t session.Message, text string) {
+		// A record without a time (the bookkeeping kinds write none) is
+		// found by date as the message before it.
+		if t.Time.IsZero() {
+			t.Time = last
+		}
+		last = t.Time
 		text = strings.TrimSpace(text)
 		if text == "" {
 			return
