@@ -10,6 +10,7 @@ import (
 
 	"ccsite/build/link"
 	"ccsite/build/session"
+	"ccsite/build/transcript"
 )
 
 // TaskNote is a background task's or shell's notification as one line:
@@ -70,9 +71,7 @@ func (c *viewCtx) taskNote(tag, body string) TaskNote {
 		n.Facts = append(n.Facts, "exit "+f.ExitCode)
 	}
 	n.Facts = append(n.Facts, usageFacts(f.Usage)...)
-	if id := f.ToolUseID; id != "" && c.s != nil && c.s.Tool(id) != nil {
-		n.Call = "#" + c.pre + link.Tool(id)
-	}
+	n.Call = c.taskCall(f)
 	for _, kv := range []NameValue{{"task id", f.TaskID}, {"tool use id", f.ToolUseID}, {"shell id", f.ShellID},
 		{"agent id", f.AgentID}, {"status", f.Status}, {"output file", f.OutputFile}} {
 		if kv.Value != "" {
@@ -88,6 +87,37 @@ func (c *viewCtx) taskNote(tag, body string) TaskNote {
 		n.Open = n.Chars < 400
 	}
 	return n
+}
+
+// taskCall links the tool call that started a task, on this page: named
+// by the notification's tool use id, else found by its task id (a
+// background command's toolUseResult.backgroundTaskId, an agent's id).
+func (c *viewCtx) taskCall(f session.NoticeFields) string {
+	if c.s == nil {
+		return ""
+	}
+	id := f.ToolUseID
+	if id == "" || c.s.Tool(id) == nil {
+		if c.taskCalls == nil {
+			c.taskCalls = map[string]string{}
+			for _, call := range c.s.Tools {
+				var r struct {
+					BackgroundTaskID string `json:"backgroundTaskId"`
+				}
+				if len(call.ToolUseResult) > 0 && transcript.Unmarshal(call.ToolUseResult, &r) == nil && r.BackgroundTaskID != "" {
+					c.taskCalls[r.BackgroundTaskID] = call.ID
+				}
+				if call.AgentID != "" {
+					c.taskCalls[call.AgentID] = call.ID
+				}
+			}
+		}
+		id = c.taskCalls[f.TaskID]
+	}
+	if id == "" || c.s.Tool(id) == nil {
+		return ""
+	}
+	return "#" + c.pre + link.Tool(id)
 }
 
 // usageFacts spells a notification's usage: tokens, tool uses, duration;

@@ -579,6 +579,14 @@ var readerChecks = map[string][]check{
 	"event-new-worktree-state": {
 		hasNot("unknown record", "worktree-state"), has("Done: the export takes --since now."),
 	},
+	"event-task-by-id": {
+		// An older notification names its task, not its call: the line
+		// links the call whose result started that task; a failure is
+		// marked so.
+		has(`✗ background task Background command "Upgrade claude-code cask via Homebrew" failed · exit 1 · output file b3932ee.output`),
+		inMarkup(`<a href="#tool-toolu_01ById0001">Background command`, `class="msg notification task-note error"`),
+		hasNot("<task-notification>", "with exit code 1"),
+	},
 	"who-said-what": {
 		// Background tasks that report while Claude works: one line each,
 		// in the running turn, their note and usage read, never "You".

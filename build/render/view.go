@@ -423,6 +423,9 @@ type viewCtx struct {
 	deferred bool
 	// costOf is each answer's cost (its API response's).
 	costOf map[*session.Message]session.Cost
+	// taskCalls are the tool calls that started background tasks, by
+	// task id (made when a notification first needs them).
+	taskCalls map[string]string
 }
 
 // items turns messages into items: tool results are shown inside the
