@@ -143,7 +143,10 @@ func Bookkeeping(r *transcript.Record) bool {
 		transcript.TypeAgentSetting, transcript.TypeFrameLink, transcript.TypeRelocated,
 		transcript.TypeForkContextRef, transcript.TypeDevMods, transcript.TypeStarted,
 		transcript.TypeResult, transcript.TypeTaskSummary, transcript.TypeContentReplacement,
-		transcript.TypeATISLatch, transcript.TypeFileHistoryDelta:
+		transcript.TypeATISLatch, transcript.TypeFileHistoryDelta, transcript.TypeIsolationLatch,
+		transcript.TypeAttributionSnapshot, transcript.TypeObserverRef, transcript.TypeContextCollapseCommit,
+		transcript.TypeContextCollapseSnap, transcript.TypeContextCollapseReset, transcript.TypeHistorySuppression,
+		transcript.TypeMemoryMode:
 		return true
 	}
 	return strings.HasPrefix(r.Type, transcript.TypeArtifactPrefix)
