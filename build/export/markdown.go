@@ -116,7 +116,7 @@ func (mw *mdWriter) message(m *session.Message) {
 				who += " — " + prose(oneLine(t.Summary))
 			}
 			if e, ok := session.TeamEventOf(t.Body); ok {
-				mw.printf("\n> _%s: %s_\n", who, prose(oneLine(strings.ReplaceAll(e.Type, "_", " "))))
+				mw.printf("\n> _%s: %s_\n", who, prose(oneLine(strings.ReplaceAll(strings.TrimSuffix(e.Type, "_notification"), "_", " "))))
 				continue
 			}
 			mw.printf("\n### %s\n\n%s\n", who, prose(t.Body))
@@ -149,6 +149,9 @@ func (mw *mdWriter) message(m *session.Message) {
 		}
 	case session.KindSystem:
 		r := m.Record()
+		if session.Bookkeeping(r) {
+			return // the page's full view has it; the reading copy does not
+		}
 		if text, ok := session.EventText(r); ok {
 			mw.printf("\n> _%s_\n", prose(oneLine(text)))
 			return
