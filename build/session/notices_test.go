@@ -94,6 +94,12 @@ func TestParseNoticeShapes(t *testing.T) {
 	if f := ParseNotice(`<summary>Background command "SSH" failed with exit code 255</summary>`); f.ExitCode != "255" {
 		t.Errorf("exit code = %q, want 255", f.ExitCode)
 	}
+	peer := &Message{}
+	if !classifyNotice(peer, "Another Claude session sent a message:\n<cross-session-message from=\"uds:/x\" from-name=\"bay-3d\">give an ETA</cross-session-message>", true) ||
+		len(peer.Teammates) != 1 || peer.Teammates[0] != (Teammate{ID: "uds:/x", Name: "bay-3d", Via: TagCrossSession, Body: "give an ETA"}) ||
+		peer.Framing != "Another Claude session sent a message:" {
+		t.Errorf("cross-session message: %+v", peer)
+	}
 	m := &Message{}
 	two := "<task-notification>\n<task-id>a</task-id>\n</task-notification>\nRead a\n<task-notification>\n<task-id>b</task-id>\n</task-notification>\nRead b"
 	if !classifyNotice(m, two, false) || len(m.Notices) != 2 || m.Framing != "Read a\n\nRead b" {
