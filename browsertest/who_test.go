@@ -97,6 +97,9 @@ func TestTagFacet(t *testing.T) {
 	if got := eval[string](tb, `(document.querySelector(".tag-groups") || {innerText: ""}).innerText`); !strings.Contains(got, "#checkout") || !strings.Contains(got, "Tests, review and QA of the checkout") {
 		t.Errorf("index tags = %q", got)
 	}
+	if got := eval[string](tb, `[...document.querySelectorAll("table.recent-sessions td")].map(td => td.innerText).join("|")`); !strings.Contains(got, "Tests, review and QA of the checkout #checkout") {
+		t.Errorf("recent sessions = %q, want the tag beside the title", got)
+	}
 	tb.assertClean("tag facet")
 }
 
