@@ -434,6 +434,21 @@
   document.addEventListener("input", function (ev) {
     if (ev.target.matches && ev.target.matches("input.filter")) filterRows(ev.target);
   });
+  // Tag facets: a tag's button filters the list to its sessions ("#tag"
+  // in the filter box); pressed again, it clears it.
+  function filterTag(tag) {
+    var input = document.querySelector("input.filter");
+    if (!input) return;
+    input.value = tag && input.value !== "#" + tag ? "#" + tag : "";
+    filterRows(input);
+    var bs = document.querySelectorAll("button.tag-facet");
+    for (var i = 0; i < bs.length; i++) bs[i].setAttribute("aria-pressed", String(input.value === "#" + bs[i].getAttribute("data-tag")));
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("button.tag-facet");
+    if (b) filterTag(b.getAttribute("data-tag"));
+  });
+  if (/^#tag=/.test(location.hash)) filterTag(decodeURIComponent(location.hash.slice(5)));
 
   // Keyboard: j/k next/previous message, t all thinking, / search or
   // filter, ? this help.

@@ -176,7 +176,7 @@ func TestSessionListSort(t *testing.T) {
 		})
 	}
 
-	demo := []string{sessionTitles[searchPage], sessionTitles[pagingPage]} // by start
+	demo := []string{sessionTitles[searchPage], sessionTitles[pagingPage], sessionTitles[whoPage]} // by start
 	for _, scheme := range []string{"file", "http"} {
 		t.Run(scheme+"/demo-webapp", func(t *testing.T) {
 			tb := parent.in(t)
@@ -185,11 +185,11 @@ func TestSessionListSort(t *testing.T) {
 				col, dir string
 				want     []string
 			}{
-				{"", "", []string{demo[1], demo[0]}},
-				{"Session", "ascending", []string{demo[0], demo[1]}},
-				{"Session", "descending", []string{demo[1], demo[0]}},
-				{"Started", "ascending", []string{demo[0], demo[1]}},
-				{"Started", "descending", []string{demo[1], demo[0]}},
+				{"", "", []string{demo[2], demo[1], demo[0]}},
+				{"Session", "ascending", []string{demo[0], demo[1], demo[2]}},
+				{"Session", "descending", []string{demo[2], demo[1], demo[0]}},
+				{"Started", "ascending", []string{demo[0], demo[1], demo[2]}},
+				{"Started", "descending", []string{demo[2], demo[1], demo[0]}},
 			}
 			for _, step := range steps {
 				if step.col != "" {
@@ -359,7 +359,7 @@ func TestTimeline(t *testing.T) {
 	}{
 		{"lists", s.url("file", listsProject), listsTitles, "Sessions per day, 2025-12-30 to 2026-01-20"},
 		{"demo-webapp", e.url("file", webappProject),
-			[]string{"Mon 2 Mar 2026: 1 session", "Tue 3 Mar 2026: 1 session"}, "Sessions per day, 2026-03-02 to 2026-03-03"},
+			[]string{"Mon 2 Mar 2026: 1 session", "Tue 3 Mar 2026: 1 session", "Tue 10 Mar 2026: 1 session"}, "Sessions per day, 2026-03-02 to 2026-03-10"},
 	}
 	tb := newTab(t)
 	s.openIn(tb)

@@ -14,6 +14,7 @@ var sessionTitles = map[string]string{
 	notesPage:   `What's in notes/?`,
 	pagingPage:  "Let's add pagination to the products API: 20 items per page, `?page=` parameter.",
 	searchPage:  "Accent-insensitive product search",
+	whoPage:     "Tests, review and QA of the checkout",
 	hostilePage: `Hostile title ` + hostileImg + ` ` + hostileDetails,
 }
 

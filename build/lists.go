@@ -90,7 +90,31 @@ func projectView(pp *projectPlan, units map[string]*unit) *render.ProjectPage {
 	pv.Timeline = markup.Timeline(days)
 	pv.CostDays, pv.CostModels = tally.Charts()
 	pv.First, pv.Last = render.MkTime(first), render.MkTime(last)
+	pv.Tags = render.Tags(append(append([]render.SessionRow(nil), pv.Sessions...), page.Empty...))
 	return page
+}
+
+// tagGroups lists the archive's tagged sessions under their tags, tags by
+// name, sessions newest first.
+func tagGroups(list []recentSession) []render.TagGroup {
+	sort.SliceStable(list, func(i, j int) bool { return list[i].o.Start.After(list[j].o.Start) })
+	byTag := map[string]*render.TagGroup{}
+	var out []*render.TagGroup
+	for _, r := range list {
+		g := byTag[r.o.Tag]
+		if g == nil {
+			g = &render.TagGroup{Name: r.o.Tag}
+			byTag[r.o.Tag] = g
+			out = append(out, g)
+		}
+		g.Sessions = append(g.Sessions, render.TagSession{Title: r.o.Title, URL: link.Rel(link.Index(), r.page), Project: r.pp.p.Name})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	groups := make([]render.TagGroup, len(out))
+	for i, g := range out {
+		groups[i] = *g
+	}
+	return groups
 }
 
 // recentMax is how many sessions the index lists as the most recent.
@@ -131,7 +155,7 @@ func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, u
 	idx := &render.IndexView{}
 	home := &render.HomeView{IndexView: idx}
 	var archiveCost render.CostTally
-	var recent []recentSession
+	var recent, tagged []recentSession
 	type proj struct {
 		pp   *projectPlan
 		pv   *render.ProjectPage
@@ -191,9 +215,13 @@ func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, u
 			if !u.Overview.NoConversation() {
 				recent = append(recent, recentSession{sp.page, u.Overview, pp})
 			}
+			if u.Overview.Tag != "" {
+				tagged = append(tagged, recentSession{sp.page, u.Overview, pp})
+			}
 		}
 	}
 	home.Recent = recentRows(recent)
+	home.Tags = tagGroups(tagged)
 	home.CostDays, home.CostModels = archiveCost.Charts()
 	if !cfg.NoSearch {
 		if err := write(&render.Page{Path: link.Search(), Title: "Search", Kind: "search", Crumbs: []render.Crumb{{Label: "Search"}}}); err != nil {

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"ccsite/build/link"
@@ -29,7 +30,14 @@ func Docs(s *session.Session, page, project string) []Doc {
 	if agent && s.Agent.ParentID != "" {
 		base.Session = s.Agent.ParentID
 	}
+	var last time.Time
 	add := func(anchor, role, tool, model string, t session.Message, text string) {
+		// A record without a time (the bookkeeping kinds write none) is
+		// found by date as the message before it.
+		if t.Time.IsZero() {
+			t.Time = last
+		}
+		last = t.Time
 		text = strings.TrimSpace(text)
 		if text == "" {
 			return
@@ -42,6 +50,10 @@ func Docs(s *session.Session, page, project string) []Doc {
 		d.Role, d.Tool, d.Model, d.Time, d.Text = role, tool, model, t.Time, clip(session.StripANSI(text))
 		out = append(out, d)
 	}
+	if s.Tag != "" && !agent {
+		// The session's tag, found as "#tag" or its word.
+		add("session-tag", "event", "", "", session.Message{Time: s.Start}, "#"+s.Tag+" tag "+s.Tag)
+	}
 	for _, m := range s.Messages {
 		anchor := link.Message(m.UUID)
 		switch {
@@ -50,14 +62,24 @@ func Docs(s *session.Session, page, project string) []Doc {
 		case m.Kind == session.KindMeta && (m.PromptSource == session.PromptSourceSystem || m.PromptSource == session.PromptSourceSDK):
 			// A prompt Claude Code or a program wrote: found as a prompt.
 			add(anchor, "prompt", "", "", *m, m.Text())
-		case len(m.Teammates) > 0:
+		case len(m.Teammates) > 0 || len(m.Notices) > 0:
 			// One document per teammate's message; the ids differ by a
 			// suffix the page ignores.
 			for i, t := range m.Teammates {
 				d := len(out)
-				add(anchor, "teammate", "", "", *m, strings.TrimSpace(t.ID+" "+t.Summary+"\n"+t.Body))
+				add(anchor, "teammate", "", "", *m, strings.Join(strings.Fields(t.ID+" "+t.Name+" "+t.Summary), " ")+"\n"+t.Body)
 				if len(out) > d {
 					out[d].ID += fmt.Sprintf("?teammate=%d", i+1)
+				}
+			}
+			// A background task's completion: found by its summary and
+			// result.
+			for i, n := range m.Notices {
+				f := session.ParseNotice(n)
+				d := len(out)
+				add(anchor, "event", "", "", *m, strings.TrimSpace(f.Summary+"\n"+clipTo(f.Result, MaxOutput)))
+				if len(out) > d && i > 0 {
+					out[d].ID += fmt.Sprintf("?notice=%d", i+1)
 				}
 			}
 		case m.Kind == session.KindSystem || m.Kind == session.KindAttachment:

@@ -19,6 +19,10 @@ func TestDocsNewerShapes(t *testing.T) {
 		"event-new-file":          {"event|File attached: export.go"},
 		"event-new-continued-in":  {"event|Continued in another session: 9c2d4e6f"},
 		"event-new-prompt-source": {"prompt|Run the nightly check", "prompt|Summarize the export"},
+		// A session's tag; background tasks' completions; an agent's report.
+		"who-said-what": {"event|#checkout tag checkout", `event|Background command "Run the test suite" completed (exit code 0)`,
+			`event|Agent "Review checkout changes" completed`, "teammate|a4e1c9b27d05f3e68\n## Review of src/checkout/",
+			"teammate|qa Checkout flows pass"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

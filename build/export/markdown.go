@@ -109,14 +109,31 @@ func (mw *mdWriter) message(m *session.Message) {
 	case session.KindCompactSummary:
 		mw.printf("\n> **Conversation compacted.** Summary:\n>\n%s\n", quote(prose(m.Text())))
 	case session.KindNotification:
-		// An agent team's messages, one per teammate; other notices are
+		// An agent team's messages, one per teammate, and an agent's
+		// report; a background task's completion as one line; the rest is
 		// text Claude Code added, kept out of the reading copy.
 		for _, t := range m.Teammates {
-			who := "Teammate " + prose(oneLine(t.ID))
+			role := "Teammate "
+			switch t.Via {
+			case session.TagAgentMessage:
+				role = "Agent "
+			case session.TagCrossSession:
+				role = "Session "
+			}
+			who := role + prose(oneLine(strings.TrimSpace(t.ID+" "+t.Name)))
 			if t.Summary != "" {
 				who += " — " + prose(oneLine(t.Summary))
 			}
+			if e, ok := session.TeamEventOf(t.Body); ok {
+				mw.printf("\n> _%s: %s_\n", who, prose(oneLine(strings.ReplaceAll(strings.TrimSuffix(e.Type, "_notification"), "_", " "))))
+				continue
+			}
 			mw.printf("\n### %s\n\n%s\n", who, prose(t.Body))
+		}
+		for _, n := range m.Notices {
+			if f := session.ParseNotice(n); f.Summary != "" {
+				mw.printf("\n> _Background task: %s_\n", prose(oneLine(f.Summary)))
+			}
 		}
 	case session.KindMeta:
 		// Text Claude Code added: kept out of the reading copy, but for a
@@ -141,6 +158,9 @@ func (mw *mdWriter) message(m *session.Message) {
 		}
 	case session.KindSystem:
 		r := m.Record()
+		if session.Bookkeeping(r) {
+			return // the page's full view has it; the reading copy does not
+		}
 		if text, ok := session.EventText(r); ok {
 			mw.printf("\n> _%s_\n", prose(oneLine(text)))
 			return

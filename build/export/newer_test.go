@@ -32,6 +32,9 @@ func TestMarkdownNewerShapes(t *testing.T) {
 		"event-new-prompt-source":   {"### You (queued)", "### Prompt (system)", "### Prompt (sdk)", "Summarize the export"},
 		"event-new-cost-state":      {"### Claude"},
 		"event-new-artifact-ledger": {"### Claude"},
+		"who-said-what": {"### Agent a4e1c9b27d05f3e68\n\n## Review of src/checkout/", "### Teammate qa — Checkout flows pass",
+			"> _Teammate qa: idle_", `> _Background task: Background command "Run the test suite" completed (exit code 0)_`,
+			"> _Tagged checkout_", "> _Claude ended the conversation (EndConversation)"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -44,7 +47,8 @@ func TestMarkdownNewerShapes(t *testing.T) {
 					t.Errorf("Markdown lacks %q:\n%s", w, b.String())
 				}
 			}
-			if strings.Contains(b.String(), "cost-state") || strings.Contains(b.String(), "artifact-ledger") {
+			if strings.Contains(b.String(), "cost-state") || strings.Contains(b.String(), "artifact-ledger") ||
+				strings.Contains(b.String(), "Attribution snapshot") || strings.Contains(b.String(), "<task-notification>") {
 				t.Errorf("bookkeeping shown:\n%s", b.String())
 			}
 		})

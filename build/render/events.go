@@ -80,7 +80,8 @@ func (c *viewCtx) system(m *session.Message) Event {
 		return Event{Icon: "info", Text: text}
 	}
 	if text, ok := session.EventText(r); ok {
-		e := Event{Icon: "info", Text: text, Raw: c.rawJSON(r.Raw)}
+		icon, level := newerLook(r.Type)
+		e := Event{Icon: icon, Level: level, Text: text, Raw: c.rawJSON(r.Raw)}
 		switch r.Subtype {
 		case transcript.SubtypeModelRefusal, transcript.SubtypeModelConsent:
 			e.Icon, e.Level = "model", "warn"
@@ -187,6 +188,19 @@ func (c *viewCtx) system(m *session.Message) Event {
 		return Event{Icon: "info", Text: label + ": " + strings.TrimSpace(session.StripANSI(text)), Level: level, Raw: raw}
 	}
 	return Event{Icon: "info", Text: label, Detail: c.b.MD.ANSI(text), Level: level, Raw: raw}
+}
+
+// newerLook is the icon and level of a record kind newer than 2.1.237:
+// the model ending the conversation stops it, context collapses compact
+// it.
+func newerLook(t string) (icon, level string) {
+	switch t {
+	case transcript.TypeEndedByModel:
+		return "stop", "warn"
+	case transcript.TypeContextCollapseCommit, transcript.TypeContextCollapseSnap, transcript.TypeContextCollapseReset:
+		return "compact", ""
+	}
+	return "info", ""
 }
 
 // tagValue returns the body of <name>…</name> in s, trimmed.

@@ -18,6 +18,8 @@ type HomeView struct {
 	// CostDays and CostModels draw the archive's cost per day and by
 	// model.
 	CostDays, CostModels *Chart
+	// Tags are the archive's tags, each with its sessions.
+	Tags []TagGroup
 }
 
 // RecentRow is a session among the most recent ones of the archive.
@@ -32,6 +34,8 @@ type RecentRow struct {
 	Messages  int
 	Size      string
 	Bytes     int64
+	// Tag is the session's tag, "" without one.
+	Tag string
 }
 
 // Totals are the archive's figures.
@@ -64,7 +68,7 @@ type ProjectPage struct {
 func RecentOf(o session.Overview, url, project, projectURL string) RecentRow {
 	r := RecentRow{Title: o.Title, URL: url, Project: project, ProjectURL: projectURL, When: mkTime(o.End),
 		Active: duration(o.Active), ActiveSec: int64(o.Active.Seconds()), Messages: o.Messages,
-		Size: Size(o.Bytes), Bytes: o.Bytes}
+		Size: Size(o.Bytes), Bytes: o.Bytes, Tag: o.Tag}
 	if !o.End.IsZero() {
 		r.WhenUnix = o.End.Unix()
 	}

@@ -444,8 +444,9 @@ var readerChecks = map[string][]check{
 		has("Base directory for this skill: /home/dev/.claude/skills/release"),
 	},
 	"event-task-notification": {
-		has(`Background command "npm run build" completed (exit code 0)`),
-		hasNot("<task-id>", "<status>", "<summary>", "</task-notification>"),
+		// One line: what happened, its exit code and output file.
+		has(`✓ background task Background command "npm run build" completed · exit 0 · output file b07h5t4ng.output`),
+		hasNot("<task-id>", "<status>", "<summary>", "</task-notification>", "(exit code 0)"),
 	},
 	"event-prompt-context": {
 		closedDetails("IDE: opened file"),
@@ -577,6 +578,34 @@ var readerChecks = map[string][]check{
 	},
 	"event-new-worktree-state": {
 		hasNot("unknown record", "worktree-state"), has("Done: the export takes --since now."),
+	},
+	"event-task-by-id": {
+		// An older notification names its task, not its call: the line
+		// links the call whose result started that task; a failure is
+		// marked so.
+		has(`✗ background task Background command "Upgrade claude-code cask via Homebrew" failed · exit 1 · output file b3932ee.output`),
+		inMarkup(`<a href="#tool-toolu_01ById0001">Background command`, `class="msg notification task-note error"`),
+		hasNot("<task-notification>", "with exit code 1"),
+	},
+	"who-said-what": {
+		// Background tasks that report while Claude works: one line each,
+		// in the running turn, their note and usage read, never "You".
+		has(`✓ background task Background command "Run the test suite" completed · exit 0 · output file b7f3k2q.output`,
+			`✓ background task Agent "Review checkout changes" completed · 48,210 tokens · 17 tool uses · 3m 04s · output file a4e1c9b27d05f3e68.output`),
+		hasNot("<task-notification>", "<note>", "<usage>", "<subagent_tokens>", "You (queued while Claude worked)", "Prompt written by Claude Code", "unknown record"),
+		// The agent's report is the agent's, its hand-back frame Claude
+		// Code's, set apart.
+		has("agent a4e1c9b27d05f3e68 Review of src/checkout/", "applyCoupon reads cart.total before the tax line"),
+		closedDetails("Text Claude Code added around it"),
+		// A teammate's message and idle notice, and the framing around
+		// them.
+		has("teammate qa Checkout flows pass", "teammate qa idle since 09:19 (available)",
+			"Added by Claude Code: Another Claude session sent a message: This came from another Claude session — not typed by the user."),
+		hasNot(`{"type":"idle_notification"`, "<teammate-message"),
+		// The tag and the model's end of the conversation; the bookkeeping
+		// kinds as events.
+		has("ended by Claude", "Tagged checkout", "Claude ended the conversation (EndConversation)",
+			"Companion introduced: Pip the axolotl", "Memory mode: auto (setting)", "Older messages collapsed in context: Started the test suite"),
 	},
 	"markdown-headings": {
 		// Transcript headings look like headings but stay out of the

@@ -98,6 +98,10 @@ type SessionView struct {
 	Stats      session.Stats
 	Tools      []NameCount
 	PRs        []session.PRLink
+	// Tag is the session's tag ("" without); EndedByModel says the model
+	// ended the conversation.
+	Tag          string
+	EndedByModel bool
 
 	Agents  []AgentLink
 	Warmups []*SessionView
@@ -176,6 +180,9 @@ type TurnView struct {
 	// set when such a turn holds only bookkeeping (hooks, progress).
 	HasPrompt bool
 	Quiet     bool
+	// EndedByModel marks the turn in which the model ended the
+	// conversation (EndConversation).
+	EndedByModel bool
 	// Tools counts the turn's tool calls, ToolNames names the most used;
 	// Took is its wall time; OutTokens what the model wrote in it.
 	Tools     int
@@ -298,6 +305,7 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		Problems: s.Problems, Unknown: sortedCounts(s.Unknown), Source: s.Path,
 		Prev: l.Prev, Next: l.Next, Deleted: l.Deleted,
 		ContinuedIn: l.ContinuedIn, ContinuedFrom: l.ContinuedFrom,
+		Tag: s.Tag, EndedByModel: s.EndedByModel,
 	}
 	for _, e := range l.Exports {
 		e.URL = link.Rel(l.Page, e.URL)
@@ -382,6 +390,9 @@ func splitTurns(s *session.Session, items []Item, pre string) []TurnView {
 	turnOf := map[string]int{}
 	for _, m := range s.Messages {
 		turnOf[m.UUID] = m.Turn
+		if k, ok := byIndex[m.Turn]; ok && m.Type == transcript.TypeEndedByModel {
+			out[k].EndedByModel = true
+		}
 	}
 	for _, it := range items {
 		k, ok := byIndex[turnOf[it.UUID]]
@@ -425,6 +436,9 @@ type viewCtx struct {
 	deferred bool
 	// costOf is each answer's cost (its API response's).
 	costOf map[*session.Message]session.Cost
+	// taskCalls are the tool calls that started background tasks, by
+	// task id (made when a notification first needs them).
+	taskCalls map[string]string
 }
 
 // items turns messages into items: tool results are shown inside the
@@ -612,8 +626,11 @@ var reCaveat = regexp.MustCompile(`(?s)</?local-command-caveat>`)
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
-// Notification is a task, bash or teammate notification: its summary line,
-// its fields (task id, status, output file), and its body collapsed.
+// Notification is what another agent or Claude Code itself wrote into the
+// conversation: background tasks' completions (Tasks, a line each), the
+// messages of teammates, agents and other sessions (Teammates, each
+// credited to its writer), and the text Claude Code put around them
+// (Framing). Label, Summary, Fields and Body show a notice of another tag.
 type Notification struct {
 	Label   string
 	Summary string
@@ -624,6 +641,11 @@ type Notification struct {
 	// Teammates, when set, are an agent team's messages, each shown as
 	// its own message from its teammate.
 	Teammates []TeammateView
+	Tasks     []TaskNote
+	// Framing is Claude Code's text around the blocks, muted; Long puts
+	// it in a collapsed block.
+	Framing     template.HTML
+	FramingLong bool
 }
 
 // NameValue is a labelled field.
@@ -632,20 +654,24 @@ type NameValue struct {
 	Value string
 }
 
-// noticeFields are the parts of a notification Claude Code writes as tags.
-var noticeFields = map[string]bool{"task-id": true, "shell-id": true, "agent-id": true, "output-file": true,
-	"status": true, "summary": true, "result": true, "exit-code": true, "tool-use-id": true}
-
-var reField = regexp.MustCompile(`(?s)<([a-z][a-z-]*)>(.*?)</([a-z][a-z-]*)>`)
-
-// TeammateView is one teammate's message of an agent team.
+// TeammateView is one teammate's message of an agent team, or an agent's
+// or another session's: Role names which ("teammate", "agent",
+// "session"); URL links an agent's page. Event is a protocol message (an
+// idle notice…) as one muted line, in place of a body.
 type TeammateView struct {
 	Name    string
+	Role    string
+	URL     string
 	Color   string
 	Summary string
-	Body    template.HTML
-	Chars   int
-	Open    bool
+	// Event, Since and EventWhy are a protocol message: what, since
+	// when (Zero: not said), why ("" for none).
+	Event    string
+	Since    Time
+	EventWhy string
+	Body     template.HTML
+	Chars    int
+	Open     bool
 }
 
 // reColor accepts the colours a teammate may carry (a name or a hex code).
@@ -665,53 +691,20 @@ func annotate(m *session.Message, a Answer) Answer {
 
 func (c *viewCtx) notification(m *session.Message) Notification {
 	n := Notification{Label: strings.ReplaceAll(m.Command.Name, "-", " ")}
-	if len(m.Teammates) > 0 {
-		for _, t := range m.Teammates {
-			tv := TeammateView{Name: orDefault(t.ID, "teammate"), Summary: t.Summary}
-			if reColor.MatchString(t.Color) {
-				tv.Color = t.Color
-			}
-			if t.Body != "" {
-				tv.Body = c.b.MD.Markdown(t.Body)
-				tv.Chars = runes(t.Body)
-				tv.Open = tv.Chars < 400
-			}
-			n.Teammates = append(n.Teammates, tv)
-		}
+	n.Framing, n.FramingLong = c.framing(m.Framing)
+	for _, t := range m.Teammates {
+		n.Teammates = append(n.Teammates, c.teammate(t))
+	}
+	for _, body := range m.Notices {
+		n.Tasks = append(n.Tasks, c.taskNote(m.Command.Name, body))
+	}
+	if len(n.Teammates) > 0 || len(n.Tasks) > 0 {
 		return n
 	}
 	if m.Command.Args != "" {
 		n.Label += " from " + m.Command.Args
 	}
-	body := m.Command.Notice
-	// <task-notification> holds <task-id>, <status>, <summary>, <result>…
-	rest := reField.ReplaceAllStringFunc(body, func(f string) string {
-		sub := reField.FindStringSubmatch(f)
-		if sub[1] != sub[3] {
-			return f
-		}
-		name, value := sub[1], strings.TrimSpace(sub[2])
-		if !noticeFields[name] {
-			return f
-		}
-		switch name {
-		case "summary":
-			n.Summary = value
-		case "result":
-			body = value
-			return ""
-		default:
-			n.Fields = append(n.Fields, NameValue{strings.ReplaceAll(name, "-", " "), value})
-		}
-		return ""
-	})
-	if len(n.Fields) == 0 && n.Summary == "" {
-		rest = body
-	} else if body == m.Command.Notice {
-		body = ""
-	}
-	text := strings.TrimSpace(body + "\n\n" + strings.TrimSpace(rest))
-	if text != "" {
+	if text := strings.TrimSpace(m.Command.Notice); text != "" {
 		n.Body = c.b.MD.Markdown(text)
 		n.Chars = runes(text)
 		n.Open = n.Chars < 400
@@ -926,6 +919,8 @@ type ProjectView struct {
 	// CostDays and CostModels draw the project's cost per day and by
 	// model (CostTally).
 	CostDays, CostModels *Chart
+	// Tags are its sessions' tags, a filter each.
+	Tags []TagCount
 }
 
 // Cost is the project's cost, spelled.
@@ -949,6 +944,8 @@ type SessionRow struct {
 	// CostMicros sorts it.
 	Cost       string
 	CostMicros int64
+	// Tag is the session's tag, "" without one.
+	Tag string
 }
 
 // Row summarises a session for its project page.

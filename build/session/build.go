@@ -202,7 +202,21 @@ func conversational(r *transcript.Record) bool {
 // displayableSide reports whether a record outside the tree is still shown
 // in the conversation where it occurred.
 func displayableSide(r *transcript.Record) bool {
-	return !r.Known() || r.Type == transcript.TypePRLink
+	return !r.Known() || r.Type == transcript.TypePRLink || newerEvent(r.Type)
+}
+
+// newerEvent reports the record kinds newer than 2.1.237 that show where
+// they occurred: a tag and the model ending the conversation, and the
+// bookkeeping ones, as events of the full view.
+func newerEvent(t string) bool {
+	switch t {
+	case transcript.TypeTag, transcript.TypeEndedByModel, transcript.TypeIsolationLatch,
+		transcript.TypeAttributionSnapshot, transcript.TypeObserverRef, transcript.TypeContextCollapseCommit,
+		transcript.TypeContextCollapseSnap, transcript.TypeContextCollapseReset, transcript.TypeHistorySuppression,
+		transcript.TypeMemoryMode:
+		return true
+	}
+	return false
 }
 
 // link resolves parents, cuts cycles and adopts stray roots so the nodes form

@@ -31,11 +31,21 @@ func classify(m *Message, r *transcript.Record) {
 		if r.Attachment != nil && r.Attachment.Type == transcript.AttachmentQueuedCommand {
 			m.Kind = KindQueued
 			m.Role = "user"
-			m.Blocks = []transcript.Block{{Type: "text", Text: r.Attachment.PromptText()}}
+			text := r.Attachment.PromptText()
+			m.Blocks = []transcript.Block{{Type: "text", Text: text}}
+			// A background task's completion (or another session's
+			// message) delivered while Claude worked: an event of the
+			// running turn, not a prompt.
+			if (queuedNotice(r.Attachment) || hasNoticeTag(text)) && classifyNotice(m, strings.TrimSpace(text), false) {
+				m.PromptSource = PromptSourceQueued
+			}
 		}
 	case transcript.TypeProgress:
 		m.Kind = KindProgress
-	case transcript.TypePRLink, transcript.TypeContinuedIn:
+	case transcript.TypePRLink, transcript.TypeContinuedIn, transcript.TypeTag, transcript.TypeEndedByModel,
+		transcript.TypeIsolationLatch, transcript.TypeAttributionSnapshot, transcript.TypeObserverRef,
+		transcript.TypeContextCollapseCommit, transcript.TypeContextCollapseSnap, transcript.TypeContextCollapseReset,
+		transcript.TypeHistorySuppression, transcript.TypeMemoryMode:
 		m.Kind = KindSystem
 	default:
 		m.Kind = KindUnknown
@@ -54,10 +64,7 @@ var (
 	reBashInput   = tagRe("bash-input")
 	reBashOut     = tagRe("bash-stdout")
 	reBashErr     = tagRe("bash-stderr")
-	reTaskNote    = tagRe("task-notification")
-	reTeammate    = tagRe("teammate-message")
 	reMemory      = tagRe("user-memory-input")
-	reBashNote    = tagRe("bash-notification")
 	// reContext matches the context Claude Code adds around what a person
 	// typed: reminders and the IDE's opened file or selection.
 	reContext = regexp.MustCompile(`(?s)<(system-reminder|ide_opened_file|ide_selection)>.*?</(system-reminder|ide_opened_file|ide_selection)>`)
@@ -103,23 +110,21 @@ func (f *tagFinder) find(s string) (string, bool) {
 	}
 }
 
+// hasNoticeTag reports text that may hold a notice block: the block
+// expression runs only on those.
+func hasNoticeTag(text string) bool {
+	for _, t := range []string{TagTaskNotification, TagBashNotification, TagTeammate, TagAgentMessage, TagCrossSession} {
+		if strings.Contains(text, "<"+t) {
+			return true
+		}
+	}
+	return false
+}
+
 // isRESpace is \s as Go's regexp has it.
 func isRESpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
-
-// notices are the messages Claude Code or other agents write as user
-// records: shown as notifications, never prompts.
-var notices = []struct {
-	re   *tagFinder
-	name string
-}{
-	{reTaskNote, "task-notification"},
-	{reTeammate, "teammate-message"},
-	{reBashNote, "bash-notification"},
-}
-
-var reTeammateID = regexp.MustCompile(`<teammate-message[^>]*\bteammate_id="([^"]*)"`)
 
 func tag(f *tagFinder, s string) (string, bool) { return f.find(s) }
 
@@ -147,7 +152,11 @@ func classifyUser(m *Message, r *transcript.Record) {
 	}
 	text := strings.TrimSpace(content.Text())
 	if r.IsMeta {
-		m.Kind = KindMeta
+		// An agent's report or a teammate's message may come marked
+		// isMeta: it is still theirs.
+		if !hasNoticeTag(text) || !classifyNotice(m, text, true) {
+			m.Kind = KindMeta
+		}
 		return
 	}
 	if strings.HasPrefix(text, interruptedPrefix) {
@@ -186,19 +195,8 @@ func classifyUser(m *Message, r *transcript.Record) {
 		m.Command = &Command{Stdout: out, Stderr: errOut}
 		return
 	}
-	for _, n := range notices {
-		if note, ok := tag(n.re, text); ok {
-			m.Kind = KindNotification
-			m.Command = &Command{Name: n.name, Notice: strings.TrimSpace(note)}
-			if n.re == reTeammate {
-				// An agent team's message holds one block per teammate.
-				m.Teammates = teammates(text)
-				if id := reTeammateID.FindStringSubmatch(text); id != nil {
-					m.Command.Args = id[1]
-				}
-			}
-			return
-		}
+	if hasNoticeTag(text) && classifyNotice(m, text, false) {
+		return
 	}
 	if note, ok := tag(reMemory, text); ok {
 		// "# note" typed to save a memory: a prompt of its own.

@@ -97,6 +97,11 @@ type Session struct {
 	// ContinuedIn is the session id the conversation goes on in (a
 	// continued-in record: the session was sent to the background).
 	ContinuedIn string `json:"continuedIn,omitempty"`
+	// Tag is the session's tag (its last tag record; /tag), "" without
+	// one. EndedByModel says the model ended the conversation
+	// (EndConversation: an ended-by-model record).
+	Tag          string `json:"tag,omitempty"`
+	EndedByModel bool   `json:"endedByModel,omitzero"`
 
 	// AgentRefs are the sub-agent ids this session's Task/Agent calls and
 	// agent_progress records name, with the call that names them.
@@ -211,6 +216,11 @@ type Message struct {
 	// Teammates are the <teammate-message> blocks of an agent team's
 	// message, every one kept.
 	Teammates []Teammate `json:"teammates,omitempty"`
+	// Notices are the bodies of a notification's <task-notification> and
+	// <bash-notification> blocks (ParseNotice reads them); Framing the
+	// text Claude Code wrote around a notification's blocks.
+	Notices []string `json:"notices,omitempty"`
+	Framing string   `json:"framing,omitempty"`
 
 	// Raw is the whole record for kinds without a message (system,
 	// attachment, progress, unknown), so JSON readers lose nothing.

@@ -45,6 +45,8 @@ type Overview struct {
 	// CostPartial says some of its output counts are partial records:
 	// Cost is then a lower bound.
 	CostPartial bool `json:"costPartial,omitzero"`
+	// Tag is the session's tag (/tag), "" without one.
+	Tag string `json:"tag,omitempty"`
 }
 
 // Overview summarises s.
@@ -73,7 +75,8 @@ func (s *Session) Overview() Overview {
 		Models: append([]string(nil), s.Models...), Agents: len(s.Agents), Problems: len(s.Problems),
 		Prompts: s.Stats.Prompts, Housekeeping: housekeeping, Answers: s.Stats.Answers, Messages: s.Stats.Messages,
 		Bytes: s.Stats.Bytes, Cost: cost.USD, CostUnknown: cost.Unknown, RecordedCost: recorded, CostByModel: byModel,
-		CostPartial: cost.Tokens.Partial > 0}
+		CostPartial: cost.Tokens.Partial > 0,
+		Tag:         s.Tag}
 }
 
 // NoConversation reports a session in which nothing was said: no prompt

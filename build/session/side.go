@@ -2,7 +2,6 @@ package session
 
 import (
 	"fmt"
-	"html"
 	"regexp"
 	"strings"
 
@@ -35,9 +34,13 @@ type ModelCostUsage struct {
 	CostUSD                  float64 `json:"costUSD"`
 }
 
-// Teammate is one <teammate-message> block of an agent team's message.
+// Teammate is one <teammate-message> block of an agent team's message, or
+// another agent's (<agent-message>) or session's (<cross-session-message>)
+// message: Via names the tag of those two.
 type Teammate struct {
 	ID      string `json:"id"`
+	Name    string `json:"name,omitempty"`
+	Via     string `json:"via,omitempty"`
 	Color   string `json:"color,omitempty"`
 	Summary string `json:"summary,omitempty"`
 	Body    string `json:"body"`
@@ -81,32 +84,8 @@ func attribution(r *transcript.Record) *Attribution {
 	return a
 }
 
-var (
-	reTeammateBlock = regexp.MustCompile(`(?s)<teammate-message((?:\s[^>]*)?)>(.*?)</teammate-message>`)
-	reAttr          = regexp.MustCompile(`([a-zA-Z_][a-zA-Z0-9_-]*)="([^"]*)"`)
-)
-
-// teammates splits a user message into its <teammate-message> blocks,
-// every one kept, in order.
-func teammates(text string) []Teammate {
-	var out []Teammate
-	for _, b := range reTeammateBlock.FindAllStringSubmatch(text, -1) {
-		t := Teammate{Body: strings.TrimSpace(b[2])}
-		for _, a := range reAttr.FindAllStringSubmatch(b[1], -1) {
-			v := html.UnescapeString(a[2])
-			switch a[1] {
-			case "teammate_id":
-				t.ID = v
-			case "color":
-				t.Color = v
-			case "summary":
-				t.Summary = v
-			}
-		}
-		out = append(out, t)
-	}
-	return out
-}
+// reAttr reads a tag's attributes.
+var reAttr = regexp.MustCompile(`([a-zA-Z_][a-zA-Z0-9_-]*)="([^"]*)"`)
 
 // sideFacts reads what the records outside the tree say about the session
 // (its recorded cost, where it continues) and places the ones shown, as
@@ -129,8 +108,23 @@ func sideFacts(s *Session) {
 		case transcript.TypeContinuedIn:
 			s.ContinuedIn = r.ContinuedInSessionID
 			placeByLine(s, sideMessage(s, r, 0))
+		case transcript.TypeTag:
+			// The last tag record wins; an empty tag takes it off.
+			s.Tag = strings.TrimSpace(recordString(r, "tag"))
+		case transcript.TypeEndedByModel:
+			s.EndedByModel = true
 		}
 	}
+}
+
+// recordString is a string member of a record's JSON ("" when it is of
+// another shape).
+func recordString(r *transcript.Record, key string) string {
+	var m map[string]jsontext.Value
+	if transcript.Unmarshal(r.Raw, &m) != nil {
+		return ""
+	}
+	return RawString(m[key])
 }
 
 // placeByLine inserts m into the live branch after the last message written
@@ -155,7 +149,10 @@ func Bookkeeping(r *transcript.Record) bool {
 		transcript.TypeAgentSetting, transcript.TypeFrameLink, transcript.TypeRelocated,
 		transcript.TypeForkContextRef, transcript.TypeDevMods, transcript.TypeStarted,
 		transcript.TypeResult, transcript.TypeTaskSummary, transcript.TypeContentReplacement,
-		transcript.TypeATISLatch, transcript.TypeFileHistoryDelta:
+		transcript.TypeATISLatch, transcript.TypeFileHistoryDelta, transcript.TypeIsolationLatch,
+		transcript.TypeAttributionSnapshot, transcript.TypeObserverRef, transcript.TypeContextCollapseCommit,
+		transcript.TypeContextCollapseSnap, transcript.TypeContextCollapseReset, transcript.TypeHistorySuppression,
+		transcript.TypeMemoryMode:
 		return true
 	}
 	return strings.HasPrefix(r.Type, transcript.TypeArtifactPrefix)
@@ -177,6 +174,66 @@ func EventText(r *transcript.Record) (text string, ok bool) {
 		return systemText(r)
 	case transcript.TypeAttachment:
 		return attachmentText(r)
+	}
+	return newerText(r)
+}
+
+// newerText is the line of the record kinds newer than 2.1.237, from the
+// members their writer gives them; any member of another shape is left
+// out of the line (the full view shows the record).
+func newerText(r *transcript.Record) (string, bool) {
+	var m map[string]jsontext.Value
+	if transcript.Unmarshal(r.Raw, &m) != nil {
+		m = nil
+	}
+	str := func(k string) string { return strings.TrimSpace(RawString(m[k])) }
+	with := func(label, v string) string {
+		if v == "" {
+			return label
+		}
+		return label + ": " + Excerpt(v, 160)
+	}
+	in := func(label, v string) string {
+		if v == "" {
+			return label
+		}
+		return label + " (" + Excerpt(v, 80) + ")"
+	}
+	switch r.Type {
+	case transcript.TypeTag:
+		if t := str("tag"); t != "" {
+			return "Tagged " + Excerpt(t, 80), true
+		}
+		return "Tag removed", true
+	case transcript.TypeEndedByModel:
+		return "Claude ended the conversation (EndConversation): no later prompt is answered in this session", true
+	case transcript.TypeIsolationLatch:
+		return with("Isolation latched", str("side")), true
+	case transcript.TypeAttributionSnapshot:
+		return with("Attribution snapshot", str("messageId")), true
+	case transcript.TypeObserverRef:
+		return "Observer attached", true
+	case transcript.TypeContextCollapseCommit:
+		return with("Older messages collapsed in context", str("summary")), true
+	case transcript.TypeContextCollapseSnap:
+		var staged []jsontext.Value
+		if transcript.Unmarshal(m["staged"], &staged) != nil || len(staged) == 0 {
+			return "Context collapse state saved", true
+		}
+		if len(staged) == 1 {
+			return "Context collapse state saved: 1 span staged", true
+		}
+		return fmt.Sprintf("Context collapse state saved: %d spans staged", len(staged)), true
+	case transcript.TypeContextCollapseReset:
+		return in("Context collapses reset", str("reason")), true
+	case transcript.TypeHistorySuppression:
+		return in("History kept out of later sessions", str("cause")), true
+	case transcript.TypeMemoryMode:
+		t := with("Memory mode", str("mode"))
+		if reason := str("reason"); reason != "" {
+			t += " (" + Excerpt(reason, 80) + ")"
+		}
+		return t, true
 	}
 	return "", false
 }
@@ -224,6 +281,8 @@ type attachmentFields struct {
 	BashFirst     jsontext.Value `json:"bashFirst"`
 	SteerOnly     jsontext.Value `json:"steerOnly"`
 	Bypass        jsontext.Value `json:"bypass"`
+	Name          jsontext.Value `json:"name"`
+	Species       jsontext.Value `json:"species"`
 	ContentString string         `json:"-"`
 }
 
@@ -254,6 +313,7 @@ func attachmentFieldsOf(a *transcript.Attachment) attachmentFields {
 	f.IDEName, f.LineStart, f.LineEnd = str("ideName"), num("lineStart"), num("lineEnd")
 	f.Skills = m["skills"]
 	f.AutoConsent, f.BashFirst, f.SteerOnly, f.Bypass = m["autoModeConsentFlow"], m["bashFirst"], m["steerOnly"], m["bypass"]
+	f.Name, f.Species = m["name"], m["species"]
 	f.ContentString = RawString(a.Content)
 	return f
 }
@@ -356,6 +416,15 @@ func attachmentText(r *transcript.Record) (string, bool) {
 		return t, true
 	case transcript.AttachmentUltraEffortEnter:
 		return "Ultra effort mode entered", true
+	case transcript.AttachmentCompanionIntro:
+		name, species := RawString(f.Name), RawString(f.Species)
+		switch {
+		case name != "" && species != "":
+			return "Companion introduced: " + name + " the " + species, true
+		case name+species != "":
+			return "Companion introduced: " + name + species, true
+		}
+		return "Companion introduced", true
 	}
 	return "", false
 }

@@ -619,6 +619,40 @@ var fixtureTests = []struct {
 	{"fork-context-ref.jsonl", []string{"fork-context-ref"}, true, func(t *testing.T, rs []Record) {
 		eq(t, "forkedFromSessionId", jsonAt(t, rs[0].Raw, "forkedFromSessionId"), any("1f2e3d4c-5b6a-4978-8a9b-0c1d2e3f4a5b"))
 	}},
+	// Kinds newer than 2.1.237 (Claude Code's own table of record types).
+	{"tag.jsonl", []string{"tag"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "tag", jsonAt(t, rs[0].Raw, "tag"), any("release"))
+	}},
+	{"ended-by-model.jsonl", []string{"ended-by-model"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Time", rs[0].Time.IsZero(), false)
+	}},
+	{"isolation-latch.jsonl", []string{"isolation-latch"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "side", jsonAt(t, rs[0].Raw, "side"), any("worktree"))
+	}},
+	{"attribution-snapshot.jsonl", []string{"attribution-snapshot"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "SessionID", rs[0].SessionID, sessionID)
+	}},
+	{"observer-ref.jsonl", []string{"observer-ref"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "SessionID", rs[0].SessionID, sessionID)
+	}},
+	{"marble-origami-commit.jsonl", []string{"marble-origami-commit"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "summary", jsonAt(t, rs[0].Raw, "summary"), any("Read the ledger schema and its tests."))
+	}},
+	{"marble-origami-snapshot.jsonl", []string{"marble-origami-snapshot"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "armed", jsonAt(t, rs[0].Raw, "armed"), any(true))
+	}},
+	{"marble-origami-reset.jsonl", []string{"marble-origami-reset"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "reason", jsonAt(t, rs[0].Raw, "reason"), any("rewind"))
+	}},
+	{"history-suppression.jsonl", []string{"history-suppression"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "cause", jsonAt(t, rs[0].Raw, "cause"), any("account-switch"))
+	}},
+	{"memory-mode.jsonl", []string{"memory-mode"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "mode", jsonAt(t, rs[0].Raw, "mode"), any("auto"))
+	}},
+	{"attachment-companion_intro.jsonl", []string{"attachment/companion_intro"}, true, func(t *testing.T, rs []Record) {
+		eq(t, "Attachment.Type", att(t, rs[0]).Type, "companion_intro")
+	}},
 	{"dev-mods.jsonl", []string{"dev-mods"}, true, func(t *testing.T, rs []Record) {
 		eq(t, "sessionId", jsonAt(t, rs[0].Raw, "sessionId"), any("5b1e2c7a-3f4d-4e8a-9c21-7d0f6a8b9e13"))
 	}},

@@ -39,6 +39,20 @@ const (
 	TypeResult             = "result"
 	TypeTaskSummary        = "task-summary"
 	TypeContentReplacement = "content-replacement"
+	// Kinds newer than 2.1.237, from Claude Code's own table of record
+	// types: a session's tag, the end of a conversation by the model
+	// (EndConversation), and bookkeeping (latches, snapshots, context
+	// collapse commits, memory mode, history suppression).
+	TypeTag                   = "tag"
+	TypeEndedByModel          = "ended-by-model"
+	TypeIsolationLatch        = "isolation-latch"
+	TypeAttributionSnapshot   = "attribution-snapshot"
+	TypeObserverRef           = "observer-ref"
+	TypeContextCollapseCommit = "marble-origami-commit"
+	TypeContextCollapseSnap   = "marble-origami-snapshot"
+	TypeContextCollapseReset  = "marble-origami-reset"
+	TypeHistorySuppression    = "history-suppression"
+	TypeMemoryMode            = "memory-mode"
 	// TypeArtifactPrefix starts the artifact ledgers' types (artifact-*),
 	// all known.
 	TypeArtifactPrefix = "artifact-"
@@ -102,6 +116,7 @@ const (
 	AttachmentSelectedLinesInIDE    = "selected_lines_in_ide"
 	AttachmentInvokedSkills         = "invoked_skills"
 	AttachmentUltraEffortEnter      = "ultra_effort_enter"
+	AttachmentCompanionIntro        = "companion_intro"
 )
 
 var knownTypes = map[string]bool{
@@ -113,6 +128,9 @@ var knownTypes = map[string]bool{
 	TypeCostState: true, TypeContinuedIn: true, TypeWorktreeState: true, TypeAgentColor: true,
 	TypeFrameLink: true, TypeRelocated: true, TypeForkContextRef: true, TypeDevMods: true,
 	TypeStarted: true, TypeResult: true, TypeTaskSummary: true, TypeContentReplacement: true,
+	TypeTag: true, TypeEndedByModel: true, TypeIsolationLatch: true, TypeAttributionSnapshot: true,
+	TypeObserverRef: true, TypeContextCollapseCommit: true, TypeContextCollapseSnap: true,
+	TypeContextCollapseReset: true, TypeHistorySuppression: true, TypeMemoryMode: true,
 }
 
 var knownSubtypes = map[string]bool{
@@ -139,7 +157,7 @@ var knownAttachments = map[string]bool{
 	AttachmentEditedTextFile: true, AttachmentNestedMemory: true, AttachmentFile: true,
 	AttachmentDateChange: true, AttachmentPlanMode: true, AttachmentPlanModeExit: true,
 	AttachmentCompactFileReference: true, AttachmentSelectedLinesInIDE: true,
-	AttachmentInvokedSkills: true, AttachmentUltraEffortEnter: true,
+	AttachmentInvokedSkills: true, AttachmentUltraEffortEnter: true, AttachmentCompanionIntro: true,
 }
 
 // KnownType reports whether t is a record type this package types; any other
