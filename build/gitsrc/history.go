@@ -40,6 +40,10 @@ type Checkpoint struct {
 	Branch       string    // the branch the session worked on
 	Created      time.Time // created_at
 	FilesTouched []string  // files_touched, sorted
+	// LastUUID is the uuid of the last record (with a uuid) of the
+	// session's transcript as this checkpoint kept it: the turn holding
+	// it is the turn the checkpoint's commit came from.
+	LastUUID string
 }
 
 // CommitURL is the web address of the commit with the given hash, "" when
