@@ -183,10 +183,10 @@ func TestAxe(t *testing.T) {
 		{kind: "index", url: e.url("file", "index.html")},
 		{kind: "project", url: e.url("file", webappProject)},
 		{kind: "session", url: e.url("file", longestSession(t, e.site, e.pages)), views: true,
-			shows: `!!document.querySelector(".tool-line > details.tool + a.anchor")`},
+			shows: `!!document.querySelector("a.anchor[aria-label='Link to this tool call']")`},
 		{kind: "session-ansi", url: e.url("file", ansiPage), views: true,
 			shows: `!!document.querySelector(".tool-error .term-fg31") && !!document.querySelector(".tool.status-error .fold .added") &&
-				!!document.querySelector("pre[data-scroller]") &&
+				[...document.querySelectorAll("pre")].some(p => p.scrollWidth > p.clientWidth + 1) &&
 				!!document.querySelector(".task-board") && /Before the first prompt/.test(document.querySelector(".turn-mark").textContent)`},
 		{kind: "session-branch", url: e.url("file", notesPage), views: true, shows: `!!document.querySelector("details.branch")`},
 		{kind: "agent", url: e.url("file", link.Agent(webapp, shareSession, "a7c31de")), views: true},
