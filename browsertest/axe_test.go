@@ -232,10 +232,10 @@ func TestAxeSite(t *testing.T) {
 	axeMatrix(t, tb, string(src), pages, 20*time.Minute)
 }
 
-// ansiPage is the demo session whose error cards print ANSI colours, with
-// a failed edit's line counts on an error card and lines too long for
-// their boxes (a Read result, a code block, a table).
-var ansiPage = link.Session(link.ProjectSlug("/home/demo/infra"), "a11ce5e5-0c01-5e55-9a7e-c0105ca1e000")
+// ansiPage is the session of testdata/a11y: error cards in ANSI colours,
+// a failed edit's line counts on an error card, lines too long for their
+// boxes, a task board and a turn before the first prompt.
+var ansiPage = link.Session(link.ProjectSlug("/home/test/a11y"), "a11ce5e5-0c01-5e55-9a7e-c0105ca1e000")
 
 // axeOpenJS opens every <details> of the page but those holding more
 // than 1,500 elements (a folded long output: axe's colour check takes
