@@ -105,6 +105,7 @@
       turn.style.minHeight = "";
       if (view === "full") openTools(turn);
       localTimes(turn);
+      scrollersSoon();
     });
     return s.making;
   }
@@ -179,7 +180,39 @@
   document.addEventListener("toggle", function (ev) {
     var d = ev.target;
     if (d && d.tagName === "DETAILS" && d.open) materialize(d);
+    if (d && d.tagName === "DETAILS") scrollersSoon();
   }, true);
+
+  // A block that scrolls sideways (a long line of code or output, a wide
+  // table) takes the keyboard focus while it overflows, so that it can be
+  // scrolled without a mouse (WCAG 2.1.1). Checked again, once a frame at
+  // most, when the window's width changes, a <details> opens or closes
+  // and a turn is made.
+  var SCROLLERS = "pre, .diff, .md table, .toc ol";
+  var scrollPending = false;
+  function scrollers() {
+    scrollPending = false;
+    var els = document.querySelectorAll(SCROLLERS), over = [];
+    for (var i = 0; i < els.length; i++) {
+      var el = els[i];
+      over.push(el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+    }
+    for (var j = 0; j < els.length; j++) {
+      if (over[j] && !els[j].hasAttribute("tabindex")) {
+        els[j].setAttribute("tabindex", "0");
+        els[j].setAttribute("data-scroller", "");
+      } else if (!over[j] && els[j].hasAttribute("data-scroller")) {
+        els[j].removeAttribute("tabindex");
+        els[j].removeAttribute("data-scroller");
+      }
+    }
+  }
+  function scrollersSoon() {
+    if (scrollPending) return;
+    scrollPending = true;
+    (window.requestAnimationFrame || setTimeout)(scrollers);
+  }
+  window.addEventListener("resize", scrollersSoon);
 
   // The turn outline: the current turn marked as the page scrolls; on
   // narrow screens shown over the page with "o".
@@ -564,6 +597,7 @@
     localTimes();
     sortButtons();
     showTarget();
+    scrollersSoon();
     document.documentElement.classList.add("js");
   });
 })();

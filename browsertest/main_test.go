@@ -1,5 +1,6 @@
 // Package browsertest drives a real Chromium over a site that ccsite builds
-// from the demo archive and a hostile fixture: pages opened from file:// and
+// from the demo archive, a hostile fixture and one of what axe-core
+// checks (testdata/a11y): pages opened from file:// and
 // over HTTP, the page script (details, copy buttons, anchors, theme, local
 // times), hostile transcript text staying text, and phone-wide layout.
 //
@@ -146,7 +147,11 @@ func setup() (e *env, skip string, err error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if _, err := build.Run(context.Background(), build.Config{Paths: []string{demo, hostile}, Out: e.site}); err != nil {
+	a11y, err := filepath.Abs(filepath.Join("testdata", "a11y"))
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := build.Run(context.Background(), build.Config{Paths: []string{demo, hostile, a11y}, Out: e.site}); err != nil {
 		return nil, "", fmt.Errorf("build site: %w", err)
 	}
 	if e.pages, err = sitePages(e.site); err != nil {

@@ -365,7 +365,7 @@ func (w *fastWriter) tool(data any) bool {
 		// escapes it.
 		return false
 	}
-	w.s(`<details class="tool tool-`)
+	w.s(`<div class="tool-line"><details class="tool tool-`)
 	w.attr(t.Kind)
 	w.s(` status-`)
 	w.attr(t.Status)
@@ -436,11 +436,11 @@ func (w *fastWriter) tool(data any) bool {
 		w.text(plural(t.Progress, "progress update"))
 		w.s(`</span>`)
 	}
-	w.s("</span>\n<a class=\"anchor\" href=\"#")
-	w.urlPart(t.Anchor)
-	w.s("\" aria-label=\"Link to this tool call\">#</a></summary>\n")
+	w.s("</span></summary>\n")
 	w.call("tool-body", data)
-	w.s("\n</details>")
+	w.s("\n</details><a class=\"anchor\" href=\"#")
+	w.urlPart(t.Anchor)
+	w.s("\" aria-label=\"Link to this tool call\">#</a></div>")
 	return true
 }
 
