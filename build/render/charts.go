@@ -47,8 +47,12 @@ func turnSeries(turns []TurnView) []markup.Panel {
 	out := markup.Series{Name: "output tokens", Class: "s-out", Format: numStr}
 	ctx := markup.Series{Name: "context tokens after the turn", Class: "s-ctx", Line: true, Format: numStr}
 	last := int64(-1)
+	partial := false
 	for _, tv := range turns {
-		out.Values = append(out.Values, tv.OutTokens)
+		// A partial count would draw a turn that wrote pages as a few
+		// tokens: its estimate is drawn, and the title says so.
+		out.Values = append(out.Values, max(tv.OutTokens, tv.OutEstimate))
+		partial = partial || tv.outPartial
 		carried := tv.Context <= 0 && last >= 0
 		if tv.Context > 0 {
 			last = tv.Context
@@ -58,7 +62,11 @@ func turnSeries(turns []TurnView) []markup.Panel {
 	}
 	var panels []markup.Panel
 	if slices.ContainsFunc(out.Values, func(v int64) bool { return v > 0 }) {
-		panels = append(panels, markup.Panel{Title: "Output tokens per turn", Unit: markup.TokensUnit, Series: []markup.Series{out}})
+		title := "Output tokens per turn"
+		if partial {
+			title += " (estimated where Claude Code recorded part of the count)"
+		}
+		panels = append(panels, markup.Panel{Title: title, Unit: markup.TokensUnit, Series: []markup.Series{out}})
 	}
 	if last >= 0 {
 		panels = append(panels, markup.Panel{Title: "Context size after the turn (tokens)", Unit: markup.TokensUnit, Series: []markup.Series{ctx}})

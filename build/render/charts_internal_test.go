@@ -107,3 +107,19 @@ func pctOf(i, n int) string {
 	bw := min(slot*0.7, 6)
 	return fmt.Sprintf("%.2f%%", slot*float64(i)+(slot-bw)/2)
 }
+
+// TestTurnChartEstimatesPartial: a turn whose output count Claude Code
+// recorded only in part is drawn at its estimate, and the panel says so.
+func TestTurnChartEstimatesPartial(t *testing.T) {
+	turns := []TurnView{
+		{Index: 1, Anchor: "t1", OutTokens: 4, OutEstimate: 250, outPartial: true, Context: 1000},
+		{Index: 2, Anchor: "t2", OutTokens: 100, OutEstimate: 100, Context: 1200},
+	}
+	c := turnChart(turns)
+	if got := c.Rows[0].Cells[0]; got != "250" {
+		t.Errorf("turn 1's output = %q, want its estimate 250", got)
+	}
+	if svg := string(c.SVG); !strings.Contains(svg, "estimated where Claude Code recorded part of the count") {
+		t.Errorf("the panel does not say its counts are estimated:\n%s", svg)
+	}
+}

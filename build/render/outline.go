@@ -138,6 +138,7 @@ func outline(s *session.Session, turns []TurnView) {
 			tv.Took = span(t.End.Sub(t.Start).Milliseconds())
 		}
 		tv.OutTokens, tv.Out, tv.OutShort = tokens[k].Output, spellTurnOut(tokens[k]), shortTurnOut(tokens[k])
+		tv.OutEstimate, tv.outPartial = tokens[k].OutputEstimate(), tokens[k].Partial > 0
 		tv.Context = turnContext(s, t)
 	}
 	for i := range turns {

@@ -189,6 +189,11 @@ type TurnView struct {
 	ToolNames string
 	Took      string
 	OutTokens int64
+	// OutEstimate is OutTokens with each partial count replaced by its
+	// estimate (see session.Tokens.OutputEstimate); outPartial says one
+	// was.
+	OutEstimate int64
+	outPartial  bool
 	// Out spells OutTokens for the turn's line ("~250 tokens out (est.…)"
 	// when a count is partial); "" when nothing was written. OutShort is
 	// the outline's ("250 tok", "~250 tok (est.)").
