@@ -185,9 +185,10 @@
 
   // A block that scrolls sideways (a long line of code or output, a wide
   // table) takes the keyboard focus while it overflows, so that it can be
-  // scrolled without a mouse (WCAG 2.1.1). Checked again, once a frame at
-  // most, when the window's width changes, a <details> opens or closes
-  // and a turn is made.
+  // scrolled without a mouse (WCAG 2.1.1). Checked again when the
+  // window's width changes, a <details> opens or closes and a turn is
+  // made: once, 150 ms after the last of a burst (the full view opens
+  // every tool card at once; each check lays out the whole page).
   var SCROLLERS = "pre, .diff, .md table, .toc ol";
   var scrollPending = false;
   function scrollers() {
@@ -207,12 +208,15 @@
       }
     }
   }
+  var scrollTimer = 0;
   function scrollersSoon() {
-    if (scrollPending) return;
     scrollPending = true;
-    (window.requestAnimationFrame || setTimeout)(scrollers);
+    clearTimeout(scrollTimer);
+    scrollTimer = setTimeout(scrollers, 150);
   }
   window.addEventListener("resize", scrollersSoon);
+  // For tests: whether no check waits.
+  window.ccsiteSettled = function () { return !scrollPending; };
 
   // The turn outline: the current turn marked as the page scrolls; on
   // narrow screens shown over the page with "o".

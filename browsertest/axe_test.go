@@ -246,4 +246,8 @@ const axeOpenJS = `(document.querySelectorAll("details").forEach(d => { if (d.qu
 // axeSettleJS waits two frames: the page script marks the regions that
 // scroll (to take the focus) once a frame after the width changes or a
 // <details> opens.
-const axeSettleJS = `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`
+const axeSettleJS = `new Promise(done => {
+	const frames = () => requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
+	const wait = () => !window.ccsiteSettled || window.ccsiteSettled() ? frames() : setTimeout(wait, 50);
+	wait();
+})`

@@ -96,9 +96,9 @@ func TestConversationView(t *testing.T) {
 	if len(pages) < 3 {
 		t.Fatalf("the corpus has %d session pages", len(pages))
 	}
-	tb := newTab(t)
-	s.openIn(tb)
 	for _, page := range pages {
+		tb := newTab(t) // a tab a page: each has tabTimeout
+		s.openIn(tb)
 		tb.viewport(1280, 900, false)
 		tb.open(s.fileURL + page + "?view=full")
 		full := eval[viewState](tb, viewStateJS)

@@ -64,7 +64,7 @@ func turnSeries(turns []TurnView) []markup.Panel {
 	if slices.ContainsFunc(out.Values, func(v int64) bool { return v > 0 }) {
 		title := "Output tokens per turn"
 		if partial {
-			title += " (estimated where Claude Code recorded part of the count)"
+			title += " (some estimated)"
 		}
 		panels = append(panels, markup.Panel{Title: title, Unit: markup.TokensUnit, Series: []markup.Series{out}})
 	}

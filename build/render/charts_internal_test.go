@@ -119,7 +119,7 @@ func TestTurnChartEstimatesPartial(t *testing.T) {
 	if got := c.Rows[0].Cells[0]; got != "250" {
 		t.Errorf("turn 1's output = %q, want its estimate 250", got)
 	}
-	if svg := string(c.SVG); !strings.Contains(svg, "estimated where Claude Code recorded part of the count") {
+	if svg := string(c.SVG); !strings.Contains(svg, "Output tokens per turn (some estimated)") {
 		t.Errorf("the panel does not say its counts are estimated:\n%s", svg)
 	}
 }
