@@ -28,8 +28,9 @@ import (
 // the infra one in a third.
 
 const (
-	notesSession = "7e42ecb6-7c13-5256-b29f-8fd0d37313b4"
-	infraSession = "4decec74-5579-512c-9c10-022f83482f79"
+	notesSession  = "7e42ecb6-7c13-5256-b29f-8fd0d37313b4"
+	infraSession  = "4decec74-5579-512c-9c10-022f83482f79"
+	webappSession = "5d1c0a77-9e42-5b6f-8c3d-2a4b6c8d0e1f"
 )
 
 type checkpoint struct {
@@ -140,6 +141,47 @@ func (c checkpoint) files(t *testing.T) map[string]string {
 		"0/full.jsonl": transcript,
 		"0/prompt.txt": "the prompt\n",
 	}
+}
+
+// newCheckpoint is a fourth checkpoint, pushed after the first runs: the
+// demo's webapp session, a session of its own.
+func newCheckpoint(layout string) checkpoint {
+	id := "01J9ZK3M4N5P6Q7R8S9T0VWX4D"
+	if layout == "branch" {
+		id = "b0b1b2b3b4b5"
+	}
+	return checkpoint{id, webappSession, filepath.Join("..", "demo", "projects", "-home-demo-webapp", webappSession+".jsonl"),
+		0, "2026-02-12T08:00:00Z", "main", []string{"app.js"}}
+}
+
+// push adds checkpoint c to the bare repository as Entire would: a new
+// ref, or a new commit on entire/checkpoints/v1 with c's folder added.
+func push(t *testing.T, repo, layout string, c checkpoint) {
+	p := &plumber{t: t, repo: repo, date: 30}
+	files := c.files(t)
+	if layout == "refs" {
+		p.git("", "update-ref", "refs/entire/checkpoints/"+c.id[len(c.id)-2:]+"/"+c.id, p.commit(p.tree(files), "Checkpoint: "+c.id))
+		return
+	}
+	const branch = "refs/heads/entire/checkpoints/v1"
+	parent := p.git("", "rev-parse", branch)
+	// The tree of the last commit with c's folder added: an index of its own.
+	env := "GIT_INDEX_FILE=" + filepath.Join(t.TempDir(), "index")
+	run := func(stdin string, args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env, cmd.Stdin = repo, append(os.Environ(), env), strings.NewReader(stdin)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %q: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run("", "read-tree", parent)
+	for name, data := range files {
+		blob := p.git(data, "hash-object", "-w", "--stdin")
+		run("", "update-index", "--add", "--cacheinfo", "100644,"+blob+","+c.id[:2]+"/"+c.id[2:]+"/"+name)
+	}
+	p.git("", "update-ref", branch, p.commit(run("", "write-tree"), "Checkpoint: "+c.id, parent))
 }
 
 // checkpointOrigin makes the bare repository; it returns its path and the

@@ -17,7 +17,8 @@ import (
 
 // The runner test: the build job of github-pages.yml, run as GitHub's
 // runner would run it, against a local bare repository standing for the
-// user's, twice (the second run with the first's cache restored).
+// user's, twice (the second run with the first's cache restored), then
+// once more after a new checkpoint is pushed.
 //
 // Its run: steps are the workflow's own, read from the YAML and run with
 // bash in order, with the workflow's and the step's env, ${{ … }}
@@ -454,7 +455,7 @@ func needTools(t *testing.T) {
 // summary reads the build's summary lines: sessions found, pages
 // written, sessions kept from the last build.
 var (
-	summaryFound = regexp.MustCompile(`(?m)^ccsite build: (\d+) projects, (\d+) sessions,`)
+	summaryFound = regexp.MustCompile(`(?m)^ccsite build: (\d+) projects, (\d+) sessions, .* (\d+) problems;`)
 	summaryWrote = regexp.MustCompile(`(?m)^ccsite build: (\d+) pages written \(.*\), (\d+) sessions kept from the last build`)
 )
 
@@ -465,6 +466,9 @@ func summary(t *testing.T, out string) (sessions, written, kept int) {
 		t.Fatalf("no build summary in:\n%s", out)
 	}
 	sessions, _ = strconv.Atoi(f[2])
+	if f[3] != "0" { // the fixture is sound: a problem is a layout misread
+		t.Errorf("the build reports %s problem(s):\n%s", f[3], out)
+	}
 	written, _ = strconv.Atoi(w[1])
 	kept, _ = strconv.Atoi(w[2])
 	return
@@ -515,6 +519,16 @@ func TestWorkflowRuns(t *testing.T) {
 			}
 			if diff, err := exec.Command("diff", "-r", site1, filepath.Join(r.ws, "site")).CombinedOutput(); err != nil {
 				t.Errorf("the second run's site differs from the first's:\n%s", diff)
+			}
+
+			// A new checkpoint pushed: the next run builds its session only.
+			push(t, origin, layout, newCheckpoint(layout))
+			third := r.job()
+			t.Logf("third run, %q:\n%s", buildStep, third[buildStep])
+			n, written, kept = summary(t, third[buildStep])
+			if n != sessions+1 || written == 0 || kept != sessions {
+				t.Errorf("after a new checkpoint: %d sessions, %d pages written, %d kept from the last build; want %d, the %d others kept",
+					n, written, kept, sessions+1, sessions)
 			}
 		})
 	}
