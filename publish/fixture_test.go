@@ -189,6 +189,17 @@ func push(t *testing.T, repo, layout string, c checkpoint) {
 func checkpointOrigin(t *testing.T, layout string) (string, int) {
 	t.Helper()
 	repo := filepath.Join(t.TempDir(), "shop.git")
+	if layout == "sample" {
+		// 3 checkpoint refs holding 2 sessions, 3 commits with trailers.
+		dir := os.Getenv("CCSITE_ENTIRE")
+		if dir == "" {
+			t.Skip("CCSITE_ENTIRE is not set (the real sample: CCSITE_ENTIRE=/work/shared/entire)")
+		}
+		if out, err := exec.Command("git", "clone", "-q", "--mirror", filepath.Join(dir, "branch-pruner.bundle"), repo).CombinedOutput(); err != nil {
+			t.Fatalf("git clone: %v\n%s", err, out)
+		}
+		return repo, 2
+	}
 	if out, err := exec.Command("git", "init", "-q", "--bare", "-b", "main", repo).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
