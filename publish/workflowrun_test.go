@@ -51,6 +51,7 @@ type runner struct {
 	w      workflow
 	root   string // the machine: workspace, temp, home
 	origin string // the user's repository (bare)
+	store  string // where actions/cache keeps its tars
 	cache  string // actions/cache: the last run's tar of its paths
 	runID  int
 
@@ -66,8 +67,11 @@ type runner struct {
 	stepErr func(s step, out string, err error)
 }
 
-func newRunner(t *testing.T, w workflow, origin string) *runner {
-	return &runner{t: t, w: w, root: t.TempDir(), origin: origin}
+// newRunner is a runner whose machine is in root: runners run one after
+// the other may share it (Go's build cache then finds the same source at
+// the same path).
+func newRunner(t *testing.T, w workflow, origin, root string) *runner {
+	return &runner{t: t, w: w, root: root, origin: origin, store: t.TempDir()}
 }
 
 // baseEnv is the process environment of every step: the test's, without
@@ -142,7 +146,7 @@ func (r *runner) job() map[string]string {
 		}
 	}
 	if len(paths) > 0 {
-		r.cache = filepath.Join(r.root, fmt.Sprintf("cache-%d.tar", r.runID))
+		r.cache = filepath.Join(r.store, fmt.Sprintf("cache-%d.tar", r.runID))
 		r.tar(append([]string{"-cf", r.cache}, paths...)...)
 	}
 	for _, stray := range []string{r.env["CCSITE_STATE_HOME"], filepath.Join(r.env["XDG_CACHE_HOME"], "ccsite")} {
@@ -479,11 +483,12 @@ func TestWorkflowRuns(t *testing.T) {
 	w, _ := readWorkflow(t)
 	b := w.Jobs["build"]
 	buildStep := b.Steps[find(b.Steps, "", "ccsite build")].Name
+	machine := t.TempDir()
 	// sample: Entire's real sample repository (CCSITE_ENTIRE=/work/shared/entire).
 	for _, layout := range []string{"refs", "branch", "sample"} {
 		t.Run(layout, func(t *testing.T) {
 			origin, sessions := checkpointOrigin(t, layout)
-			r := newRunner(t, w, origin)
+			r := newRunner(t, w, origin, machine)
 			if layout != "branch" {
 				// Until --git reads refs/entire/* (build/gitsrc, issue 56).
 				r.stepErr = func(s step, out string, err error) {
