@@ -503,6 +503,7 @@ func TestWorkflowRuns(t *testing.T) {
 			if n != sessions || written == 0 || kept != 0 {
 				t.Errorf("first run: %d sessions, %d pages written, %d kept; want %d sessions, all written", n, written, kept, sessions)
 			}
+			checkCommits(t, origin, first[buildStep])
 			site1 := filepath.Join(t.TempDir(), "site")
 			if err := os.CopyFS(site1, os.DirFS(filepath.Join(r.ws, "site"))); err != nil {
 				t.Fatal(err)
@@ -540,6 +541,33 @@ func TestWorkflowRuns(t *testing.T) {
 					n, written, kept, sessions+1, sessions)
 			}
 		})
+	}
+}
+
+// builtCommits reads how many commits of the repository's history the
+// build read, when it says (--git's summary line, issue 56).
+var builtCommits = regexp.MustCompile(`(?m)^ccsite build: git: .*; (\d+) commit\(s\)`)
+
+// checkCommits checks that the build read the commits of every branch of
+// the origin (but Entire's own): in the runner's checkout only main is a
+// local branch, the others are origin/…, and their commits name
+// checkpoints too.
+func checkCommits(t *testing.T, origin, out string) {
+	t.Helper()
+	m := builtCommits.FindStringSubmatch(out)
+	if m == nil {
+		t.Log("the build does not say how many commits it read: not checked")
+		return
+	}
+	cmd := exec.Command("sh", "-c", `git rev-list --count $(git for-each-ref --format='%(refname)' refs/heads | grep -v '^refs/heads/entire/')`)
+	cmd.Dir = origin
+	want, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m[1] != strings.TrimSpace(string(want)) {
+		t.Errorf("the build read %s commit(s); the origin's branches hold %s (the checkout has origin's branches as origin/…)",
+			m[1], strings.TrimSpace(string(want)))
 	}
 }
 
