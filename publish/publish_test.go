@@ -2,10 +2,7 @@ package publish
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -37,6 +34,10 @@ type step struct {
 	Name, ID, Uses, Run string
 	With                map[string]string
 	Env                 map[string]string
+	// What the runner test (workflowrun_test.go) handles of the rest;
+	// any other key fails the decoding.
+	Shell            string
+	WorkingDirectory string `yaml:"working-directory"`
 }
 
 func readWorkflow(t *testing.T) (workflow, []byte) {
@@ -55,13 +56,35 @@ func readWorkflow(t *testing.T) (workflow, []byte) {
 }
 
 // find is the index of the first step using action (owner/name), or
-// whose run starts with run; -1 if none.
+// whose run holds a line starting with run; -1 if none.
 func find(steps []step, action, run string) int {
 	for i, s := range steps {
 		if action != "" && strings.HasPrefix(s.Uses, action+"@") {
 			return i
 		}
-		if run != "" && strings.HasPrefix(strings.TrimSpace(s.Run), run) {
+		if run != "" && runLine(s.Run, run) != "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// runLine is the first line of a run script that starts with prefix
+// (after indentation), or "".
+func runLine(script, prefix string) string {
+	for _, l := range strings.Split(script, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	return ""
+}
+
+// sourceCheckout is the index of the checkout of ccsite's own source: an
+// actions/checkout with a repository; -1 if none.
+func sourceCheckout(steps []step) int {
+	for i, s := range steps {
+		if strings.HasPrefix(s.Uses, "actions/checkout@") && s.With["repository"] != "" {
 			return i
 		}
 	}
@@ -137,12 +160,8 @@ var pinned = regexp.MustCompile(`^[\w.-]+/[\w.-]+(/[\w./-]+)?@(v\d+|[0-9a-f]{40}
 func TestWorkflow(t *testing.T) {
 	w, raw := readWorkflow(t)
 
-	// Triggers: pushes to main and the transcripts branch, by hand, and a
-	// schedule.
-	branch := w.Env["TRANSCRIPTS_BRANCH"]
-	if branch == "" {
-		t.Fatal("no TRANSCRIPTS_BRANCH")
-	}
+	// Triggers: pushes to main, by hand, and a schedule (pushes of
+	// refs/entire/* trigger nothing on GitHub).
 	push, ok := w.On["push"]
 	if !ok {
 		t.Fatal("no push trigger")
@@ -151,10 +170,11 @@ func TestWorkflow(t *testing.T) {
 	if err := push.Decode(&pushOn); err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range []string{"main", branch} {
-		if !slices.Contains(pushOn.Branches, b) {
-			t.Errorf("push does not trigger on %s: %v", b, pushOn.Branches)
-		}
+	if !slices.Contains(pushOn.Branches, "main") {
+		t.Errorf("push does not trigger on main: %v", pushOn.Branches)
+	}
+	if !regexp.MustCompile(`(?m)^#.*never\s*\n#\s+on other refs: a push of refs/entire/\* alone runs nothing`).Match(raw) {
+		t.Error("the comments do not say that pushes of refs/entire/* trigger nothing")
 	}
 	for _, k := range []string{"workflow_dispatch", "schedule"} {
 		if _, ok := w.On[k]; !ok {
@@ -206,8 +226,9 @@ func TestWorkflow(t *testing.T) {
 		}
 	}
 
-	// build: check out, fetch the transcripts, install, configure Pages,
-	// restore the cache, build, upload; in that order.
+	// build: check out, fetch the checkpoints, check out ccsite's source,
+	// set up Go from it, install, configure Pages, restore the cache,
+	// build, upload; in that order.
 	b, ok := w.Jobs["build"]
 	if !ok {
 		t.Fatal("no build job")
@@ -219,8 +240,9 @@ func TestWorkflow(t *testing.T) {
 	}{
 		{what: "checkout", uses: "actions/checkout"},
 		{what: "fetch", run: "git fetch"},
+		{what: "source"},
 		{what: "setup-go", uses: "actions/setup-go"},
-		{what: "install", run: "go install"},
+		{what: "install", run: "make"},
 		{what: "configure-pages", uses: "actions/configure-pages"},
 		{what: "cache", uses: "actions/cache"},
 		{what: "build", run: "ccsite build"},
@@ -230,6 +252,9 @@ func TestWorkflow(t *testing.T) {
 	for i := range order {
 		o := &order[i]
 		o.at = find(b.Steps, o.uses, o.run)
+		if o.what == "source" {
+			o.at = sourceCheckout(b.Steps)
+		}
 		if o.at < 0 {
 			t.Fatalf("build job: no %s step", o.what)
 		}
@@ -247,24 +272,40 @@ func TestWorkflow(t *testing.T) {
 		panic(what)
 	}
 
-	if f := step("fetch").Run; !strings.Contains(f, "${TRANSCRIPTS_BRANCH}") && !strings.Contains(f, branch) {
-		t.Errorf("the fetch step does not fetch the transcripts branch: %s", f)
+	// Every branch with its history (the old layout's branch, the commits
+	// with trailers), then the checkpoint refs.
+	if d := step("checkout").With["fetch-depth"]; d != "0" {
+		t.Errorf("the checkout has fetch-depth %q, want 0 (every branch, all history)", d)
 	}
-	if inst := step("install").Run; !strings.Contains(inst, "${CCSITE_MODULE}@") || w.Env["CCSITE_MODULE"] == "" {
-		t.Errorf("ccsite is not installed from CCSITE_MODULE: %s", inst)
+	if f := runLine(step("fetch").Run, "git fetch"); !slices.ContainsFunc(words(f), func(w string) bool {
+		return strings.TrimPrefix(w, "+") == "refs/entire/*:refs/entire/*"
+	}) {
+		t.Errorf("the fetch step does not fetch refs/entire/*: %s", f)
+	}
+
+	// ccsite built from its source, at the version set once at the top.
+	src := step("source")
+	for k, v := range map[string]string{"repository": "CCSITE_REPO", "ref": "CCSITE_REF", "path": "CCSITE_SRC"} {
+		if src.With[k] != "${{ env."+v+" }}" || w.Env[v] == "" {
+			t.Errorf("the source checkout's %s is %q (env %s %q): want ${{ env.%s }}, set", k, src.With[k], v, w.Env[v], v)
+		}
+	}
+	srcDir := "${{ env.CCSITE_SRC }}"
+	if got := step("setup-go").With["go-version-file"]; got != srcDir+"/go.mod" {
+		t.Errorf("Go is set up from %q, want the source's go.mod", got)
+	}
+	if inst := runLine(step("install").Run, "make"); !slices.Equal(words(inst), []string{"make", "-C", "$CCSITE_SRC", "build"}) {
+		t.Errorf("the install step does not run the source's make build: %q", inst)
 	}
 
 	build := step("build")
-	flags, paths := buildArgs(t, strings.TrimSpace(build.Run))
+	flags, paths := buildArgs(t, runLine(build.Run, "ccsite build"))
 	git, hasGit := flags["git"]
 	if !hasGit && len(paths) == 0 || hasGit && len(paths) > 0 {
 		t.Errorf("the build reads --git %q and folders %v: want one or the other", git, paths)
 	}
-	if hasGit && !strings.HasPrefix(git, ".") {
-		t.Errorf("--git %s: want the checked-out repository", git)
-	}
-	if hasGit && git != "." && !strings.Contains(git, "${TRANSCRIPTS_BRANCH}") {
-		t.Errorf("--git %s does not read TRANSCRIPTS_BRANCH", git)
+	if hasGit && git != "." {
+		t.Errorf("--git %s: want the checked-out repository with no ref (every layout)", git)
 	}
 	site, state := flags["out"], flags["state"]
 	if site != "site" {
@@ -323,143 +364,9 @@ func fmtMap(m map[string]string) string {
 }
 
 func TestWords(t *testing.T) {
-	got := words(`ccsite build --git ".@origin/${B}" -o site  'a b' --x=1`)
-	want := []string{"ccsite", "build", "--git", ".@origin/${B}", "-o", "site", "a b", "--x=1"}
+	got := words(`ccsite build --git ".@origin/${B}" -o site  'a b' --x=1 '+refs/entire/*:refs/entire/*'`)
+	want := []string{"ccsite", "build", "--git", ".@origin/${B}", "-o", "site", "a b", "--x=1", "+refs/entire/*:refs/entire/*"}
 	if !slices.Equal(got, want) {
 		t.Errorf("words = %q", got)
-	}
-}
-
-// TestWorkflowRuns runs the workflow's fetch and build steps as the runner
-// would, on a shallow clone of a repository whose transcripts are on their
-// own branch: then again on a fresh clone with the restored state, as the
-// next run does.
-func TestWorkflowRuns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds ccsite")
-	}
-	if runtime.GOOS == "windows" {
-		t.Skip("bash steps")
-	}
-	for _, tool := range []string{"git", "bash", "go"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("no %s", tool)
-		}
-	}
-	w, _ := readWorkflow(t)
-	b := w.Jobs["build"]
-	fetch, build := b.Steps[find(b.Steps, "", "git fetch")], b.Steps[find(b.Steps, "", "ccsite build")]
-
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
-	gobuild := exec.Command("go", "build", "-tags", "gore2regex", "-o", filepath.Join(bin, "ccsite"), ".")
-	gobuild.Dir = ".."
-	if out, err := gobuild.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	env := append(os.Environ(),
-		"HOME="+dir, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@x",
-		"CCSITE_STATE_HOME="+filepath.Join(dir, "wrong-state"), "XDG_CACHE_HOME="+filepath.Join(dir, "xdg-cache"),
-		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	run := func(where string, name string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir, cmd.Env = where, env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %q: %v\n%s", name, args, err, out)
-		}
-		return string(out)
-	}
-
-	// The user's repository: code on main, transcripts (the demo's) on the
-	// transcripts branch.
-	origin := filepath.Join(dir, "origin")
-	run(dir, "git", "init", "-q", "-b", "main", origin)
-	os.WriteFile(filepath.Join(origin, "main.go"), []byte("package main\n"), 0o644)
-	run(origin, "git", "add", "main.go")
-	run(origin, "git", "commit", "-q", "-m", "code")
-	run(origin, "git", "checkout", "-q", "--orphan", w.Env["TRANSCRIPTS_BRANCH"])
-	run(origin, "git", "rm", "-q", "-r", "--cached", "main.go")
-	os.Remove(filepath.Join(origin, "main.go"))
-	if err := os.CopyFS(filepath.Join(origin, "checkpoints"), os.DirFS(filepath.Join("..", "demo", "projects"))); err != nil {
-		t.Fatal(err)
-	}
-	run(origin, "git", "add", "checkpoints")
-	run(origin, "git", "commit", "-q", "-m", "checkpoints")
-	run(origin, "git", "checkout", "-q", "main")
-
-	// A run: actions/checkout's shallow clone of main, then the steps, with
-	// the workflow's environment.
-	step := func(work string, s step) string {
-		t.Helper()
-		cmd := exec.Command("bash", "-e", "-c", s.Run)
-		cmd.Dir = work
-		cmd.Env = env
-		for k, v := range w.Env {
-			cmd.Env = append(cmd.Env, k+"="+strings.ReplaceAll(v, "${{ github.workspace }}", work))
-		}
-		for k, v := range s.Env {
-			cmd.Env = append(cmd.Env, k+"="+strings.ReplaceAll(v, "${{ steps.pages.outputs.base_url }}", "https://kim.github.io/shop"))
-		}
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("step %q: %v\n%s", s.Name, err, out)
-		}
-		return string(out)
-	}
-	clone := func(name string) string {
-		work := filepath.Join(dir, name)
-		run(dir, "git", "clone", "-q", "--depth=1", "--single-branch", "--branch", "main", "file://"+origin, work)
-		return work
-	}
-	work := clone("work") // the runner's workspace: the same path each run
-	step(work, fetch)
-	out := step(work, build)
-	t.Logf("first run:\n%s", out)
-	for _, f := range []string{"site/index.html", "site/sitemap.xml", ".ccsite-state", ".ccsite-cache"} {
-		if _, err := os.Stat(filepath.Join(work, f)); err != nil {
-			t.Errorf("after the build: %v", err)
-		}
-	}
-	if data, _ := os.ReadFile(filepath.Join(work, "site", "sitemap.xml")); !strings.Contains(string(data), "https://kim.github.io/shop/") {
-		t.Errorf("the sitemap is not under Pages' URL:\n%.300s", data)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "wrong-state")); err == nil {
-		t.Error("the build kept state outside the cached folder")
-	}
-
-	// The next run: a fresh clone, the cached folders restored.
-	cached := strings.Fields(b.Steps[find(b.Steps, "actions/cache", "")].With["path"])
-	saved := filepath.Join(dir, "saved")
-	os.MkdirAll(saved, 0o755)
-	keep := cached
-	if !slices.Contains(keep, "site") {
-		keep = append(keep, "site") // to compare with
-	}
-	for _, d := range keep {
-		if err := os.Rename(filepath.Join(work, d), filepath.Join(saved, d)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.RemoveAll(work); err != nil {
-		t.Fatal(err)
-	}
-	clone("work")
-	for _, d := range cached {
-		if err := os.CopyFS(filepath.Join(work, d), os.DirFS(filepath.Join(saved, d))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	step(work, fetch)
-	out = step(work, build)
-	t.Logf("second run:\n%s", out)
-	if m := regexp.MustCompile(`(\d+) sessions kept from the last build`).FindStringSubmatch(out); m == nil || m[1] != "7" {
-		t.Errorf("the second run did not build from the restored state: %v", m)
-	}
-	same, err := exec.Command("diff", "-r", filepath.Join(saved, "site"), filepath.Join(work, "site")).CombinedOutput()
-	if err != nil {
-		t.Errorf("the second run's site differs from the first's:\n%s", same)
 	}
 }
