@@ -246,6 +246,9 @@ func optionsID(cfg Config, th *theme.Theme) (string, error) {
 	if cfg.Demo {
 		fmt.Fprintln(h, "demo")
 	}
+	if d := cfg.History.Digest(); d != "" {
+		fmt.Fprintf(h, "history %s\n", d)
+	}
 	if cfg.Pricing != "" {
 		data, err := os.ReadFile(cfg.Pricing)
 		if err != nil {

@@ -36,6 +36,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"ccsite/build/session"
 )
 
 // Result describes what Materialize extracted.
@@ -43,7 +45,12 @@ type Result struct {
 	Root        string // the projects tree written (pass it to the build as its input path)
 	Sessions    int    // sessions written
 	Copies      int    // transcript copies seen (older copies of a session skipped)
-	Ref, Commit string // the ref read and the commit it resolved to
+	Ref, Commit string // the ref read and the commit it resolved to ("" for many refs)
+	// CheckpointRefs is how many of Entire's checkpoint refs were read.
+	CheckpointRefs int
+	// Problems are the malformed checkpoints and trailers, each named by
+	// its ref and path (git:REF:PATH) or its commit: the rest was read.
+	Problems []session.Problem
 	// History is the repository's commits and checkpoints (see History).
 	History *History
 }
@@ -76,8 +83,8 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 	}
 	repoPath, ref, err := splitSpec(spec)
 	name := repoName(repoPath)
+	url := ""
 	if errors.Is(err, errURL) {
-		var url string
 		url, ref = splitURL(spec)
 		name = urlName(url)
 		repoPath, err = mirror(ctx, gitBin, url)
@@ -96,48 +103,110 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 		}
 		return Result{}, fmt.Errorf("--git: %s is not a git repository", repoPath)
 	}
-	res := Result{Root: dir}
-	res.Ref, res.Commit, err = r.resolve(ctx, ref)
+	refs, err := r.listRefs(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		return Result{}, fmt.Errorf("--git: listing the refs of %s: %v", repoPath, err)
+	}
+	res := Result{Root: dir}
+	var srcs []*source
+	if ref == "" && sub == "" {
+		srcs, res.Problems = checkpointSources(refs)
+		res.CheckpointRefs = len(srcs)
+		if b := branchSource(refs); b != nil {
+			srcs = append(srcs, b)
+		}
+	}
+	if len(srcs) == 0 {
+		src, err := r.treeSource(ctx, ref, sub)
+		if err != nil {
+			return res, err
+		}
+		srcs = []*source{src}
+	}
+	res.Ref, res.Commit = describe(srcs)
+	uuids := readUUIDCache(dir)
+	if err := freshDir(dir); err != nil {
 		return res, err
 	}
-	treeish := res.Commit
-	where := res.Ref
-	if sub != "" {
-		treeish += ":" + sub
-		where += ":" + sub
-		out, err := r.output(ctx, "cat-file", "-t", treeish)
-		if err != nil || strings.TrimSpace(string(out)) != "tree" {
-			if ctx.Err() != nil {
-				return res, ctx.Err()
-			}
-			return res, fmt.Errorf("--git: no folder %s in %s", sub, res.Ref)
-		}
-		res.Ref = where
+	ex := &extractor{repo: r, dir: dir, name: name, srcs: srcs, uuids: uuids}
+	if err := ex.run(ctx); err != nil {
+		return res, err
 	}
-	listing, err := r.output(ctx, "ls-tree", "-r", "-z", "--long", "--full-tree", treeish)
+	res.Sessions, res.Copies = ex.sessions, ex.copies
+	res.Problems = append(res.Problems, ex.problems...)
+	if res.Sessions == 0 {
+		switch {
+		case len(res.Problems) > 0:
+			return res, fmt.Errorf("--git: no readable transcripts in %s: %s: %s (%d problem(s))", res.Ref, res.Problems[0].File, res.Problems[0].Reason, len(res.Problems))
+		case srcs[0].kind == kindTree && ref == "" && sub == "":
+			return res, fmt.Errorf("--git: no checkpoints (%s*, %s) and no transcripts in %s", CheckpointRefs, DefaultRef, res.Ref)
+		}
+		return res, fmt.Errorf("--git: no transcripts in %s", res.Ref)
+	}
+	web := WebURL(url)
+	if url == "" {
+		web = r.originURL(ctx)
+	}
+	res.History, err = r.history(ctx, refs, name, web, ex.checkpoints)
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		return res, fmt.Errorf("--git: reading the tree of %s: %v", where, err)
+		return res, fmt.Errorf("--git: reading the commits: %v", err)
 	}
-	blobs, err := parseTree(listing)
-	if err != nil {
-		return res, fmt.Errorf("--git: reading the tree of %s: %v", where, err)
-	}
-	if err := freshDir(dir); err != nil {
-		return res, err
-	}
-	ex := &extractor{repo: r, dir: dir, name: name, blobs: blobs}
-	if err := ex.run(ctx, res.Commit); err != nil {
-		return res, err
-	}
-	res.Sessions, res.Copies = ex.sessions, ex.copies
-	if res.Sessions == 0 {
-		return res, fmt.Errorf("--git: no transcripts in %s", where)
-	}
+	res.Problems = append(res.Problems, trailerProblems(res.History, ex.ids)...)
 	return res, nil
+}
+
+// treeSource is the tree a spec names (ref, and a folder in it): the
+// checkpoint branch or HEAD when ref is "".
+func (r *repo) treeSource(ctx context.Context, ref, sub string) (*source, error) {
+	name, commit, err := r.resolve(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	src := &source{kind: kindTree, ref: name, commit: commit}
+	if sub != "" {
+		treeish := commit + ":" + sub
+		out, err := r.output(ctx, "cat-file", "-t", treeish)
+		if err != nil || strings.TrimSpace(string(out)) != "tree" {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("--git: no folder %s in %s", sub, name)
+		}
+		src.ref += ":" + sub
+		src.sub = sub
+	}
+	return src, nil
+}
+
+// describe names what was read: the ref and its commit, or the checkpoint
+// refs (and the branch) with no one commit.
+func describe(srcs []*source) (ref, commit string) {
+	if len(srcs) == 1 && srcs[0].kind != kindRef {
+		return srcs[0].ref, srcs[0].commit
+	}
+	ref = strings.TrimSuffix(CheckpointRefs, "/")
+	for _, s := range srcs {
+		if s.kind == kindV1 {
+			ref += " + " + s.ref
+			commit = s.commit
+		}
+	}
+	return ref, commit
+}
+
+// originURL is the address of the origin remote, "" when there is none.
+func (r *repo) originURL(ctx context.Context) string {
+	out, err := r.output(ctx, "config", "--get", "remote.origin.url")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // errURL says that a spec is a URL.
