@@ -122,17 +122,49 @@ func trailerProblems(h *History, ids map[string]bool) []session.Problem {
 	return probs
 }
 
-// Digest is a hash of what History says of the repository and its
-// commits, for a build to see when they change (the checkpoints come with
-// the transcripts, whose pages change with them); "" for none.
+// Digest is a hash of what History says of the repository as a whole
+// (its name and web address), which every page may show; "" for none.
+// What a session's pages show of it is in SessionDigests.
 func (h *History) Digest() string {
 	if h == nil {
 		return ""
 	}
 	d := sha256.New()
 	fmt.Fprintf(d, "%q %q\n", h.Name, h.WebURL)
-	for _, c := range h.Commits {
-		fmt.Fprintf(d, "%s %d %q %q %q %q\n", c.Hash, c.When.Unix(), c.Author, c.Subject, c.Branches, c.Checkpoints)
-	}
 	return hex.EncodeToString(d.Sum(nil)[:16])
+}
+
+// SessionDigests hashes, by session id, what History says of each
+// session: its checkpoints and the commits naming them. A build keys a
+// session's pages on it, so that a new commit re-renders the sessions it
+// names, not every page.
+func (h *History) SessionDigests() map[string]string {
+	if h == nil {
+		return nil
+	}
+	sessions := map[string][]string{} // checkpoint id → sessions
+	parts := map[string][]string{}    // session → its lines
+	for _, cp := range h.Checkpoints {
+		sessions[cp.ID] = append(sessions[cp.ID], cp.SessionID)
+		parts[cp.SessionID] = append(parts[cp.SessionID], fmt.Sprintf("checkpoint %s %q %q %q %d %q %q",
+			cp.ID, cp.Ref, cp.TurnID, cp.Branch, cp.Created.UnixNano(), cp.FilesTouched, cp.LastUUID))
+	}
+	for _, c := range h.Commits {
+		line := fmt.Sprintf("commit %s %d %q %q %q %q", c.Hash, c.When.Unix(), c.Author, c.Subject, c.Branches, c.Checkpoints)
+		seen := map[string]bool{}
+		for _, id := range c.Checkpoints {
+			for _, sid := range sessions[id] {
+				if !seen[sid] {
+					seen[sid] = true
+					parts[sid] = append(parts[sid], line)
+				}
+			}
+		}
+	}
+	out := make(map[string]string, len(parts))
+	for sid, lines := range parts {
+		d := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+		out[sid] = hex.EncodeToString(d[:16])
+	}
+	return out
 }

@@ -329,3 +329,32 @@ func TestMaterializeEntireSample(t *testing.T) {
 		t.Errorf("%d checkpoints, %d trailers, %d commits", len(found), trailers, len(h.Commits))
 	}
 }
+
+// A URL's clone is fetched again with Entire's refs: a checkpoint ref
+// made after the clone is read.
+func TestMaterializeURLCheckpointRefs(t *testing.T) {
+	repo, _ := refRepo(t)
+	t.Setenv("CCSITE_CACHE_DIR", t.TempDir())
+	url := "file://" + filepath.ToSlash(repo)
+	dir := filepath.Join(t.TempDir(), "out")
+	res, err := Materialize(context.Background(), url, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sessions != 3 || res.CheckpointRefs != 3 || len(res.History.Commits) != 4 || res.History.Name != "refrepo" {
+		t.Errorf("result %+v", res)
+	}
+	id := ulid(9, "HP")
+	sidE := "eeeeeeee-5555-4555-8555-555555555555"
+	fastImport(t, repo, []fastCommit{{ref: cpRef(id), files: checkpointFiles(id, sidE, "2026-01-02T10:00:00Z", lines(sidE, "/w", 2), nil)}})
+	res, err = Materialize(context.Background(), url, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sessions != 4 || res.CheckpointRefs != 4 {
+		t.Errorf("after a new checkpoint: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "-w", sidE+".jsonl")); err != nil {
+		t.Error(err)
+	}
+}
