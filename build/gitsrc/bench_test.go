@@ -16,11 +16,13 @@ import (
 // DIR/repo.git holds 300 checkpoint refs in Entire's current layout made
 // from the corpus's session transcripts (as many of them in two
 // checkpoints, the first half of their lines, then all, as make 300
-// refs: 119 of the 181), and DIR/folder
+// refs: 119 of the 181) and a main branch with a commit naming each,
+// and DIR/folder
 // the same transcripts (their last copies) as a folder, for the same
 // build from a folder. With CCSITE_BENCH_MORE=1 it adds one checkpoint
-// ref to DIR/repo.git (a session's third copy, one line longer: the
-// build after one new checkpoint).
+// ref to DIR/repo.git (a session's third copy, one line longer), and a
+// commit naming it: the build after one new checkpoint (CCSITE_BENCH_MORE=2
+// another, and so on).
 func TestMakeBenchRepo(t *testing.T) {
 	out, corpus := os.Getenv("CCSITE_BENCH_REPO"), os.Getenv("CCSITE_CORPUS")
 	if out == "" || corpus == "" {
@@ -29,11 +31,12 @@ func TestMakeBenchRepo(t *testing.T) {
 	needGit(t)
 	sessions := corpusSessions(t, corpus)
 	repo := filepath.Join(out, "repo.git")
-	if os.Getenv("CCSITE_BENCH_MORE") != "" {
+	if more, _ := strconv.Atoi(os.Getenv("CCSITE_BENCH_MORE")); more > 0 {
 		s := sessions[0]
-		id := ulid(900, "MX")
-		body := s.body + fmt.Sprintf(`{"type":"user","uuid":"bench-more","parentUuid":null,"sessionId":%q,"timestamp":"2026-03-01T00:00:00Z","message":{"role":"user","content":"one more"}}`+"\n", s.sid)
-		fastImport(t, repo, []fastCommit{{ref: cpRef(id), files: checkpointFiles(id, s.sid, "2026-03-01T00:00:00Z", body, nil), when: 1780000000}})
+		id := ulid(900+more, "MX")
+		body := s.body + fmt.Sprintf(`{"type":"user","uuid":"bench-more-%d","parentUuid":null,"sessionId":%q,"timestamp":"2026-03-01T00:00:00Z","message":{"role":"user","content":"one more"}}`+"\n", more, s.sid)
+		fastImport(t, repo, []fastCommit{{ref: cpRef(id), files: checkpointFiles(id, s.sid, "2026-03-01T00:00:00Z", body, nil), when: 1780000000 + int64(more)},
+			{ref: "refs/heads/main", parent: true, from: "refs/heads/main^0", message: "more\n\nEntire-Checkpoint: " + id + "\n", files: map[string]string{"more.txt": fmt.Sprintf("more %d\n", more)}, when: 1780000000 + int64(more)}})
 		return
 	}
 	git(t, out, "init", "-q", "--bare", repo)
@@ -61,7 +64,14 @@ func TestMakeBenchRepo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A main branch with a commit naming each checkpoint.
+	for i, c := range commits[:len(commits):len(commits)] {
+		id := c.ref[strings.LastIndexByte(c.ref, '/')+1:]
+		commits = append(commits, fastCommit{ref: "refs/heads/main", parent: i > 0, message: fmt.Sprintf("change %d\n\nEntire-Checkpoint: %s\n", i, id),
+			files: map[string]string{fmt.Sprintf("f%d.txt", i): "x\n"}})
+	}
 	fastImport(t, repo, commits)
+	commits = commits[:len(commits)/2]
 	t.Logf("%d checkpoint refs, %d sessions (%d in two)", len(commits), min(len(sessions), len(commits)), double)
 }
 

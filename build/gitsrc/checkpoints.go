@@ -2,9 +2,7 @@ package gitsrc
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -149,71 +147,123 @@ func (ex *extractor) recordCheckpoints(copies []*sessionCopy) {
 // written: from the last run's record of its blob, else by streaming it
 // through git cat-file (not written anywhere).
 func (ex *extractor) lastUUIDs(copies []*sessionCopy) error {
-	ex.seenUUIDs = map[string]string{}
 	var want []*sessionCopy
 	for _, c := range copies {
 		if c.md == nil && c.src.kind == kindTree {
 			continue
 		}
-		switch last, ok := ex.uuids[c.oid]; {
+		switch prev, ok := ex.prev.Sniffs[c.oid]; {
 		case c.staged != "":
 		case ok:
-			c.last = last
+			c.last = prev.Last
+			ex.next.Sniffs[c.oid] = prev
 		default:
 			want = append(want, c)
-			continue
 		}
-		ex.seenUUIDs[c.oid] = c.last
 	}
-	err := ex.cf.fetch(oidsOf(blobsOf(want)), func(i int, _ string, _ int64, body io.Reader) error {
+	return ex.cf.fetch(oidsOf(blobsOf(want)), func(i int, _ string, _ int64, body io.Reader) error {
 		sn := sniffer{uuids: true}
 		if _, err := io.Copy(&sn, body); err != nil {
 			return err
 		}
 		sn.finish()
 		want[i].last = sn.lastUUID()
-		ex.seenUUIDs[want[i].oid] = want[i].last
-		if want[i].sid == "" && want[i].md == nil {
-			want[i].sid = sn.sid
-		}
+		ex.next.Sniffs[want[i].oid] = cachedSniff{CWD: sn.cwd, SID: sn.sid, Last: want[i].last, Transcript: sn.records > 0, Claude: sn.claude}
 		return nil
 	})
-	return err
 }
 
-// uuidCache is the file, in the folder written, that keeps each
-// checkpoint copy's last uuid by blob, so that the next run reads only
-// the copies it has not seen.
-const uuidCache = ".ccsite-git-uuids.json"
+// runCache is what a run leaves for the next in the folder it writes, so
+// that the next reads only the blobs it has not seen: what reading each
+// blob learnt, and the session file each was written to (moved from the
+// last run's folder instead of read again).
+type runCache struct {
+	Sniffs map[string]cachedSniff `json:"sniffs"`
+	Files  map[string]string      `json:"files"`
+}
 
-// readUUIDCache reads what an earlier run left in dir (nothing when dir
+// cachedSniff is a blob's sniffed (where it was staged aside).
+type cachedSniff struct {
+	CWD        string `json:"cwd,omitempty"`
+	SID        string `json:"sid,omitempty"`
+	Last       string `json:"last,omitempty"`
+	Transcript bool   `json:"transcript,omitempty"`
+	Claude     int    `json:"claude,omitempty"`
+}
+
+func newRunCache() *runCache {
+	return &runCache{Sniffs: map[string]cachedSniff{}, Files: map[string]string{}}
+}
+
+// cacheName is the run cache's file in the folder written.
+const cacheName = ".ccsite-git-cache.json"
+
+// readRunCache reads what an earlier run left in dir (nothing when dir
 // was not written by one).
-func readUUIDCache(dir string) map[string]string {
+func readRunCache(dir string) *runCache {
+	c := newRunCache()
 	if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
-		return nil
+		return c
 	}
-	data, err := os.ReadFile(filepath.Join(dir, uuidCache))
+	data, err := os.ReadFile(filepath.Join(dir, cacheName))
 	if err != nil {
-		return nil
+		return c
 	}
-	var m map[string]string
-	if json.Unmarshal(data, &m) != nil {
-		return nil
+	var read runCache
+	if json.Unmarshal(data, &read) != nil || read.Sniffs == nil || read.Files == nil {
+		return c
 	}
-	return m
+	return &read
 }
 
-func writeUUIDCache(dir string, m map[string]string) error {
-	if len(m) == 0 {
-		return nil
-	}
-	data, err := json.Marshal(m) // keys sorted: deterministic
+func (c *runCache) write(dir string) error {
+	data, err := json.Marshal(c) // keys sorted: deterministic
 	if err != nil {
 		return err
 	}
-	err = os.WriteFile(filepath.Join(dir, uuidCache), data, fileMode)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	return os.WriteFile(filepath.Join(dir, cacheName), data, fileMode)
+}
+
+// reuse is the file the last run wrote from blob oid, moved aside in
+// prevDir, with what reading it learnt; ok is false when there is none
+// (or it was taken already).
+func (ex *extractor) reuse(oid string, taken map[string]bool) (s sniffed, ok bool) {
+	cs, ok1 := ex.prev.Sniffs[oid]
+	rel, ok2 := ex.prev.Files[oid]
+	if !ok1 || !ok2 || taken[oid] || ex.prevDir == "" || safeRel(rel) == "" {
+		return s, false
 	}
-	return err
+	p := filepath.Join(ex.prevDir, filepath.FromSlash(rel))
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+		return s, false
+	}
+	taken[oid] = true
+	return sniffed{staged: p, cwd: cs.CWD, sid: cs.SID, last: cs.Last, transcript: cs.Transcript, claude: cs.Claude}, true
+}
+
+// readCopies stages the copies to read, or takes them from the last run.
+func (ex *extractor) readCopies(read []*sessionCopy) ([]sniffed, error) {
+	sniffs := make([]sniffed, len(read))
+	taken := map[string]bool{}
+	var fetch []*sessionCopy
+	var at []int
+	for i, c := range read {
+		if s, ok := ex.reuse(c.oid, taken); ok {
+			sniffs[i] = s
+		} else {
+			fetch, at = append(fetch, c), append(at, i)
+		}
+	}
+	fetched, err := ex.stageAll(blobsOf(fetch), true)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range at {
+		sniffs[i] = fetched[k]
+	}
+	for i, c := range read {
+		s := sniffs[i]
+		ex.next.Sniffs[c.oid] = cachedSniff{CWD: s.cwd, SID: s.sid, Last: s.last, Transcript: s.transcript, Claude: s.claude}
+	}
+	return sniffs, nil
 }

@@ -111,8 +111,9 @@ type extractor struct {
 	problems    []session.Problem
 	checkpoints []Checkpoint
 	ids         map[string]bool   // every checkpoint id met, readable or not
-	uuids       map[string]string // blob → its last uuid, from the last run
-	seenUUIDs   map[string]string // blob → its last uuid, for the next run
+	prev        *runCache // what the last run left
+	prevDir     string    // the last run's folder, moved aside ("" for none)
+	next        *runCache // what this one leaves
 }
 
 func (ex *extractor) run(ctx context.Context) (err error) {
@@ -141,7 +142,7 @@ func (ex *extractor) run(ctx context.Context) (err error) {
 	if err := os.RemoveAll(ex.stage); err != nil {
 		return fmt.Errorf("--git: %v", err)
 	}
-	if err := writeUUIDCache(ex.dir, ex.seenUUIDs); err != nil {
+	if err := ex.next.write(ex.dir); err != nil {
 		return fmt.Errorf("--git: %v", err)
 	}
 	return ex.stamp()
@@ -308,7 +309,7 @@ func (ex *extractor) extract() error {
 			read = append(read, c)
 		}
 	}
-	sniffs, err := ex.stageAll(blobsOf(read), true)
+	sniffs, err := ex.readCopies(read)
 	if err != nil {
 		return err
 	}
@@ -359,6 +360,7 @@ func (ex *extractor) placeSessions(best map[string]*sessionCopy) (map[string]str
 		if err := ex.place(c.staged, filepath.Join(ex.dir, project, name+".jsonl"), c.blob); err != nil {
 			return nil, err
 		}
+		ex.next.Files[c.oid] = project + "/" + name + ".jsonl"
 		projects[sid] = project
 		ex.sessions++
 		prefix := companion(c.path)

@@ -127,11 +127,15 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 		srcs = []*source{src}
 	}
 	res.Ref, res.Commit = describe(srcs)
-	uuids := readUUIDCache(dir)
-	if err := freshDir(dir); err != nil {
+	prev := readRunCache(dir)
+	prevDir, err := freshDir(dir)
+	if err != nil {
 		return res, err
 	}
-	ex := &extractor{repo: r, dir: dir, name: name, srcs: srcs, uuids: uuids}
+	if prevDir != "" {
+		defer os.RemoveAll(prevDir)
+	}
+	ex := &extractor{repo: r, dir: dir, name: name, srcs: srcs, prev: prev, prevDir: prevDir, next: newRunCache()}
 	if err := ex.run(ctx); err != nil {
 		return res, err
 	}
@@ -344,23 +348,29 @@ func gitEnv() []string {
 }
 
 // freshDir empties dir (made when missing). A folder that holds anything
-// but an earlier Materialize's output is refused, never removed.
-func freshDir(dir string) error {
+// but an earlier Materialize's output is refused, never removed; an
+// earlier output is moved aside, to dir.prev (returned), for the files
+// that did not change to be moved back instead of read again.
+func freshDir(dir string) (prev string, err error) {
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
-		return fmt.Errorf("--git: %v", err)
+		return "", fmt.Errorf("--git: %v", err)
 	case len(entries) > 0:
 		if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
-			return fmt.Errorf("--git: %s is not empty and was not written by --git: not replacing it", dir)
+			return "", fmt.Errorf("--git: %s is not empty and was not written by --git: not replacing it", dir)
 		}
-		if err := os.RemoveAll(dir); err != nil {
-			return fmt.Errorf("--git: %v", err)
+		prev = dir + ".prev"
+		if err := os.RemoveAll(prev); err != nil {
+			return "", fmt.Errorf("--git: %v", err)
+		}
+		if err := os.Rename(dir, prev); err != nil {
+			return "", fmt.Errorf("--git: %v", err)
 		}
 	}
 	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return fmt.Errorf("--git: %v", err)
+		return prev, fmt.Errorf("--git: %v", err)
 	}
-	return os.WriteFile(filepath.Join(dir, marker), []byte("written by ccsite build --git; replaced by the next one\n"), fileMode)
+	return prev, os.WriteFile(filepath.Join(dir, marker), []byte("written by ccsite build --git; replaced by the next one\n"), fileMode)
 }

@@ -23,6 +23,7 @@ type fastCommit struct {
 	author  string
 	when    int64
 	parent  bool              // on top of the ref's last commit
+	from    string            // the parent, when the ref is not yet in this import
 	links   map[string]string // path → symlink target
 }
 
@@ -42,6 +43,9 @@ func fastImport(t testing.TB, repo string, commits []fastCommit) {
 		}
 		fmt.Fprintf(&b, "commit %s\nauthor %s <ada@example.org> %d +0000\ncommitter %s <ada@example.org> %d +0000\n", c.ref, author, when, author, when)
 		fmt.Fprintf(&b, "data %d\n%s\n", len(c.message), c.message)
+		if c.from != "" {
+			fmt.Fprintf(&b, "from %s\n", c.from)
+		}
 		if !c.parent {
 			b.WriteString("deleteall\n")
 		}
