@@ -110,10 +110,10 @@ type extractor struct {
 	copies      int
 	problems    []session.Problem
 	checkpoints []Checkpoint
-	ids         map[string]bool   // every checkpoint id met, readable or not
-	prev        *runCache // what the last run left
-	prevDir     string    // the last run's folder, moved aside ("" for none)
-	next        *runCache // what this one leaves
+	ids         map[string]bool // every checkpoint id met, readable or not
+	prev        *runCache       // what the last run left
+	prevDir     string          // the last run's folder, moved aside ("" for none)
+	next        *runCache       // what this one leaves
 }
 
 func (ex *extractor) run(ctx context.Context) (err error) {
