@@ -21,21 +21,29 @@ const MaxCommits = 2000
 const trailerKey = "Entire-Checkpoint"
 
 // branches are the repository's branches whose commits History lists:
-// its local branches, else origin's; never Entire's own (entire/…).
+// its local branches and origin's (a clone has most of them there only),
+// an origin branch named origin/X when a local X points elsewhere; never
+// Entire's own (entire/…).
 func branches(refs []refInfo) (names, oids []string) {
+	local := map[string]string{}
 	for _, prefix := range []string{"refs/heads/", "refs/remotes/origin/"} {
 		for _, ref := range refs {
 			name, ok := strings.CutPrefix(ref.name, prefix)
 			if !ok || ref.typ != "commit" || name == "HEAD" || name == "entire" || strings.HasPrefix(name, "entire/") {
 				continue
 			}
+			if prefix == "refs/heads/" {
+				local[name] = ref.oid
+			} else if oid, ok := local[name]; ok {
+				if oid == ref.oid {
+					continue
+				}
+				name = "origin/" + name
+			}
 			names, oids = append(names, name), append(oids, ref.oid)
 		}
-		if len(names) > 0 {
-			return names, oids
-		}
 	}
-	return nil, nil
+	return names, oids
 }
 
 // history reads the newest MaxCommits commits of the branches, with their

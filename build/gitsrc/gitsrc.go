@@ -152,7 +152,7 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 	}
 	web := WebURL(url)
 	if url == "" {
-		web = r.originURL(ctx)
+		web = WebURL(r.originURL(ctx))
 	}
 	res.History, err = r.history(ctx, refs, name, web, ex.checkpoints)
 	if err != nil {

@@ -362,3 +362,46 @@ func TestMaterializeURLCheckpointRefs(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// In a clone, most branches are origin's only: their commits are listed
+// too, under their names; a local branch behind origin's gives both.
+func TestHistoryClone(t *testing.T) {
+	repo, ids := refRepo(t)
+	clone := filepath.Join(t.TempDir(), "clone")
+	git(t, filepath.Dir(clone), "clone", "-q", "--no-checkout", repo, clone)
+	git(t, clone, "fetch", "-q", "origin", "refs/entire/*:refs/entire/*")
+	git(t, clone, "update-ref", "refs/heads/main", "refs/remotes/origin/main~1")
+	res, err := Materialize(context.Background(), clone, filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range res.History.Commits {
+		got[c.Subject] = fmt.Sprint(c.Branches, c.Checkpoints)
+	}
+	want := map[string]string{
+		"add c": "[origin/main] [0123456789ab]",
+		"add b": fmt.Sprintf("[feature main origin/main] [%s %s]", ids[1], ids[2]),
+		"add a": fmt.Sprintf("[feature main origin/main] [%s]", ids[0]),
+		"first": "[feature main origin/main] []",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("commits %v, want %v", got, want)
+	}
+	if res.History.WebURL != "" {
+		t.Errorf("a local origin has no web address: %q", res.History.WebURL)
+	}
+}
+
+// The web address is the origin remote's, credentials dropped.
+func TestHistoryWebURL(t *testing.T) {
+	repo, _ := refRepo(t)
+	git(t, repo, "remote", "add", "origin", "https://user:secret@github.com/o/refrepo.git")
+	res, err := Materialize(context.Background(), repo, filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.History.WebURL != "https://github.com/o/refrepo" || res.History.CommitURL("abc") != "https://github.com/o/refrepo/commit/abc" {
+		t.Errorf("web address %q", res.History.WebURL)
+	}
+}
