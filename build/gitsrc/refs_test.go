@@ -215,12 +215,15 @@ func TestMaterializeBadCheckpoints(t *testing.T) {
 	sidC := "cccccccc-3333-4333-8333-333333333333"
 	sidD := "dddddddd-4444-4444-8444-444444444444"
 	codex := `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x"}}` + "\n"
+	gemini := `{"sessionId":"g1","projectHash":"p","startTime":"2026-01-01T00:00:00Z","messages":[{"id":"m1","type":"user","content":"hi"}]}` + "\n"
+	geminiID := ulid(7, "EE")
 	fastImport(t, repo, []fastCommit{
 		{ref: cpRef(good), files: checkpointFiles(good, sidA, "2026-01-01T10:00:00Z", lines(sidA, "/w", 2), nil)},
 		{ref: CheckpointRefs + "ZZ/" + wrongShard, files: checkpointFiles(wrongShard, sidB, "2026-01-01T10:00:00Z", lines(sidB, "/w", 2), nil)},
 		{ref: cpRef(noFull), files: checkpointFiles(noFull, sidC, "2026-01-01T10:00:00Z", "", map[string]string{"0/full.jsonl": ""})},
 		{ref: cpRef(badMeta), files: checkpointFiles(badMeta, sidD, "2026-01-01T10:00:00Z", lines(sidD, "/w", 1), map[string]string{"0/metadata.json": "{not json"})},
 		{ref: cpRef(other), files: checkpointFiles(other, "codex-1", "2026-01-01T10:00:00Z", codex, nil)},
+		{ref: cpRef(geminiID), files: checkpointFiles(geminiID, "g1", "2026-01-01T10:00:00Z", gemini, nil)},
 		{ref: cpRef(linked), files: map[string]string{"0/metadata.json": metadata(linked, "x", "2026-01-01T10:00:00Z")}, links: map[string]string{"0/full.jsonl": "../../../../etc/passwd"}},
 		{ref: CheckpointRefs + "a/b/c", files: map[string]string{"x": "y"}},
 		{ref: CheckpointRefs + "XY/not-an-id", files: map[string]string{"0/full.jsonl": lines(sidA, "/w", 1)}},
@@ -239,6 +242,7 @@ func TestMaterializeBadCheckpoints(t *testing.T) {
 		"git:" + cpRef(noFull) + ":0/full.jsonl: missing: the checkpoint has no transcript",
 		"git:" + cpRef(badMeta) + ":0/metadata.json: unreadable: ",
 		"git:" + cpRef(other) + `:0/full.jsonl: not a Claude Code transcript (its metadata says "Claude Code"): left out`,
+		"git:" + cpRef(geminiID) + `:0/full.jsonl: not a Claude Code transcript (its metadata says "Claude Code"): left out`,
 		"git:" + cpRef(linked) + ":0/full.jsonl: missing: the checkpoint has no transcript",
 		"git:" + CheckpointRefs + "a/b/c: not a checkpoint ref",
 		"git:" + CheckpointRefs + `XY/not-an-id: the id "not-an-id" is neither a ULID nor 12 hex characters`,

@@ -16,7 +16,7 @@ type sniffer struct {
 	cwd     string
 	sid     string
 	records int
-	claude  int // lines with a sessionId: Claude Code's records
+	claude  int // lines with a sessionId and a uuid: Claude Code's records
 
 	// uuids keeps the last few whole lines that hold a "uuid" key, for
 	// lastUUID.
@@ -25,8 +25,14 @@ type sniffer struct {
 	cands [][]byte
 }
 
-// uuidKey is what a line with a uuid holds.
-var uuidKey = []byte(`"uuid"`)
+// uuidKey is what a line with a uuid holds; with parentKey and leafKey,
+// what tells Claude Code's records (with a sessionId) from other agents'
+// (Gemini CLI's session, one JSON object, has a sessionId too).
+var (
+	uuidKey   = []byte(`"uuid"`)
+	parentKey = []byte(`"parentUuid"`)
+	leafKey   = []byte(`"leafUuid"`)
+)
 
 // keptLines is how many lines with a "uuid" key lastUUID may look back
 // over: a key inside a record's message is not its own.
@@ -110,7 +116,7 @@ func (s *sniffer) endLine() {
 		return
 	}
 	s.records++
-	if hasSID {
+	if hasSID && (bytes.Contains(line, parentKey) || bytes.Contains(line, leafKey) || bytes.Contains(line, uuidKey)) {
 		s.claude++
 	}
 	if sid != "" {
