@@ -189,19 +189,18 @@ func (r *repo) treeSource(ctx context.Context, ref, sub string) (*source, error)
 }
 
 // describe names what was read: the ref and its commit, or the checkpoint
-// refs (and the branch) with no one commit.
+// refs (refs/entire/checkpoints) with the branch's commit when the branch
+// was read too.
 func describe(srcs []*source) (ref, commit string) {
 	if len(srcs) == 1 && srcs[0].kind != kindRef {
 		return srcs[0].ref, srcs[0].commit
 	}
-	ref = strings.TrimSuffix(CheckpointRefs, "/")
 	for _, s := range srcs {
 		if s.kind == kindV1 {
-			ref += " + " + s.ref
 			commit = s.commit
 		}
 	}
-	return ref, commit
+	return strings.TrimSuffix(CheckpointRefs, "/"), commit
 }
 
 // originURL is the address of the origin remote, "" when there is none.

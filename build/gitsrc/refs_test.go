@@ -140,7 +140,7 @@ func TestMaterializeCheckpointRefs(t *testing.T) {
 	}
 	// A (two refs) and B (one) from the refs, C from the branch; B's
 	// metadata says Gemini CLI, its content is Claude Code's.
-	if res.Sessions != 3 || res.Copies != 4 || res.CheckpointRefs != 3 || res.Ref != "refs/entire/checkpoints + entire/checkpoints/v1" {
+	if res.Sessions != 3 || res.Copies != 4 || res.CheckpointRefs != 3 || res.Ref != "refs/entire/checkpoints" || len(res.Commit) != 40 {
 		t.Errorf("result %+v", res)
 	}
 	got := tree(t, dir)
