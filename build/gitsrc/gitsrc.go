@@ -4,27 +4,37 @@
 // sub-agent files in <session-id>/subagents/) that the build reads like any
 // other input.
 //
-// Two layouts are understood, in any ref and below any folder of it:
+// With no ref named, every checkpoint Entire keeps is read, in both of
+// its layouts, merged:
 //
-//   - Entire's checkpoint branch (entire/checkpoints/v1):
-//     <xx>/<rest-of-checkpoint-id>/<n>/full.jsonl beside a metadata.json that
-//     names the session (session_id) and the checkpoint's time (created_at).
-//     Later checkpoints of a session hold longer copies of its transcript;
-//     only the newest is written.
-//   - Any folder of JSONL transcripts, such as a projects tree committed as
-//     it is (<slug>/<session>.jsonl with its <session>/ folder).
+//   - one ref per checkpoint (current Entire):
+//     refs/entire/checkpoints/<last two characters of the id>/<id>, the id
+//     a ULID or 12 hex characters, its tree <n>/full.jsonl beside
+//     <n>/metadata.json (session_id, created_at, branch, turn_id,
+//     files_touched…);
+//   - the older checkpoint branch (entire/checkpoints/v1, local or
+//     origin's): <id[:2]>/<id[2:]>/<n>/full.jsonl with its metadata.json.
+//
+// Later checkpoints of a session hold longer copies of its transcript;
+// only the newest is written, whichever ref holds it. Without checkpoints,
+// or in a ref named, any folder of JSONL transcripts is read too, such as
+// a projects tree committed as it is (<slug>/<session>.jsonl with its
+// <session>/ folder). Beside the transcripts comes the repository's
+// History: its branches' commits with their Entire-Checkpoint trailers,
+// and every checkpoint's session, turn, branch and files.
 //
 // The repository is read with the git program, not a Go implementation of
 // git (go-git): git reads every pack and object format natively and fast,
 // adds nothing to ccsite's single static binary, and is present wherever a
-// repository is. A few processes do the work, whatever the size of the
-// tree: git rev-parse (the repository, the ref), git ls-tree -r -z --long
-// (the tree with blob sizes), git cat-file -t (a folder given in the ref)
-// and one git cat-file --batch that streams every blob read.
+// repository is. A few processes do the work, whatever the number of
+// checkpoints: git for-each-ref (every ref), git ls-tree -r -z --long (a
+// branch's tree with blob sizes), one git cat-file --batch that streams
+// every checkpoint ref's trees and every blob read, one --batch-check (the
+// sizes of the refs' blobs) and one git log (the commits).
 //
-// A URL is cloned bare and without blobs (git clone --filter=blob:none)
-// into CacheDir and fetched again on later calls; the blobs read are then
-// fetched as cat-file asks for them.
+// A URL is cloned bare into CacheDir and fetched again on later calls:
+// Entire's refs with their blobs, the branches without (History reads
+// their commits only).
 package gitsrc
 
 import (
