@@ -176,3 +176,12 @@ func (h *History) SessionDigests() map[string]string {
 	}
 	return out
 }
+
+// trailers counts the checkpoints the commits name.
+func (h *History) trailers() int {
+	n := 0
+	for _, c := range h.Commits {
+		n += len(c.Checkpoints)
+	}
+	return n
+}

@@ -156,7 +156,12 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 		case len(res.Problems) > 0:
 			return res, fmt.Errorf("--git: no readable transcripts in %s: %s: %s (%d problem(s))", res.Ref, res.Problems[0].File, res.Problems[0].Reason, len(res.Problems))
 		case srcs[0].kind == kindTree && ref == "" && sub == "":
-			return res, fmt.Errorf("--git: no checkpoints (%s*, %s) and no transcripts in %s", CheckpointRefs, DefaultRef, res.Ref)
+			hint := ""
+			if h, err := r.history(ctx, refs, name, "", nil); err == nil && h.trailers() > 0 {
+				// A clone leaves Entire's refs behind unless asked.
+				hint = fmt.Sprintf(" (%d commit trailer(s) name checkpoints: fetch them with git fetch origin '+refs/entire/*:refs/entire/*')", h.trailers())
+			}
+			return res, fmt.Errorf("--git: no checkpoints (%s*, %s) and no transcripts in %s%s", CheckpointRefs, DefaultRef, res.Ref, hint)
 		}
 		return res, fmt.Errorf("--git: no transcripts in %s", res.Ref)
 	}

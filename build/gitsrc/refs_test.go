@@ -395,6 +395,13 @@ func TestHistoryClone(t *testing.T) {
 	if res.History.WebURL != "" {
 		t.Errorf("a local origin has no web address: %q", res.History.WebURL)
 	}
+	// A clone without Entire's refs: what to fetch is said.
+	plain := filepath.Join(t.TempDir(), "plain")
+	git(t, filepath.Dir(plain), "clone", "-q", "--single-branch", "--branch", "main", repo, plain)
+	_, err = Materialize(context.Background(), plain, filepath.Join(t.TempDir(), "out"))
+	if err == nil || !strings.HasSuffix(err.Error(), "and no transcripts in HEAD (4 commit trailer(s) name checkpoints: fetch them with git fetch origin '+refs/entire/*:refs/entire/*')") {
+		t.Errorf("error %v", err)
+	}
 }
 
 // The web address is the origin remote's, credentials dropped.
