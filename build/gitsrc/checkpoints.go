@@ -154,6 +154,8 @@ func (ex *extractor) lastUUIDs(copies []*sessionCopy) error {
 		}
 		switch prev, ok := ex.prev.Sniffs[c.oid]; {
 		case c.staged != "":
+		case c.last != "": // found in its session's newest copy
+			ex.next.Sniffs[c.oid] = cachedSniff{SID: c.sid, Last: c.last, Transcript: true, Claude: 1}
 		case ok:
 			c.last = prev.Last
 			ex.next.Sniffs[c.oid] = prev

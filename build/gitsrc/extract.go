@@ -110,10 +110,11 @@ type extractor struct {
 	copies      int
 	problems    []session.Problem
 	checkpoints []Checkpoint
-	ids         map[string]bool // every checkpoint id met, readable or not
-	prev        *runCache       // what the last run left
-	prevDir     string          // the last run's folder, moved aside ("" for none)
-	next        *runCache       // what this one leaves
+	ids         map[string]bool        // every checkpoint id met, readable or not
+	prev        *runCache              // what the last run left
+	prevDir     string                 // the last run's folder, moved aside ("" for none)
+	next        *runCache              // what this one leaves
+	prefixes    map[string]*prefixPlan // newest copy's blob → its earlier copies to find in it
 }
 
 func (ex *extractor) run(ctx context.Context) (err error) {
@@ -308,6 +309,9 @@ func (ex *extractor) extract() error {
 		if c.sid != "" && best[c.sid] == c {
 			read = append(read, c)
 		}
+	}
+	if err := ex.planPrefixes(copies, best); err != nil {
+		return err
 	}
 	sniffs, err := ex.readCopies(read)
 	if err != nil {
@@ -600,7 +604,11 @@ func (ex *extractor) stageAll(bs []blob, uuids bool) ([]sniffed, error) {
 			return err
 		}
 		sn := sniffer{uuids: uuids}
-		_, err = io.Copy(io.MultiWriter(f, &sn), body)
+		var w io.Writer = &sn
+		if plan := ex.prefixes[bs[i].oid]; plan != nil && uuids {
+			w = newPrefixWatch(plan, &sn)
+		}
+		_, err = io.Copy(io.MultiWriter(f, w), body)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

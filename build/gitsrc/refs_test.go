@@ -3,6 +3,8 @@ package gitsrc
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -87,7 +89,7 @@ func checkpointFiles(id, sid, created, transcript string, extra map[string]strin
 		"0/full.jsonl":       transcript,
 		"0/transcript.jsonl": `{"v":1,"agent":"claude-code","type":"user","ts":"2026-01-01T00:00:00Z","content":[{"text":"compact"}]}` + "\n",
 		"0/prompt.txt":       "hello\n",
-		"0/content_hash.txt": "sha256:0\n",
+		"0/content_hash.txt": contentHash(transcript),
 	}
 	for k, v := range extra {
 		if v == "" {
@@ -97,6 +99,12 @@ func checkpointFiles(id, sid, created, transcript string, extra map[string]strin
 		}
 	}
 	return files
+}
+
+// contentHash is Entire's content_hash.txt for a transcript.
+func contentHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return "sha256:" + hex.EncodeToString(h[:]) + "\n"
 }
 
 // refRepo makes a repository in Entire's current layout: session A in two
@@ -331,6 +339,13 @@ func TestMaterializeEntireSample(t *testing.T) {
 			if !strings.Contains(string(data), `"uuid":"`+cp.LastUUID+`"`) {
 				t.Errorf("session %s has no record %s", cp.SessionID, cp.LastUUID)
 			}
+			// The last uuid is the one its copy ends with.
+			sn := sniffer{uuids: true}
+			sn.Write([]byte(git(t, repo, "show", cp.Ref+":0/full.jsonl") + "\n"))
+			sn.finish()
+			if last := sn.lastUUID(); last != cp.LastUUID {
+				t.Errorf("checkpoint %s: last uuid %s, its copy ends with %s", cp.ID, cp.LastUUID, last)
+			}
 		}
 	}
 	if len(found) != 3 || trailers != 3 || len(h.Commits) != 4 {
@@ -414,5 +429,38 @@ func TestHistoryWebURL(t *testing.T) {
 	}
 	if res.History.WebURL != "https://github.com/o/refrepo" || res.History.CommitURL("abc") != "https://github.com/o/refrepo/commit/abc" {
 		t.Errorf("web address %q", res.History.WebURL)
+	}
+}
+
+// An earlier checkpoint's copy whose content hash is that of the newest
+// copy's first bytes is not read: its last uuid is found while the newest
+// is. (Here its bytes differ from what its hash says, to tell.)
+func TestMaterializePrefixCopies(t *testing.T) {
+	needGit(t)
+	repo := t.TempDir()
+	git(t, repo, "init", "-q")
+	newest, earlier, other := lines(sidA, "/w", 5), lines(sidA, "/w", 2), lines(sidA, "/w", 3)
+	sum := func(s string) string {
+		h := sha256.Sum256([]byte(s))
+		return "sha256:" + hex.EncodeToString(h[:]) + "\n"
+	}
+	id1, id2, id3 := ulid(1, "AA"), ulid(2, "BB"), ulid(3, "CC")
+	fastImport(t, repo, []fastCommit{
+		{ref: cpRef(id1), files: checkpointFiles(id1, sidA, "2026-01-01T10:00:00Z", strings.ReplaceAll(earlier, `"uuid":"u`, `"uuid":"x`),
+			map[string]string{"0/content_hash.txt": sum(earlier)})},
+		{ref: cpRef(id2), files: checkpointFiles(id2, sidA, "2026-01-01T11:00:00Z", strings.ReplaceAll(other, `"uuid":"u`, `"uuid":"y`),
+			map[string]string{"0/content_hash.txt": sum("not a prefix")})},
+		{ref: cpRef(id3), files: checkpointFiles(id3, sidA, "2026-01-01T12:00:00Z", newest, map[string]string{"0/content_hash.txt": sum(newest)})},
+	})
+	res, err := Materialize(context.Background(), repo, filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, cp := range res.History.Checkpoints {
+		got = append(got, cp.ID[24:]+" "+cp.LastUUID)
+	}
+	if want := "AA u1 BB y2 CC u4"; strings.Join(got, " ") != want {
+		t.Errorf("last uuids %q, want %q", strings.Join(got, " "), want)
 	}
 }
