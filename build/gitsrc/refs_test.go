@@ -464,3 +464,44 @@ func TestMaterializePrefixCopies(t *testing.T) {
 		t.Errorf("last uuids %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+// A checkpoint ref's tree is read as ls-tree's are: entries named "..",
+// ".git", links and submodules are left out, and nothing is written
+// outside the folder.
+func TestMaterializeHostileRefTree(t *testing.T) {
+	needGit(t)
+	repo := t.TempDir()
+	git(t, repo, "init", "-q")
+	run := func(stdin string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@x"}, args...)...)
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git %s: %v", args, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	b := run(lines(sidA, "/w", 1), "hash-object", "-w", "--stdin")
+	sub := run("", "commit-tree", run("", "mktree"), "-m", "e")
+	inner := run(fmt.Sprintf("100644 blob %s\t..\n100644 blob %s\tfull.jsonl\n160000 commit %s\tsub\n120000 blob %s\tlink.jsonl\n", b, b, sub, b), "mktree", "--missing")
+	root := run(fmt.Sprintf("040000 tree %s\t0\n040000 tree %s\t..\n040000 tree %s\t.git\n", inner, inner, inner), "mktree", "--missing")
+	id := "0123456789aa"
+	run("", "update-ref", cpRef(id), run("", "commit-tree", root, "-m", "x"))
+	base := t.TempDir()
+	dir := filepath.Join(base, "out")
+	res, err := Materialize(context.Background(), repo, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sessions != 1 || res.Copies != 1 {
+		t.Errorf("result %+v", res)
+	}
+	want := []string{"-w/" + sidA + ".jsonl", ".ccsite-git", cacheName}
+	if k := keys(tree(t, dir)); strings.Join(k, " ") != strings.Join(want, " ") {
+		t.Errorf("files %q, want %q", k, want)
+	}
+	if entries, _ := os.ReadDir(base); len(entries) != 1 {
+		t.Errorf("written beside the folder: %v", entries)
+	}
+}

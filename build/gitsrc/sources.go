@@ -182,7 +182,7 @@ func (r *repo) readTrees(ctx context.Context, cf *catFile, srcs []*source) ([]bl
 			p := level[i]
 			return parseTreeObject(data, len(p.src.commit)/2, func(mode, name, oid string) {
 				switch {
-				case name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\"):
+				case name == "" || name == "." || name == ".." || strings.EqualFold(name, ".git") || strings.ContainsAny(name, "/\\"):
 				case mode == "40000":
 					next = append(next, pending{src: p.src, path: p.path + name + "/", oid: oid})
 				case mode == "100644" || mode == "100755":
