@@ -24,6 +24,7 @@ import (
 	"ccsite/build/gitsrc"
 	"ccsite/build/omit"
 	"ccsite/build/redact"
+	"ccsite/build/session"
 	"ccsite/demo"
 	"ccsite/search"
 	"ccsite/theme"
@@ -165,7 +166,7 @@ func holdsTranscript(root string, depth int) bool {
 // buildFlagSet holds the flags of ccsite build.
 type buildFlagSet struct {
 	out, state, themeName, themeDir, baseURL, report *string
-	pricing, git                                     *string
+	pricing, git, repoURL                            *string
 	workers                                          *int
 	asJSON, noSearch, force, quiet, noCache          *bool
 	fromHook                                         *bool
@@ -193,7 +194,8 @@ func declareBuildFlags(fs *pflag.FlagSet) *buildFlagSet {
 	bf.noCache = fs.Bool("no-cache", false, "do not keep highlighted code between builds ($CCSITE_CACHE_DIR, else the user cache folder)")
 	bf.wait = fs.Duration("wait", 5*time.Minute, "wait up to `DURATION` for another build writing the same folder (0: do not wait)")
 	bf.pricing = fs.String("pricing", "", "price tokens with the pricing `FILE` laid over the embedded table (see build/pricing)")
-	bf.git = fs.String("git", "", "read the transcripts committed to git repository `REPO[@REF]` instead of PATH (REPO: a folder or a URL; REF may end in :FOLDER; default "+gitsrc.DefaultRef+" if it exists, else HEAD)")
+	bf.git = fs.String("git", "", "read the transcripts committed to git repository `REPO[@REF]` instead of PATH, with its commits (REPO: a folder or a URL; REF may end in :FOLDER; default: every checkpoint Entire keeps, "+gitsrc.CheckpointRefs+"* and "+gitsrc.DefaultRef+", else HEAD)")
+	bf.repoURL = fs.String("repo-url", "", "with --git: link commits to the repository's web page at `URL` (default: read from its origin remote)")
 	bf.fromHook = fs.Bool(fromHookFlag, false, "the build is the SessionEnd hook's: its outcome goes to "+hookLogName+" in the state folder")
 	fs.MarkHidden(fromHookFlag)
 	fs.SortFlags = false
@@ -267,18 +269,24 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 		return exitFail
 	}
 	var labels map[string]string // pages name the extracted tree by its ref, not its folder
+	var git gitsrc.Result
 	if *bf.git != "" {
 		if len(paths) > 0 {
 			fmt.Fprintf(stderr, "ccsite build: --git reads the repository instead of PATH: drop %s or --git\n", strings.Join(paths, " "))
 			return exitUsage
 		}
-		root, label, err := gitInput(ctx, *bf.git, *state, *quiet, stderr)
-		if err != nil {
+		if git, err = gitInput(ctx, *bf.git, *bf.repoURL, *state, *quiet, stderr); err != nil {
 			fmt.Fprintf(stderr, "ccsite build: %v\n", err)
+			if errors.Is(err, errRepoURL) {
+				return exitUsage
+			}
 			return exitFail
 		}
-		paths = []string{root}
-		labels = map[string]string{root: label}
+		paths = []string{git.Root}
+		labels = map[string]string{git.Root: "git:" + git.Ref}
+	} else if *bf.repoURL != "" {
+		fmt.Fprintf(stderr, "ccsite build: --repo-url goes with --git\n")
+		return exitUsage
 	}
 	paths, demo, cleanup, err := inputPathsDemo(paths, getenv, stderr, "build", func(roots []string) bool { return build.KeepsFrom(*state, roots) })
 	if err != nil {
@@ -290,6 +298,7 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 	cfg := build.Config{Paths: paths, Out: *out, State: *state, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
 		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait, Pricing: *bf.pricing, SourceLabels: labels, Home: home, Demo: demo,
+		History: git.History,
 		OnWait: func() {
 			fmt.Fprintf(stderr, "ccsite build: another build is writing %s; waiting for it (up to %s, --wait sets how long)\n", *out, *wait)
 		}}
@@ -326,6 +335,7 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 		}
 		return exitFail
 	}
+	addGitProblems(stderr, &sum, git.Problems)
 	printSummary(stderr, *quiet, *out, sum)
 	if err := recordBuild(*out, e.args[1:], getenv); err != nil {
 		// Only serve --watch needs it.
@@ -342,20 +352,72 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 
 // gitInput extracts the transcripts of a git repository (--git) as a
 // projects tree in the site's state folder, the same folder for the same
-// spec each time (so a build redoes only what changed), and returns it
-// with the label pages show for its files ("git:REF").
-func gitInput(ctx context.Context, spec, state string, quiet bool, stderr io.Writer) (root, label string, err error) {
+// spec each time (so a build redoes only what changed), and returns what
+// it read: the tree (Root), the ref pages name its files by, the
+// repository's History (its web address --repo-url's when given) and the
+// problems of its checkpoints.
+func gitInput(ctx context.Context, spec, repoURL, state string, quiet bool, stderr io.Writer) (gitsrc.Result, error) {
+	web, err := normalizeRepoURL(repoURL)
+	if err != nil {
+		return gitsrc.Result{}, err
+	}
 	sum := sha256.Sum256([]byte(spec))
 	dir := filepath.Join(state, "git", hex.EncodeToString(sum[:8]))
 	res, err := gitsrc.Materialize(ctx, spec, dir)
 	if err != nil {
-		return "", "", err
+		return res, err
+	}
+	if web != "" && res.History != nil {
+		res.History.WebURL = web
 	}
 	if !quiet {
-		commit := res.Commit[:min(len(res.Commit), 12)]
-		fmt.Fprintf(stderr, "ccsite build: git: %d session(s) from %s at %s (%s)\n", res.Sessions, spec, res.Ref, commit)
+		at := res.Ref
+		if res.CheckpointRefs > 0 {
+			at = fmt.Sprintf("%d checkpoint ref(s)", res.CheckpointRefs)
+			if res.Commit != "" {
+				at += " and " + gitsrc.DefaultRef
+			}
+		}
+		if res.Commit != "" {
+			at += " (" + res.Commit[:min(len(res.Commit), 12)] + ")"
+		}
+		commits := 0
+		if res.History != nil {
+			commits = len(res.History.Commits)
+		}
+		fmt.Fprintf(stderr, "ccsite build: git: %d session(s) from %s at %s; %d commit(s)\n", res.Sessions, spec, at, commits)
 	}
-	return res.Root, "git:" + res.Ref, nil
+	return res, nil
+}
+
+// errRepoURL is a --repo-url that is no web address.
+var errRepoURL = errors.New("--repo-url")
+
+// normalizeRepoURL checks --repo-url: an http(s) address, kept without a
+// trailing slash or .git.
+func normalizeRepoURL(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("%w: %q is not the web address of a repository (https://host/owner/repo)", errRepoURL, s)
+	}
+	return strings.TrimSuffix(strings.TrimRight(s, "/"), ".git"), nil
+}
+
+// addGitProblems adds the checkpoints' problems (--git) to the build's,
+// and says each (there are few: the rest of the repository was built).
+func addGitProblems(stderr io.Writer, sum *build.Summary, probs []session.Problem) {
+	for i, p := range probs {
+		if i == 10 {
+			fmt.Fprintf(stderr, "ccsite build: warning: %d more problem(s) in the repository (--report lists them)\n", len(probs)-i)
+			break
+		}
+		fmt.Fprintf(stderr, "ccsite build: warning: %s: %s\n", p.File, p.Reason)
+	}
+	sum.ProblemList = append(sum.ProblemList, probs...)
+	sum.Problems += len(probs)
 }
 
 // printSummary says what a build did: problems always, the summary unless

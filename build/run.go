@@ -452,7 +452,7 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 	}
 	r.progress.total.Store(units + int64(len(src.a.Orphans)))
 	r.progress.totalBytes.Store(total)
-	pl := &planned{hl: markup.NewHighlighter(), keys: keyer{options: tool + " " + src.options, fp: fp},
+	pl := &planned{hl: markup.NewHighlighter(), keys: keyer{options: tool + " " + src.options, fp: fp, history: r.cfg.History.SessionDigests()},
 		next: &buildState{Format: stateFormat, Tool: tool, Options: src.options, Sources: keyed(fp), Units: map[string]*unit{}}}
 	if r.cfg.CacheDir != "" {
 		var err error

@@ -246,6 +246,9 @@ func optionsID(cfg Config, th *theme.Theme) (string, error) {
 	if cfg.Demo {
 		fmt.Fprintln(h, "demo")
 	}
+	if d := cfg.History.Digest(); d != "" {
+		fmt.Fprintf(h, "history %s\n", d)
+	}
 	if cfg.Pricing != "" {
 		data, err := os.ReadFile(cfg.Pricing)
 		if err != nil {
@@ -401,6 +404,7 @@ var chunkBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); retur
 type keyer struct {
 	options string
 	fp      map[string]source
+	history map[string]string // what --git's History says of each session (gitsrc.History.SessionDigests)
 }
 
 func (k keyer) agent(w io.Writer, ag *archive.AgentFile) {
@@ -422,6 +426,9 @@ func (k keyer) session(pp *projectPlan, sp *sessionPlan) string {
 	k.project(h, pp, sp.page)
 	f := sp.file
 	fmt.Fprintf(h, "session %q %q %q %s\n", f.Path, f.ID, f.SessionID, k.fp[f.Path].Hash)
+	if d := k.history[f.SessionID]; d != "" {
+		fmt.Fprintf(h, "history %s\n", d)
+	}
 	for _, ag := range f.Agents {
 		k.agent(h, ag)
 	}

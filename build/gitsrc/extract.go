@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"ccsite/build/archive"
+	"ccsite/build/session"
 	"ccsite/build/transcript"
 )
 
@@ -24,6 +25,7 @@ import (
 type blob struct {
 	path, oid string
 	size      int64
+	src       *source // the tree it was read from
 }
 
 // parseTree reads git ls-tree -r -z --long output; it keeps regular files
@@ -58,10 +60,25 @@ func parseTree(listing []byte) ([]blob, error) {
 // sessionCopy is one copy of a session's transcript in the tree.
 type sessionCopy struct {
 	blob
-	sid     string    // the session it is a copy of
-	created time.Time // its checkpoint's time (zero outside Entire's layout)
-	staged  string    // where its bytes were written, once read
-	cwd     string    // the first cwd of its records, once read
+	sid     string      // the session it is a copy of
+	created time.Time   // its checkpoint's time (zero outside Entire's layout)
+	md      *entireMeta // its checkpoint's metadata.json (Entire's layout)
+	staged  string      // where its bytes were written, once read
+	cwd     string      // the first cwd of its records, once read
+	last    string      // the uuid of its last record with one, once read
+}
+
+// entireMeta is what ccsite reads of a session's metadata.json in one of
+// Entire's checkpoints. Its agent label is not trusted: the transcript's
+// content says whether it is Claude Code's.
+type entireMeta struct {
+	CheckpointID string   `json:"checkpoint_id"`
+	SessionID    string   `json:"session_id"`
+	CreatedAt    string   `json:"created_at"`
+	Branch       string   `json:"branch"`
+	FilesTouched []string `json:"files_touched"`
+	TurnID       string   `json:"turn_id"`
+	Agent        string   `json:"agent"`
 }
 
 // newer says whether a is a later copy than b: the newer checkpoint, then
@@ -76,23 +93,31 @@ func newer(a, b *sessionCopy) bool {
 	return a.path > b.path
 }
 
-// extractor writes the projects tree from the blobs of one tree.
+// extractor writes the projects tree from the blobs of its sources.
 type extractor struct {
 	repo  *repo
 	dir   string
 	name  string // the repository's folder name, the project of sessions with no cwd
+	srcs  []*source
 	blobs []blob
 
-	cf       *catFile
-	stage    string
-	nstaged  int
-	mtime    time.Time
-	oids     map[string]string // file written → its blob
-	sessions int
-	copies   int
+	cf          *catFile
+	stage       string
+	nstaged     int
+	mtime       time.Time       // the newest source's: folders and the marker get it
+	oids        map[string]blob // file written → its blob
+	sessions    int
+	copies      int
+	problems    []session.Problem
+	checkpoints []Checkpoint
+	ids         map[string]bool        // every checkpoint id met, readable or not
+	prev        *runCache              // what the last run left
+	prevDir     string                 // the last run's folder, moved aside ("" for none)
+	next        *runCache              // what this one leaves
+	prefixes    map[string]*prefixPlan // newest copy's blob → its earlier copies to find in it
 }
 
-func (ex *extractor) run(ctx context.Context, commit string) (err error) {
+func (ex *extractor) run(ctx context.Context) (err error) {
 	ex.cf, err = ex.repo.catFile(ctx)
 	if err != nil {
 		return fmt.Errorf("--git: starting git cat-file: %v", err)
@@ -109,8 +134,8 @@ func (ex *extractor) run(ctx context.Context, commit string) (err error) {
 	if err := os.MkdirAll(ex.stage, dirMode); err != nil {
 		return fmt.Errorf("--git: %v", err)
 	}
-	if err := ex.commitTime(commit); err != nil {
-		return fmt.Errorf("--git: %v", err)
+	if err := ex.list(ctx); err != nil {
+		return err
 	}
 	if err := ex.extract(); err != nil {
 		return fmt.Errorf("--git: %v", err)
@@ -118,13 +143,69 @@ func (ex *extractor) run(ctx context.Context, commit string) (err error) {
 	if err := os.RemoveAll(ex.stage); err != nil {
 		return fmt.Errorf("--git: %v", err)
 	}
+	if err := ex.next.write(ex.dir); err != nil {
+		return fmt.Errorf("--git: %v", err)
+	}
 	return ex.stamp()
 }
 
-// commitTime reads the committer time of commit: every file written gets
-// it as its mtime, so that an unchanged commit gives unchanged files.
-func (ex *extractor) commitTime(commit string) error {
-	return ex.cf.fetch([]string{commit}, func(_ int, typ string, _ int64, body io.Reader) error {
+// list reads the files of every source: git ls-tree for a branch or the
+// ref named, one git cat-file for all the checkpoint refs.
+func (ex *extractor) list(ctx context.Context) error {
+	var refs []*source
+	for _, s := range ex.srcs {
+		if s.kind == kindRef {
+			refs = append(refs, s)
+			continue
+		}
+		if s.kind == kindTree {
+			if err := ex.commitTime(s); err != nil {
+				return fmt.Errorf("--git: %v", err)
+			}
+		}
+		treeish := s.commit
+		if s.sub != "" {
+			treeish += ":" + s.sub
+		}
+		listing, err := ex.repo.output(ctx, "ls-tree", "-r", "-z", "--long", "--full-tree", treeish)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("--git: reading the tree of %s: %v", s.ref, err)
+		}
+		bs, err := parseTree(listing)
+		if err != nil {
+			return fmt.Errorf("--git: reading the tree of %s: %v", s.ref, err)
+		}
+		for i := range bs {
+			bs[i].path, bs[i].src = s.prefix+bs[i].path, s
+		}
+		ex.blobs = append(ex.blobs, bs...)
+	}
+	bs, err := ex.repo.readTrees(ctx, ex.cf, refs)
+	if err != nil {
+		return fmt.Errorf("--git: reading the checkpoint refs: %v", err)
+	}
+	for _, b := range bs {
+		if b.size >= 0 {
+			ex.blobs = append(ex.blobs, b)
+		}
+	}
+	sort.Slice(ex.blobs, func(i, j int) bool { return ex.blobs[i].path < ex.blobs[j].path })
+	for _, s := range ex.srcs {
+		if s.mtime.After(ex.mtime) {
+			ex.mtime = s.mtime
+		}
+	}
+	return nil
+}
+
+// commitTime reads the committer time of a source's commit: every file it
+// gives gets it as its mtime, so that an unchanged commit gives unchanged
+// files.
+func (ex *extractor) commitTime(s *source) error {
+	return ex.cf.fetch([]string{s.commit}, func(_ int, typ string, _ int64, body io.Reader) error {
 		data, err := io.ReadAll(body)
 		if err != nil {
 			return err
@@ -137,13 +218,13 @@ func (ex *extractor) commitTime(commit string) error {
 				f := strings.Fields(rest)
 				if len(f) >= 2 {
 					if sec, err := strconv.ParseInt(f[len(f)-2], 10, 64); err == nil {
-						ex.mtime = time.Unix(sec, 0)
+						s.mtime = time.Unix(sec, 0)
 						return nil
 					}
 				}
 			}
 		}
-		return fmt.Errorf("commit %s has no committer time", commit)
+		return fmt.Errorf("commit %s has no committer time", s.commit)
 	})
 }
 
@@ -173,26 +254,42 @@ func nextSlash(p string, i int) int {
 	return i + 1 + j
 }
 
-func (ex *extractor) extract() error {
+// fullName is the transcript of a session in one of Entire's checkpoints;
+// the other JSONL files beside it (transcript.jsonl, Entire's compact
+// form) are no copies of it.
+const fullName = "full.jsonl"
+
+// sessionCopies sorts the JSONL files into session copies and sub-agent
+// files lying in no session's folder.
+func (ex *extractor) sessionCopies() (copies []*sessionCopy, agents []blob) {
 	// Session files: JSONL that is no sub-agent and lies in no other
 	// session's folder. Everything else in such a folder goes with it.
 	folders := map[string]bool{}
+	full := map[string]bool{} // Entire's checkpoint folders
 	for _, b := range ex.blobs {
 		if isJSONL(b.path) && !isAgent(b.path) {
 			folders[companion(b.path)] = true
 		}
+		if path.Base(b.path) == fullName {
+			full[path.Dir(b.path)] = true
+		}
 	}
-	var copies []*sessionCopy
-	var agents []blob
 	for _, b := range ex.blobs {
 		switch {
 		case !isJSONL(b.path) || underAny(b.path, folders):
+		case full[path.Dir(b.path)] && path.Base(b.path) != fullName:
 		case isAgent(b.path):
 			agents = append(agents, b)
 		default:
 			copies = append(copies, &sessionCopy{blob: b})
 		}
 	}
+	ex.checkFolders(full)
+	return copies, agents
+}
+
+func (ex *extractor) extract() error {
+	copies, agents := ex.sessionCopies()
 	ex.copies = len(copies)
 	if err := ex.readMetadata(copies); err != nil {
 		return err
@@ -213,12 +310,15 @@ func (ex *extractor) extract() error {
 			read = append(read, c)
 		}
 	}
-	sniffs, err := ex.stageAll(blobsOf(read))
+	if err := ex.planPrefixes(copies, best); err != nil {
+		return err
+	}
+	sniffs, err := ex.readCopies(read)
 	if err != nil {
 		return err
 	}
 	for i, c := range read {
-		c.staged, c.cwd = sniffs[i].staged, sniffs[i].cwd
+		c.staged, c.cwd, c.last = sniffs[i].staged, sniffs[i].cwd, sniffs[i].last
 		if c.sid == "" {
 			c.sid = sessionID(c.path, sniffs[i])
 		}
@@ -229,6 +329,27 @@ func (ex *extractor) extract() error {
 			best[c.sid] = c
 		}
 	}
+	for i, c := range read {
+		if best[c.sid] == c && c.md != nil && sniffs[i].claude == 0 {
+			// Entire keeps other agents' transcripts too, and its label
+			// is not to be trusted: the content tells.
+			ex.problems = append(ex.problems, problem(c.src.ref, ex.rel(c.blob), "not a Claude Code transcript (its metadata says "+strconv.Quote(c.md.Agent)+"): left out"))
+			delete(best, c.sid)
+		}
+	}
+	if err := ex.lastUUIDs(copies); err != nil {
+		return err
+	}
+	ex.recordCheckpoints(copies)
+	projects, err := ex.placeSessions(best)
+	if err != nil {
+		return err
+	}
+	return ex.looseAgents(agents, projects)
+}
+
+// placeSessions writes the chosen copy of each session, with its folder.
+func (ex *extractor) placeSessions(best map[string]*sessionCopy) (map[string]string, error) {
 	sids := make([]string, 0, len(best))
 	for sid := range best {
 		sids = append(sids, sid)
@@ -240,9 +361,10 @@ func (ex *extractor) extract() error {
 		c := best[sid]
 		project := ex.project(c.path, c.cwd)
 		name := fileName(sid)
-		if err := ex.place(c.staged, filepath.Join(ex.dir, project, name+".jsonl"), c.oid); err != nil {
-			return err
+		if err := ex.place(c.staged, filepath.Join(ex.dir, project, name+".jsonl"), c.blob); err != nil {
+			return nil, err
 		}
+		ex.next.Files[c.oid] = project + "/" + name + ".jsonl"
 		projects[sid] = project
 		ex.sessions++
 		prefix := companion(c.path)
@@ -254,14 +376,11 @@ func (ex *extractor) extract() error {
 			}
 		}
 	}
-	if err := ex.writeAll(side); err != nil {
-		return err
-	}
-	return ex.looseAgents(agents, projects)
+	return projects, ex.writeAll(side)
 }
 
 // readMetadata reads the metadata.json beside each copy (Entire's layout):
-// its session_id and created_at.
+// its session, time, branch, turn and files touched.
 func (ex *extractor) readMetadata(copies []*sessionCopy) error {
 	byPath := map[string]blob{}
 	for _, b := range ex.blobs {
@@ -275,6 +394,9 @@ func (ex *extractor) readMetadata(copies []*sessionCopy) error {
 	for _, c := range copies {
 		m, ok := byPath[path.Join(path.Dir(c.path), "metadata.json")]
 		if !ok {
+			if path.Base(c.path) == fullName && c.src.kind != kindTree {
+				ex.problems = append(ex.problems, problem(c.src.ref, path.Join(path.Dir(ex.rel(c.blob)), "metadata.json"), "missing or over 1 MB: the session is named by its records"))
+			}
 			continue
 		}
 		i, seen := index[m.path]
@@ -287,23 +409,27 @@ func (ex *extractor) readMetadata(copies []*sessionCopy) error {
 		owners[i] = append(owners[i], c)
 	}
 	return ex.cf.fetch(oidsOf(want), func(i int, _ string, _ int64, body io.Reader) error {
-		var md struct {
-			SessionID string `json:"session_id"`
-			CreatedAt string `json:"created_at"`
-		}
+		var md entireMeta
 		data, err := io.ReadAll(body)
 		if err != nil {
 			return err
 		}
-		if json.Unmarshal(data, &md) != nil {
-			return nil // not Entire's: the copies are named by their records
+		if err := json.Unmarshal(data, &md); err != nil {
+			var typeErr *json.UnmarshalTypeError
+			if !errors.As(err, &typeErr) {
+				if path.Base(owners[i][0].path) == fullName {
+					ex.problems = append(ex.problems, problem(want[i].src.ref, ex.rel(want[i]), "unreadable: "+err.Error()+"; the session is named by its records"))
+				}
+				return nil // not Entire's: the copies are named by their records
+			}
 		}
 		created, _ := time.Parse(time.RFC3339Nano, md.CreatedAt)
 		for _, c := range owners[i] {
 			c.created = created
 			// Only the checkpoint's transcript is named by it.
-			if path.Base(c.path) == "full.jsonl" || len(owners[i]) == 1 {
+			if path.Base(c.path) == fullName || len(owners[i]) == 1 {
 				c.sid = entireSessionID(md.SessionID)
+				c.md = &md
 			}
 		}
 		return nil
@@ -387,7 +513,7 @@ func safeRel(rel string) string {
 // <session>/subagents/… keeps its layout, agent-*.jsonl beside sessions
 // (2.0.x) goes beside its session, found by the sessionId of its records.
 func (ex *extractor) looseAgents(agents []blob, projects map[string]string) error {
-	sniffs, err := ex.stageAll(agents)
+	sniffs, err := ex.stageAll(agents, false)
 	if err != nil {
 		return err
 	}
@@ -434,7 +560,7 @@ func (ex *extractor) looseAgents(agents []blob, projects map[string]string) erro
 		if _, err := os.Lstat(out); err == nil {
 			continue // already written from a session's folder
 		}
-		if err := ex.place(chosen[out].staged, out, chosen[out].b.oid); err != nil {
+		if err := ex.place(chosen[out].staged, out, chosen[out].b); err != nil {
 			return err
 		}
 	}
@@ -461,12 +587,14 @@ func oidsOf(bs []blob) []string {
 type sniffed struct {
 	staged     string
 	cwd, sid   string
+	last       string // the uuid of its last record with one
 	transcript bool
+	claude     int // lines with a sessionId: Claude Code's records
 }
 
 // stageAll writes each blob to a file of the stage, reading its records'
 // cwd and sessionId on the way.
-func (ex *extractor) stageAll(bs []blob) ([]sniffed, error) {
+func (ex *extractor) stageAll(bs []blob, uuids bool) ([]sniffed, error) {
 	out := make([]sniffed, len(bs))
 	err := ex.cf.fetch(oidsOf(bs), func(i int, _ string, _ int64, body io.Reader) error {
 		ex.nstaged++
@@ -475,8 +603,12 @@ func (ex *extractor) stageAll(bs []blob) ([]sniffed, error) {
 		if err != nil {
 			return err
 		}
-		var sn sniffer
-		_, err = io.Copy(io.MultiWriter(f, &sn), body)
+		sn := sniffer{uuids: uuids}
+		var w io.Writer = &sn
+		if plan := ex.prefixes[bs[i].oid]; plan != nil && uuids {
+			w = newPrefixWatch(plan, &sn)
+		}
+		_, err = io.Copy(io.MultiWriter(f, w), body)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -484,7 +616,10 @@ func (ex *extractor) stageAll(bs []blob) ([]sniffed, error) {
 			return err
 		}
 		sn.finish()
-		out[i] = sniffed{staged: name, cwd: sn.cwd, sid: sn.sid, transcript: sn.records > 0}
+		out[i] = sniffed{staged: name, cwd: sn.cwd, sid: sn.sid, transcript: sn.records > 0, claude: sn.claude}
+		if uuids {
+			out[i].last = sn.lastUUID()
+		}
 		return nil
 	})
 	return out, err
@@ -504,7 +639,7 @@ func (ex *extractor) writeAll(ps []placed) error {
 	}
 	return ex.cf.fetch(oidsOf(bs), func(i int, _ string, _ int64, body io.Reader) error {
 		out := ps[i].out
-		ex.written(out, ps[i].b.oid)
+		ex.written(out, ps[i].b)
 		if err := os.MkdirAll(filepath.Dir(out), dirMode); err != nil {
 			return err
 		}
@@ -521,38 +656,40 @@ func (ex *extractor) writeAll(ps []placed) error {
 }
 
 // place moves a staged file to out.
-func (ex *extractor) place(staged, out, oid string) error {
+func (ex *extractor) place(staged, out string, b blob) error {
 	if err := os.MkdirAll(filepath.Dir(out), dirMode); err != nil {
 		return err
 	}
 	if _, err := os.Lstat(out); err == nil {
 		return fmt.Errorf("%s written twice", out)
 	}
-	ex.written(out, oid)
+	ex.written(out, b)
 	return os.Rename(staged, out)
 }
 
-func (ex *extractor) written(out, oid string) {
+func (ex *extractor) written(out string, b blob) {
 	if ex.oids == nil {
-		ex.oids = map[string]string{}
+		ex.oids = map[string]blob{}
 	}
-	ex.oids[out] = oid
+	ex.oids[out] = b
 }
 
-// mtimeOf is a file's mtime: the commit's time, its nanoseconds taken from
-// the blob's name, so that a file whose bytes change gets another mtime
-// even from a commit made in the same second (a build rehashes a source
-// whose size or mtime changed).
+// mtimeOf is a file's mtime: the time of the commit it was read from, its
+// nanoseconds taken from the blob's name, so that a file whose bytes
+// change gets another mtime even from a commit made in the same second (a
+// build rehashes a source whose size or mtime changed), and a file from
+// a checkpoint ref that did not change keeps its mtime when other refs
+// come. Folders get the newest source's time.
 func (ex *extractor) mtimeOf(p string) time.Time {
-	oid := ex.oids[p]
-	if len(oid) < 8 {
+	b, ok := ex.oids[p]
+	if !ok || len(b.oid) < 8 || b.src == nil {
 		return ex.mtime
 	}
-	n, err := strconv.ParseUint(oid[:8], 16, 32)
+	n, err := strconv.ParseUint(b.oid[:8], 16, 32)
 	if err != nil {
 		return ex.mtime
 	}
-	return ex.mtime.Add(time.Duration(n % 1e9))
+	return b.src.mtime.Add(time.Duration(n % 1e9))
 }
 
 // stamp sets every file's and folder's mtime to the commit's time (see

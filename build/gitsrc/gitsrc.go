@@ -4,27 +4,37 @@
 // sub-agent files in <session-id>/subagents/) that the build reads like any
 // other input.
 //
-// Two layouts are understood, in any ref and below any folder of it:
+// With no ref named, every checkpoint Entire keeps is read, in both of
+// its layouts, merged:
 //
-//   - Entire's checkpoint branch (entire/checkpoints/v1):
-//     <xx>/<rest-of-checkpoint-id>/<n>/full.jsonl beside a metadata.json that
-//     names the session (session_id) and the checkpoint's time (created_at).
-//     Later checkpoints of a session hold longer copies of its transcript;
-//     only the newest is written.
-//   - Any folder of JSONL transcripts, such as a projects tree committed as
-//     it is (<slug>/<session>.jsonl with its <session>/ folder).
+//   - one ref per checkpoint (current Entire):
+//     refs/entire/checkpoints/<last two characters of the id>/<id>, the id
+//     a ULID or 12 hex characters, its tree <n>/full.jsonl beside
+//     <n>/metadata.json (session_id, created_at, branch, turn_id,
+//     files_touched…);
+//   - the older checkpoint branch (entire/checkpoints/v1, local or
+//     origin's): <id[:2]>/<id[2:]>/<n>/full.jsonl with its metadata.json.
+//
+// Later checkpoints of a session hold longer copies of its transcript;
+// only the newest is written, whichever ref holds it. Without checkpoints,
+// or in a ref named, any folder of JSONL transcripts is read too, such as
+// a projects tree committed as it is (<slug>/<session>.jsonl with its
+// <session>/ folder). Beside the transcripts comes the repository's
+// History: its branches' commits with their Entire-Checkpoint trailers,
+// and every checkpoint's session, turn, branch and files.
 //
 // The repository is read with the git program, not a Go implementation of
 // git (go-git): git reads every pack and object format natively and fast,
 // adds nothing to ccsite's single static binary, and is present wherever a
-// repository is. A few processes do the work, whatever the size of the
-// tree: git rev-parse (the repository, the ref), git ls-tree -r -z --long
-// (the tree with blob sizes), git cat-file -t (a folder given in the ref)
-// and one git cat-file --batch that streams every blob read.
+// repository is. A few processes do the work, whatever the number of
+// checkpoints: git for-each-ref (every ref), git ls-tree -r -z --long (a
+// branch's tree with blob sizes), one git cat-file --batch that streams
+// every checkpoint ref's trees and every blob read, one --batch-check (the
+// sizes of the refs' blobs) and one git log (the commits).
 //
-// A URL is cloned bare and without blobs (git clone --filter=blob:none)
-// into CacheDir and fetched again on later calls; the blobs read are then
-// fetched as cat-file asks for them.
+// A URL is cloned bare into CacheDir and fetched again on later calls:
+// Entire's refs with their blobs, the branches without (History reads
+// their commits only).
 package gitsrc
 
 import (
@@ -36,6 +46,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"ccsite/build/session"
 )
 
 // Result describes what Materialize extracted.
@@ -43,7 +55,12 @@ type Result struct {
 	Root        string // the projects tree written (pass it to the build as its input path)
 	Sessions    int    // sessions written
 	Copies      int    // transcript copies seen (older copies of a session skipped)
-	Ref, Commit string // the ref read and the commit it resolved to
+	Ref, Commit string // the ref read and the commit it resolved to ("" for many refs)
+	// CheckpointRefs is how many of Entire's checkpoint refs were read.
+	CheckpointRefs int
+	// Problems are the malformed checkpoints and trailers, each named by
+	// its ref and path (git:REF:PATH) or its commit: the rest was read.
+	Problems []session.Problem
 	// History is the repository's commits and checkpoints (see History).
 	History *History
 }
@@ -76,8 +93,8 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 	}
 	repoPath, ref, err := splitSpec(spec)
 	name := repoName(repoPath)
+	url := ""
 	if errors.Is(err, errURL) {
-		var url string
 		url, ref = splitURL(spec)
 		name = urlName(url)
 		repoPath, err = mirror(ctx, gitBin, url)
@@ -96,48 +113,118 @@ func Materialize(ctx context.Context, spec, dir string) (Result, error) {
 		}
 		return Result{}, fmt.Errorf("--git: %s is not a git repository", repoPath)
 	}
+	refs, err := r.listRefs(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		return Result{}, fmt.Errorf("--git: listing the refs of %s: %v", repoPath, err)
+	}
 	res := Result{Root: dir}
-	res.Ref, res.Commit, err = r.resolve(ctx, ref)
+	var srcs []*source
+	if ref == "" && sub == "" {
+		srcs, res.Problems = checkpointSources(refs)
+		res.CheckpointRefs = len(srcs)
+		if b := branchSource(refs); b != nil {
+			srcs = append(srcs, b)
+		}
+	}
+	if len(srcs) == 0 {
+		src, err := r.treeSource(ctx, ref, sub)
+		if err != nil {
+			return res, err
+		}
+		srcs = []*source{src}
+	}
+	res.Ref, res.Commit = describe(srcs)
+	prev := readRunCache(dir)
+	prevDir, err := freshDir(dir)
 	if err != nil {
 		return res, err
 	}
-	treeish := res.Commit
-	where := res.Ref
-	if sub != "" {
-		treeish += ":" + sub
-		where += ":" + sub
-		out, err := r.output(ctx, "cat-file", "-t", treeish)
-		if err != nil || strings.TrimSpace(string(out)) != "tree" {
-			if ctx.Err() != nil {
-				return res, ctx.Err()
-			}
-			return res, fmt.Errorf("--git: no folder %s in %s", sub, res.Ref)
-		}
-		res.Ref = where
+	if prevDir != "" {
+		defer os.RemoveAll(prevDir)
 	}
-	listing, err := r.output(ctx, "ls-tree", "-r", "-z", "--long", "--full-tree", treeish)
+	ex := &extractor{repo: r, dir: dir, name: name, srcs: srcs, prev: prev, prevDir: prevDir, next: newRunCache()}
+	if err := ex.run(ctx); err != nil {
+		return res, err
+	}
+	res.Sessions, res.Copies = ex.sessions, ex.copies
+	res.Problems = append(res.Problems, ex.problems...)
+	if res.Sessions == 0 {
+		switch {
+		case len(res.Problems) > 0:
+			return res, fmt.Errorf("--git: no readable transcripts in %s: %s: %s (%d problem(s))", res.Ref, res.Problems[0].File, res.Problems[0].Reason, len(res.Problems))
+		case srcs[0].kind == kindTree && ref == "" && sub == "":
+			hint := ""
+			if h, err := r.history(ctx, refs, name, "", nil); err == nil && h.trailers() > 0 {
+				// A clone leaves Entire's refs behind unless asked.
+				hint = fmt.Sprintf(" (%d commit trailer(s) name checkpoints: fetch them with git fetch origin '+refs/entire/*:refs/entire/*')", h.trailers())
+			}
+			return res, fmt.Errorf("--git: no checkpoints (%s*, %s) and no transcripts in %s%s", CheckpointRefs, DefaultRef, res.Ref, hint)
+		}
+		return res, fmt.Errorf("--git: no transcripts in %s", res.Ref)
+	}
+	web := WebURL(url)
+	if url == "" {
+		web = WebURL(r.originURL(ctx))
+	}
+	res.History, err = r.history(ctx, refs, name, web, ex.checkpoints)
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		return res, fmt.Errorf("--git: reading the tree of %s: %v", where, err)
+		return res, fmt.Errorf("--git: reading the commits: %v", err)
 	}
-	blobs, err := parseTree(listing)
-	if err != nil {
-		return res, fmt.Errorf("--git: reading the tree of %s: %v", where, err)
-	}
-	if err := freshDir(dir); err != nil {
-		return res, err
-	}
-	ex := &extractor{repo: r, dir: dir, name: name, blobs: blobs}
-	if err := ex.run(ctx, res.Commit); err != nil {
-		return res, err
-	}
-	res.Sessions, res.Copies = ex.sessions, ex.copies
-	if res.Sessions == 0 {
-		return res, fmt.Errorf("--git: no transcripts in %s", where)
-	}
+	res.Problems = append(res.Problems, trailerProblems(res.History, ex.ids)...)
 	return res, nil
+}
+
+// treeSource is the tree a spec names (ref, and a folder in it): the
+// checkpoint branch or HEAD when ref is "".
+func (r *repo) treeSource(ctx context.Context, ref, sub string) (*source, error) {
+	name, commit, err := r.resolve(ctx, ref)
+	if err != nil {
+		return nil, err
+	}
+	src := &source{kind: kindTree, ref: name, commit: commit}
+	if sub != "" {
+		treeish := commit + ":" + sub
+		out, err := r.output(ctx, "cat-file", "-t", treeish)
+		if err != nil || strings.TrimSpace(string(out)) != "tree" {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("--git: no folder %s in %s", sub, name)
+		}
+		src.ref += ":" + sub
+		src.sub = sub
+	}
+	return src, nil
+}
+
+// describe names what was read: the ref and its commit, or the checkpoint
+// refs (refs/entire/checkpoints) with the branch's commit when the branch
+// was read too.
+func describe(srcs []*source) (ref, commit string) {
+	if len(srcs) == 1 && srcs[0].kind != kindRef {
+		return srcs[0].ref, srcs[0].commit
+	}
+	for _, s := range srcs {
+		if s.kind == kindV1 {
+			commit = s.commit
+		}
+	}
+	return strings.TrimSuffix(CheckpointRefs, "/"), commit
+}
+
+// originURL is the address of the origin remote, "" when there is none.
+func (r *repo) originURL(ctx context.Context) string {
+	out, err := r.output(ctx, "config", "--get", "remote.origin.url")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // errURL says that a spec is a URL.
@@ -275,23 +362,29 @@ func gitEnv() []string {
 }
 
 // freshDir empties dir (made when missing). A folder that holds anything
-// but an earlier Materialize's output is refused, never removed.
-func freshDir(dir string) error {
+// but an earlier Materialize's output is refused, never removed; an
+// earlier output is moved aside, to dir.prev (returned), for the files
+// that did not change to be moved back instead of read again.
+func freshDir(dir string) (prev string, err error) {
 	entries, err := os.ReadDir(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
-		return fmt.Errorf("--git: %v", err)
+		return "", fmt.Errorf("--git: %v", err)
 	case len(entries) > 0:
 		if _, err := os.Stat(filepath.Join(dir, marker)); err != nil {
-			return fmt.Errorf("--git: %s is not empty and was not written by --git: not replacing it", dir)
+			return "", fmt.Errorf("--git: %s is not empty and was not written by --git: not replacing it", dir)
 		}
-		if err := os.RemoveAll(dir); err != nil {
-			return fmt.Errorf("--git: %v", err)
+		prev = dir + ".prev"
+		if err := os.RemoveAll(prev); err != nil {
+			return "", fmt.Errorf("--git: %v", err)
+		}
+		if err := os.Rename(dir, prev); err != nil {
+			return "", fmt.Errorf("--git: %v", err)
 		}
 	}
 	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return fmt.Errorf("--git: %v", err)
+		return prev, fmt.Errorf("--git: %v", err)
 	}
-	return os.WriteFile(filepath.Join(dir, marker), []byte("written by ccsite build --git; replaced by the next one\n"), fileMode)
+	return prev, os.WriteFile(filepath.Join(dir, marker), []byte("written by ccsite build --git; replaced by the next one\n"), fileMode)
 }

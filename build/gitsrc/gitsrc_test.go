@@ -140,7 +140,7 @@ func TestMaterializeCheckpoints(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 	got := tree(t, dir)
-	want := []string{".ccsite-git", "-home-u-proj/" + sidA + ".jsonl", "myrepo/" + sidB + ".jsonl"}
+	want := []string{".ccsite-git", cacheName, "-home-u-proj/" + sidA + ".jsonl", "myrepo/" + sidB + ".jsonl"}
 	sort.Strings(want)
 	if k := keys(got); strings.Join(k, " ") != strings.Join(want, " ") {
 		t.Fatalf("files %q, want %q", k, want)
@@ -167,7 +167,7 @@ func TestMaterializeCheckpoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res2 != res {
+	if res2.Sessions != res.Sessions || res2.Ref != res.Ref || res2.Commit != res.Commit || res2.Copies != res.Copies {
 		t.Errorf("second run %+v, first %+v", res2, res)
 	}
 	got2 := tree(t, dir)
@@ -302,7 +302,7 @@ func TestMaterializeProjectsTree(t *testing.T) {
 	if res.Sessions != 1 || res.Copies != 2 {
 		t.Errorf("result %+v", res)
 	}
-	want := []string{".ccsite-git",
+	want := []string{".ccsite-git", cacheName,
 		"-home-u-x/" + sidA + ".jsonl",
 		"-home-u-x/" + sidA + "/subagents/agent-a1.jsonl",
 		"-home-u-x/" + sidA + "/subagents/agent-a1.meta.json",

@@ -63,6 +63,24 @@ func CacheDir() string {
 	return ""
 }
 
+// entireRefspecs are Entire's refs: the checkpoint refs and branches
+// (entire/checkpoints/v1). They are fetched with their blobs, which are
+// all read: fetched one at a time as git cat-file asks for them, they
+// would cost a round trip each.
+var entireRefspecs = []string{"+refs/entire/*:refs/entire/*", "+refs/heads/entire/*:refs/heads/entire/*"}
+
+// fetchAll brings the clone up to date: Entire's refs with their blobs
+// (under 1 GB each), then every branch without them (History reads only
+// their commits). Refs gone from the remote go from the clone.
+func fetchAll(ctx context.Context, r *repo) error {
+	args := append([]string{"fetch", "--quiet", "--prune", "--no-tags", "--filter=blob:limit=1g", "origin"}, entireRefspecs...)
+	if _, err := r.output(ctx, args...); err != nil {
+		return err
+	}
+	_, err := r.output(ctx, "fetch", "--quiet", "--prune", "--no-tags", "origin", "+refs/heads/*:refs/heads/*")
+	return err
+}
+
 // mirror brings the cache's bare, blob-less clone of url up to date (made
 // by the first call) and returns its path. Blobs are fetched when read:
 // only the transcripts written and their metadata.
@@ -75,7 +93,7 @@ func mirror(ctx context.Context, gitBin, url string) (string, error) {
 	dir := filepath.Join(cache, urlName(url)+"-"+hex.EncodeToString(sum[:8])+".git")
 	r := &repo{git: gitBin, dir: dir, env: gitEnv()}
 	if isDir(dir) {
-		if _, err := r.output(ctx, "fetch", "--quiet", "--prune", "--no-tags", "origin", "+refs/heads/*:refs/heads/*"); err != nil {
+		if err := fetchAll(ctx, r); err != nil {
 			return "", fmt.Errorf("--git: fetching %s into %s: %v", url, dir, err)
 		}
 		return dir, nil
@@ -89,7 +107,12 @@ func mirror(ctx context.Context, gitBin, url string) (string, error) {
 	}
 	defer os.RemoveAll(tmp)
 	c := &repo{git: gitBin, dir: filepath.Dir(dir), env: gitEnv()}
-	if _, err := c.output(ctx, "clone", "--quiet", "--bare", "--filter=blob:none", "--no-tags", "--", url, tmp); err != nil {
+	// The default branch only (for HEAD), without blobs: Entire's refs
+	// come next, with theirs.
+	if _, err := c.output(ctx, "clone", "--quiet", "--bare", "--filter=blob:none", "--single-branch", "--no-tags", "--", url, tmp); err != nil {
+		return "", fmt.Errorf("--git: cloning %s: %v", url, err)
+	}
+	if err := fetchAll(ctx, &repo{git: gitBin, dir: tmp, env: gitEnv()}); err != nil {
 		return "", fmt.Errorf("--git: cloning %s: %v", url, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {

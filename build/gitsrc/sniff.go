@@ -16,7 +16,27 @@ type sniffer struct {
 	cwd     string
 	sid     string
 	records int
+	claude  int // lines with a sessionId and a uuid: Claude Code's records
+
+	// uuids keeps the last few whole lines that hold a "uuid" key, for
+	// lastUUID.
+	uuids bool
+	full  []byte
+	cands [][]byte
 }
+
+// uuidKey is what a line with a uuid holds; with parentKey and leafKey,
+// what tells Claude Code's records (with a sessionId) from other agents'
+// (Gemini CLI's session, one JSON object, has a sessionId too).
+var (
+	uuidKey   = []byte(`"uuid"`)
+	parentKey = []byte(`"parentUuid"`)
+	leafKey   = []byte(`"leafUuid"`)
+)
+
+// keptLines is how many lines with a "uuid" key lastUUID may look back
+// over: a key inside a record's message is not its own.
+const keptLines = 4
 
 func (s *sniffer) Write(p []byte) (int, error) {
 	n := len(p)
@@ -25,6 +45,9 @@ func (s *sniffer) Write(p []byte) (int, error) {
 		chunk := p
 		if i >= 0 {
 			chunk = p[:i]
+		}
+		if s.uuids {
+			s.full = append(s.full, chunk...)
 		}
 		if room := linePrefix - len(s.line); room > 0 {
 			if len(chunk) > room {
@@ -43,12 +66,45 @@ func (s *sniffer) Write(p []byte) (int, error) {
 
 // finish takes a last line with no newline.
 func (s *sniffer) finish() {
-	if len(s.line) > 0 {
+	if len(s.line) > 0 || len(s.full) > 0 {
 		s.endLine()
 	}
 }
 
+// keepLine keeps the whole line just ended when it holds a "uuid" key.
+func (s *sniffer) keepLine() {
+	if !bytes.Contains(s.full, uuidKey) {
+		s.full = s.full[:0]
+		return
+	}
+	var spare []byte
+	if len(s.cands) == keptLines {
+		spare = s.cands[0][:0]
+		s.cands = append(s.cands[:0], s.cands[1:]...)
+	}
+	s.cands = append(s.cands, s.full)
+	s.full = spare
+}
+
+// lastUUID is the uuid of the last record that has one (its own, at the
+// top level of the line), "" when none of the last lines with the key
+// has one.
+func (s *sniffer) lastUUID() string {
+	for i := len(s.cands) - 1; i >= 0; i-- {
+		var rec struct {
+			UUID string `json:"uuid"`
+		}
+		if json.Unmarshal(s.cands[i], &rec) == nil && rec.UUID != "" {
+			return rec.UUID
+		}
+	}
+	return ""
+}
+
 func (s *sniffer) endLine() {
+	if s.uuids {
+		s.keepLine()
+	}
 	line := bytes.TrimSpace(s.line)
 	s.line = s.line[:0]
 	if len(line) == 0 || line[0] != '{' {
@@ -60,6 +116,9 @@ func (s *sniffer) endLine() {
 		return
 	}
 	s.records++
+	if hasSID && (bytes.Contains(line, parentKey) || bytes.Contains(line, leafKey) || bytes.Contains(line, uuidKey)) {
+		s.claude++
+	}
 	if sid != "" {
 		s.sid = sid
 	}
