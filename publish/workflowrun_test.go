@@ -489,14 +489,6 @@ func TestWorkflowRuns(t *testing.T) {
 		t.Run(layout, func(t *testing.T) {
 			origin, sessions := checkpointOrigin(t, layout)
 			r := newRunner(t, w, origin, machine)
-			if layout != "branch" {
-				// Until --git reads refs/entire/* (build/gitsrc, issue 56).
-				r.stepErr = func(s step, out string, err error) {
-					if s.Name == buildStep && strings.Contains(out, "no transcripts") {
-						t.Skipf("--git . does not read refs/entire/checkpoints/* yet:\n%s", out)
-					}
-				}
-			}
 			first := r.job()
 			t.Logf("first run, %q:\n%s", buildStep, first[buildStep])
 			n, written, kept := summary(t, first[buildStep])
