@@ -187,12 +187,14 @@
   // table) takes the keyboard focus while it overflows, so that it can be
   // scrolled without a mouse (WCAG 2.1.1). Checked again when the
   // window's width changes, a <details> opens or closes and a turn is
-  // made: once, 150 ms after the last of a burst (the full view opens
-  // every tool card at once; each check lays out the whole page).
+  // made: at once, then once 150 ms after the last of a burst (the full
+  // view opens every tool card at once; each check lays out the whole
+  // page).
   var SCROLLERS = "pre, .diff, .md table, .toc ol";
   var scrollPending = false;
   function scrollers() {
     scrollPending = false;
+    lastScan = Date.now();
     var els = document.querySelectorAll(SCROLLERS), over = [];
     for (var i = 0; i < els.length; i++) {
       var el = els[i];
@@ -208,11 +210,11 @@
       }
     }
   }
-  var scrollTimer = 0;
+  var scrollTimer = 0, lastScan = 0;
   function scrollersSoon() {
     scrollPending = true;
     clearTimeout(scrollTimer);
-    scrollTimer = setTimeout(scrollers, 150);
+    scrollTimer = setTimeout(scrollers, Date.now() - lastScan < 150 ? 150 : 0);
   }
   window.addEventListener("resize", scrollersSoon);
   // For tests: whether no check waits.

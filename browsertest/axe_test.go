@@ -247,7 +247,7 @@ const axeOpenJS = `(document.querySelectorAll("details").forEach(d => { if (d.qu
 // scroll (to take the focus) once a frame after the width changes or a
 // <details> opens.
 const axeSettleJS = `new Promise(done => {
-	const frames = () => requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
-	const wait = () => !window.ccsiteSettled || window.ccsiteSettled() ? frames() : setTimeout(wait, 50);
-	wait();
+	const frames = then => requestAnimationFrame(() => requestAnimationFrame(then));
+	const wait = () => !window.ccsiteSettled || window.ccsiteSettled() ? frames(() => done(true)) : setTimeout(wait, 50);
+	frames(wait); // a resize is told a frame or two after the viewport changed
 })`
