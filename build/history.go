@@ -36,6 +36,7 @@ func (r *renderer) withCommits(v *render.SessionView, g *sessionGit, page string
 		cv := commitView(c, "")
 		v.Commits = append(v.Commits, cv)
 		if i, ok := at[c.Turn]; ok {
+			cv.Turn, cv.TurnLabel = "", "" // the turn itself
 			v.Turns[i].Commits = append(v.Turns[i].Commits, cv)
 		}
 	}
