@@ -335,3 +335,47 @@ func historyListPage(pp *projectPlan, units map[string]*unit, x *historyIndex, p
 	return &render.Page{Path: page, Title: "History of " + pp.p.Name, Kind: "history",
 		Crumbs: []render.Crumb{{Label: pp.p.Name, URL: v.ProjectURL}, {Label: "History"}}, Body: v}
 }
+
+// historyDocs indexes the repository's commits no session made, each
+// found at its line of the history page (of the first project with
+// sessions: the repository's commits are on each project's page). They
+// are that page's documents, kept with a unit of their own, so the next
+// build replaces them as it does a session's.
+func historyDocs(x *indexer, pl *sitePlan, units map[string]*unit) {
+	h := pl.hist
+	if x == nil || h == nil || len(pl.projects) == 0 {
+		return
+	}
+	made := map[string]bool{}
+	for _, u := range units {
+		if u.Git != nil {
+			for _, c := range u.Git.Commits {
+				made[c.Hash] = true
+			}
+		}
+	}
+	pp := pl.projects[0]
+	page := historyPage(pp.slug)
+	title := "History of " + pp.p.Name
+	var docs []search.Doc
+	for _, c := range h.h.Commits {
+		if !made[c.Hash] {
+			docs = append(docs, search.CommitDoc(page+"#c-"+c.Hash, pp.p.Path, "", title, short(c.Hash), h.subject(c.Hash), c.When))
+		}
+	}
+	u := &unit{Title: title, Project: pp.p.Path, Files: []string{page}}
+	x.send(u, page, docs)
+	units[page] = u
+}
+
+// historyUnits counts the units historyDocs made: no session's, so not
+// counted as sessions kept.
+func historyUnits(units map[string]*unit) int {
+	n := 0
+	for page, u := range units {
+		if u.Session == "" && u.Orphan == nil && strings.HasSuffix(page, "/history/index.html") {
+			n++
+		}
+	}
+	return n
+}

@@ -11,6 +11,7 @@ import (
 
 	"ccsite/build/gitsrc"
 	"ccsite/build/redact"
+	"ccsite/search"
 )
 
 // historySession is a session (id 5e55...) of three turns: the second
@@ -107,6 +108,18 @@ func TestHistoryLinks(t *testing.T) {
 			t.Errorf("a page shows %q", bad)
 		}
 	}
+	idx, err := search.Open(IndexPath(filepath.Join(dir, "state")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	for word, want := range map[string]string{"checkpoint": "r/5e550000-0000-4000-8000-000000000001.html#t-3",
+		"fourth": "r/history/index.html#c-" + strings.Repeat("5", 40)} {
+		res, err := idx.Search(context.Background(), search.Query{Text: word, Role: "commit"})
+		if err != nil || len(res.Hits) != 1 || res.Hits[0].Page+"#"+res.Hits[0].Anchor != want {
+			t.Errorf("search %q: %v %+v, want one hit at %s", word, err, res.Hits, want)
+		}
+	}
 	if !strings.Contains(read("r/index.html"), `href="history/index.html"`) || !strings.Contains(read("index.html"), `href="r/history/index.html"`) {
 		t.Error("the project page or the index does not link the history page")
 	}
@@ -132,5 +145,38 @@ func TestHistoryTranscriptOnly(t *testing.T) {
 	if !strings.Contains(hist, `<code class="hash">0a1b2c3</code>`) || !strings.Contains(hist, "First &lt;b&gt;commit&lt;/b&gt;") ||
 		!strings.Contains(hist, `#t-2"`) || strings.Contains(hist, "github.com") {
 		t.Errorf("history page:\n%s", hist)
+	}
+}
+
+// TestHistoryIncremental: a build again with the same History keeps every
+// session; a new checkpoint of the session (and its commit) renders that
+// session again, and its commit shows on its turn.
+func TestHistoryIncremental(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "projects", "-r")
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(filepath.Join(proj, "5e550000-0000-4000-8000-000000000001.jsonl"), []byte(historySession), 0o644)
+	os.WriteFile(filepath.Join(proj, "5e550000-0000-4000-8000-000000000002.jsonl"), []byte(strings.ReplaceAll(historySession, "000000000001", "000000000002")), 0o644)
+	out := filepath.Join(dir, "site")
+	h := historyOf("nothing")
+	build := func() Summary {
+		sum, err := Run(context.Background(), Config{Paths: []string{filepath.Join(dir, "projects")}, Out: out, State: filepath.Join(dir, "state"), History: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	build()
+	if sum := build(); sum.Kept != 2 {
+		t.Errorf("the same History again: %d sessions kept, want 2", sum.Kept)
+	}
+	h.Checkpoints = append(h.Checkpoints, gitsrc.Checkpoint{ID: "0123456789ab", SessionID: "5e550000-0000-4000-8000-000000000002", LastUUID: "a1"})
+	h.Commits = append([]gitsrc.Commit{{Hash: strings.Repeat("9", 40), Subject: "From the new checkpoint", When: time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC), Checkpoints: []string{"0123456789ab"}}}, h.Commits...)
+	if sum := build(); sum.Kept != 1 {
+		t.Errorf("a new checkpoint: %d sessions kept, want 1", sum.Kept)
+	}
+	data, _ := os.ReadFile(filepath.Join(out, "r/5e550000-0000-4000-8000-000000000002.html"))
+	if i := strings.Index(string(data), `id="t-1"`); i < 0 || !strings.Contains(string(data[i:]), "From the new checkpoint") {
+		t.Error("the new checkpoint's commit is not on its turn")
 	}
 }
