@@ -328,11 +328,16 @@ func (f *filterIDs) number(v *render.HistoryView, list []timed) {
 	}
 }
 
-// historyListPage is a project's history page, linked back to the project
-// page and the index.
-func historyListPage(pp *projectPlan, units map[string]*unit, x *historyIndex, page string) *render.Page {
+// historyListPage is a project's history page (its path, and the page),
+// linked back to the project page and the index; nil when the project
+// has no repository (--git) and its sessions made no commit.
+func historyListPage(pp *projectPlan, units map[string]*unit, x *historyIndex) (string, *render.Page) {
+	page := historyPage(pp.slug)
 	v := historyView(pp, units, x, page)
-	return &render.Page{Path: page, Title: "History of " + pp.p.Name, Kind: "history",
+	if x == nil && v.Commits == 0 {
+		return page, nil
+	}
+	return page, &render.Page{Path: page, Title: "History of " + pp.p.Name, Kind: "history",
 		Crumbs: []render.Crumb{{Label: pp.p.Name, URL: v.ProjectURL}, {Label: "History"}}, Body: v}
 }
 

@@ -133,9 +133,20 @@ func TestHistoryTranscriptOnly(t *testing.T) {
 	proj := filepath.Join(dir, "projects", "-r")
 	os.MkdirAll(proj, 0o755)
 	os.WriteFile(filepath.Join(proj, "5e550000-0000-4000-8000-000000000001.jsonl"), []byte(historySession), 0o644)
+	// A project whose sessions made no commit has no history page.
+	quiet := filepath.Join(dir, "projects", "-q")
+	os.MkdirAll(quiet, 0o755)
+	noCommit := strings.NewReplacer("[main 0a1b2c3]", "nothing to commit", "/r", "/q").Replace(historySession)
+	os.WriteFile(filepath.Join(quiet, "5e550000-0000-4000-8000-000000000009.jsonl"), []byte(noCommit), 0o644)
 	out := filepath.Join(dir, "site")
 	if _, err := Run(context.Background(), Config{Paths: []string{filepath.Join(dir, "projects")}, Out: out, State: filepath.Join(dir, "state")}); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "q/history/index.html")); err == nil {
+		t.Error("a project without commits has a history page")
+	}
+	if data, err := os.ReadFile(filepath.Join(out, "q/index.html")); err != nil || strings.Contains(string(data), "history") {
+		t.Error("a project without commits links a history page")
 	}
 	data, err := os.ReadFile(filepath.Join(out, "r/history/index.html"))
 	if err != nil {
