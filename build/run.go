@@ -452,8 +452,7 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 	}
 	r.progress.total.Store(units + int64(len(src.a.Orphans)))
 	r.progress.totalBytes.Store(total)
-	hist := newHistoryIndex(r.cfg.History, r.cfg.Redact)
-	pl := &planned{hl: markup.NewHighlighter(), keys: keyer{options: tool + " " + src.options, fp: fp, hist: hist},
+	pl := &planned{hl: markup.NewHighlighter(), keys: keyer{options: tool + " " + src.options, fp: fp},
 		next: &buildState{Format: stateFormat, Tool: tool, Options: src.options, Sources: keyed(fp), Units: map[string]*unit{}}}
 	if r.cfg.CacheDir != "" {
 		var err error
@@ -475,7 +474,8 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 	labelProjects(src.a, r.cfg.SourceLabels, r.cfg.Home)
 	redactNames(src.a, r.cfg.Redact)
 	pl.plan = planSite(src.a)
-	pl.plan.hist = hist
+	pl.plan.hist = newHistoryIndex(r.cfg.History, r.cfg.Redact)
+	pl.keys.hist = pl.plan.hist
 	if r.cfg.NoSearch {
 		search.Remove(IndexPath(r.cfg.State))
 	} else {

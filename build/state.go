@@ -401,9 +401,9 @@ var chunkBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); retur
 
 // keyer builds unit keys.
 type keyer struct {
+	hist    *historyIndex // the repository's commits and checkpoints (--git)
 	options string
 	fp      map[string]source
-	hist    *historyIndex // the repository's commits and checkpoints (--git)
 }
 
 func (k keyer) agent(w io.Writer, ag *archive.AgentFile) {
