@@ -171,7 +171,7 @@ func (x *historyIndex) gitOf(s *session.Session) *sessionGit {
 		at[c.Hash] = len(g.Commits)
 		g.Commits = append(g.Commits, c)
 	}
-	for _, c := range s.Commits() {
+	for _, c := range madeIn(s) {
 		tc := turnCommit{Hash: c.Hash, Subject: c.Subject, Branch: c.Branch, Turn: c.Turn, Time: c.Time}
 		if rc := x.resolve(c.Hash); rc != nil {
 			tc.Hash = rc.Hash
@@ -243,4 +243,24 @@ func checkpointTurn(s *session.Session, cp *gitsrc.Checkpoint) int {
 		}
 	}
 	return turn
+}
+
+// madeIn are the commits the session's transcript shows, those of its
+// sub-agents included: at the turn of the call that ran the sub-agent.
+func madeIn(s *session.Session) []session.Commit {
+	out := s.Commits()
+	for _, a := range s.Agents {
+		if a.Agent == nil || a.Agent.ToolUseID == "" {
+			continue
+		}
+		call := s.Tool(a.Agent.ToolUseID)
+		if call == nil || call.Use == nil || call.Use.Turn == 0 {
+			continue
+		}
+		for _, c := range madeIn(a) {
+			c.Turn = call.Use.Turn
+			out = append(out, c)
+		}
+	}
+	return out
 }
