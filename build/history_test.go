@@ -2,9 +2,11 @@ package build
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -189,5 +191,51 @@ func TestHistoryIncremental(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(out, "r/5e550000-0000-4000-8000-000000000002.html"))
 	if i := strings.Index(string(data), `id="t-1"`); i < 0 || !strings.Contains(string(data[i:]), "From the new checkpoint") {
 		t.Error("the new checkpoint's commit is not on its turn")
+	}
+}
+
+// TestHistoryLong: a repository of 2000 commits, one made in a session:
+// the others fold into runs, and the page stays small.
+func TestHistoryLong(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "projects", "-r")
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(filepath.Join(proj, "5e550000-0000-4000-8000-000000000001.jsonl"), []byte(historySession), 0o644)
+	h := &gitsrc.History{Name: "r", WebURL: "https://gitlab.com/o/r"}
+	start := time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 2000 {
+		hash := fmt.Sprintf("%040x", i+1)
+		if i == 1500 {
+			hash = "0a1b2c3" + strings.Repeat("f", 33)
+		}
+		h.Commits = append([]gitsrc.Commit{{Hash: hash, Subject: fmt.Sprintf("change %d", i), Author: "Kim", When: start.Add(time.Duration(i) * 40 * time.Minute), Branches: []string{"main"}}}, h.Commits...)
+	}
+	out := filepath.Join(dir, "site")
+	begin := time.Now()
+	if _, err := Run(context.Background(), Config{Paths: []string{filepath.Join(dir, "projects")}, Out: out, State: filepath.Join(dir, "state"), History: h}); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(begin)
+	data, err := os.ReadFile(filepath.Join(out, "r/history/index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	// Newer than the session's commit, between it and the session's
+	// start, older than the session.
+	folded := 0
+	for _, m := range regexp.MustCompile(`<summary>([\d,]+) commits without a session</summary>`).FindAllStringSubmatch(page, -1) {
+		n, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+		folded += n
+	}
+	if runs := strings.Count(page, `class="h-run"`); runs != 3 || folded != 1999 || !strings.Contains(page, "499 commits without a session") {
+		t.Errorf("%d runs of %d commits, want 3 of 1999", runs, folded)
+	}
+	if !strings.Contains(page, "https://gitlab.com/o/r/-/commit/0a1b2c3") {
+		t.Error("the session's commit is not linked to GitLab")
+	}
+	t.Logf("2000 commits: %d KB page, build %v", len(data)/1024, took)
+	if len(data) > 2<<20 {
+		t.Errorf("the page is %d KB", len(data)/1024)
 	}
 }
