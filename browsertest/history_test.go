@@ -77,6 +77,16 @@ func TestHistoryPage(t *testing.T) {
 		}
 		tb.assertClean(scheme + " history")
 	}
+	// A commit's subject is found by search, and leads to its turn.
+	for _, scheme := range []string{"file", "http"} {
+		tb.open(tb.env.url(scheme, "search.html?q=off-by-one+role:commit"))
+		tb.waitFor(`ccsiteSearch.lastShown === "off-by-one role:commit"`)
+		hrefs := eval[[]string](tb, `[...document.querySelectorAll("#search-results a.hit-link")].map(e => e.getAttribute("href"))`)
+		if len(hrefs) != 1 || !strings.Contains(hrefs[0], filepath.Base(commitPage)) || !strings.Contains(hrefs[0], "#t-1") {
+			t.Errorf("%s: search for the commit's subject gives %q, want its turn", scheme, hrefs)
+		}
+		tb.assertClean(scheme + " commit search")
+	}
 	tb.page("file", link.Index())
 	tb.click(`a.history-link[href$="home-demo-webapp/history/index.html"]`)
 	tb.waitAcross(`location.pathname.endsWith("/history/index.html")`)
