@@ -188,7 +188,7 @@ func commitEntries(x *historyIndex, made map[string]*madeBy, page string, ids *f
 		for _, c := range x.h.Commits {
 			seen[c.Hash] = true
 			hc := render.HistoryCommit{CommitView: render.CommitView{Hash: c.Hash, Short: short(c.Hash),
-				Subject: x.subject(c.Hash), URL: x.commitURL(c.Hash)}, Author: x.author(c.Hash), Branches: c.Branches}
+				Subject: x.subject(c.Hash), URL: x.commitURL(c.Hash)}, Author: x.author(c.Hash), Branches: x.branchesOf(c.Hash)}
 			add(hc, c.When, made[c.Hash])
 		}
 	}

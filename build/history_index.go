@@ -31,6 +31,7 @@ type historyIndex struct {
 	once     sync.Once
 	subjects map[string]string // redacted subject and author, by hash
 	authors  map[string]string
+	branches map[string][]string // redacted branch names, by hash
 }
 
 // newHistoryIndex indexes h; nil for no History.
@@ -59,13 +60,23 @@ func (x *historyIndex) text() {
 	x.once.Do(func() {
 		x.subjects = make(map[string]string, len(x.h.Commits))
 		x.authors = make(map[string]string, len(x.h.Commits))
-		file := "git history of " + x.h.Name
+		x.branches = make(map[string][]string, len(x.h.Commits))
+		names := map[string]string{}
 		for _, c := range x.h.Commits {
-			x.subjects[c.Hash] = x.red.String(file, c.Subject)
-			x.authors[c.Hash] = noEmail(x.red.String(file, c.Author))
+			x.subjects[c.Hash] = x.red.String(x.file(), c.Subject)
+			x.authors[c.Hash] = noEmail(x.red.String(x.file(), c.Author))
+			for _, b := range c.Branches {
+				if _, ok := names[b]; !ok {
+					names[b] = x.red.String(x.file(), b)
+				}
+				x.branches[c.Hash] = append(x.branches[c.Hash], names[b])
+			}
 		}
 	})
 }
+
+// file is what the redactor counts the History's redactions under.
+func (x *historyIndex) file() string { return "git history of " + x.h.Name }
 
 // noEmail drops what looks like an e-mail address from a name.
 func noEmail(s string) string {
@@ -84,6 +95,9 @@ func (x *historyIndex) subject(hash string) string { x.text(); return x.subjects
 
 // author is a commit's author, redacted.
 func (x *historyIndex) author(hash string) string { x.text(); return x.authors[hash] }
+
+// branchesOf are the branches holding a commit, redacted.
+func (x *historyIndex) branchesOf(hash string) []string { x.text(); return x.branches[hash] }
 
 // resolve is the repository's commit a hash (full or abbreviated, as git
 // commit prints it) names; nil when none or more than one.
@@ -188,9 +202,10 @@ func (x *historyIndex) gitOf(s *session.Session) *sessionGit {
 			for _, cp := range x.bySession[id] {
 				turn := checkpointTurn(s, cp)
 				for _, c := range x.named[cp.ID] {
-					add(turnCommit{Hash: c.Hash, Subject: x.subject(c.Hash), Branch: cp.Branch, Turn: turn, Time: c.When, URL: x.commitURL(c.Hash)})
+					add(turnCommit{Hash: c.Hash, Subject: x.subject(c.Hash), Branch: x.red.String(x.file(), cp.Branch), Turn: turn, Time: c.When, URL: x.commitURL(c.Hash)})
 				}
 				for _, f := range cp.FilesTouched {
+					f = x.red.String(x.file(), f)
 					if turn > 0 && !slices.Contains(files[f], turn) {
 						files[f] = append(files[f], turn)
 					}

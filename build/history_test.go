@@ -37,7 +37,7 @@ func historyOf(secret string) *gitsrc.History {
 	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	h := &gitsrc.History{Name: "r", WebURL: "https://github.com/o/r",
 		Checkpoints: []gitsrc.Checkpoint{{ID: "a1b2c3d4e5f6", SessionID: "5e550000-0000-4000-8000-000000000001", LastUUID: "r3",
-			Branch: "main", Created: day.Add(10*time.Hour + 3*time.Minute), FilesTouched: []string{"pkg/b.go"}}}}
+			Branch: "main", Created: day.Add(10*time.Hour + 3*time.Minute), FilesTouched: []string{"pkg/b.go", "notes " + secret}}}}
 	add := func(hash, subject string, at time.Duration, cps ...string) {
 		h.Commits = append([]gitsrc.Commit{{Hash: hash, Subject: subject, Author: "Kim Doe <kim@example.com>", When: day.Add(at),
 			Branches: []string{"main"}, Checkpoints: cps}}, h.Commits...)
