@@ -348,7 +348,14 @@ func historyListPage(pp *projectPlan, units map[string]*unit, x *historyIndex) (
 // build replaces them as it does a session's.
 func historyDocs(x *indexer, pl *sitePlan, units map[string]*unit) {
 	h := pl.hist
-	if x == nil || h == nil || len(pl.projects) == 0 {
+	var pp *projectPlan
+	for _, p := range pl.projects {
+		if len(p.sessions) > 0 {
+			pp = p
+			break
+		}
+	}
+	if x == nil || h == nil || pp == nil {
 		return
 	}
 	made := map[string]bool{}
@@ -359,7 +366,6 @@ func historyDocs(x *indexer, pl *sitePlan, units map[string]*unit) {
 			}
 		}
 	}
-	pp := pl.projects[0]
 	page := historyPage(pp.slug)
 	title := "History of " + pp.p.Name
 	var docs []search.Doc
