@@ -240,8 +240,12 @@ func sessionIDs(s *session.Session) []string {
 
 // checkpointTurn is the turn a checkpoint was taken in: the turn of the
 // last record its copy of the transcript held, else the turn running when
-// it was created; 0 when neither is known.
+// it was created (the first turn when it was created before any), else
+// the last turn; 0 for a session without turns.
 func checkpointTurn(s *session.Session, cp *gitsrc.Checkpoint) int {
+	if len(s.Turns) == 0 {
+		return 0
+	}
 	if cp.LastUUID != "" {
 		for _, m := range s.Messages {
 			if m.UUID == cp.LastUUID && m.Turn > 0 {
@@ -249,12 +253,13 @@ func checkpointTurn(s *session.Session, cp *gitsrc.Checkpoint) int {
 			}
 		}
 	}
-	turn := 0
-	if !cp.Created.IsZero() {
-		for _, t := range s.Turns {
-			if !t.Start.IsZero() && !t.Start.After(cp.Created) {
-				turn = t.Index
-			}
+	if cp.Created.IsZero() {
+		return s.Turns[len(s.Turns)-1].Index
+	}
+	turn := s.Turns[0].Index
+	for _, t := range s.Turns {
+		if !t.Start.IsZero() && !t.Start.After(cp.Created) {
+			turn = t.Index
 		}
 	}
 	return turn

@@ -13,6 +13,8 @@ import (
 
 	"ccsite/build/gitsrc"
 	"ccsite/build/redact"
+	"ccsite/build/session"
+	"ccsite/build/transcript"
 	"ccsite/search"
 )
 
@@ -237,5 +239,29 @@ func TestHistoryLong(t *testing.T) {
 	t.Logf("2000 commits: %d KB page, build %v", len(data)/1024, took)
 	if len(data) > 2<<20 {
 		t.Errorf("the page is %d KB", len(data)/1024)
+	}
+}
+
+// TestCheckpointTurn: a checkpoint's turn is its last record's, else the
+// turn running when it was made (the first before any), else the last.
+func TestCheckpointTurn(t *testing.T) {
+	f, err := transcript.Decode(strings.NewReader(historySession), "s.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := session.Build(f, session.Options{})
+	day := time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		cp   gitsrc.Checkpoint
+		want int
+	}{
+		{gitsrc.Checkpoint{LastUUID: "r2"}, 2},
+		{gitsrc.Checkpoint{LastUUID: "gone", Created: day.Add(90 * time.Second)}, 2},
+		{gitsrc.Checkpoint{Created: day.Add(-time.Hour)}, 1},
+		{gitsrc.Checkpoint{LastUUID: "gone"}, 3},
+	} {
+		if got := checkpointTurn(s, &c.cp); got != c.want {
+			t.Errorf("%+v: turn %d, want %d", c.cp, got, c.want)
+		}
 	}
 }
