@@ -581,6 +581,43 @@
     ev.preventDefault();
   });
 
+  // The history page's filters: by branch and by file (each line names
+  // its own by number, data-b=" 0 3 "). Without script every line shows.
+  function historyFilter() {
+    var form = document.querySelector(".history-filter");
+    var list = document.getElementById("history");
+    if (!form || !list) return;
+    form.hidden = false;
+    var sb = form.querySelector("[data-history=b]"), sf = form.querySelector("[data-history=f]");
+    var count = form.querySelector(".history-count");
+    var none = document.querySelector(".page-history .empty-filter");
+    function has(el, key, v) { return v === "" || (" " + (el.getAttribute(key) || "") + " ").indexOf(" " + v + " ") >= 0; }
+    function apply() {
+      var b = sb ? sb.value : "", f = sf ? sf.value : "", shown = 0, all = 0;
+      list.querySelectorAll("li[data-b]").forEach(function (li) {
+        var ok = has(li, "data-b", b) && has(li, "data-f", f);
+        li.hidden = !ok;
+        all++;
+        if (ok) shown++;
+      });
+      list.querySelectorAll("li.h-run").forEach(function (run) {
+        var any = run.querySelector("li[data-b]:not([hidden])");
+        run.hidden = !any;
+        var d = run.querySelector("details");
+        if (d && (b || f)) d.open = !!any;
+      });
+      document.querySelectorAll(".h-files li[data-file]").forEach(function (li) {
+        li.hidden = f !== "" && li.getAttribute("data-file") !== f;
+      });
+      if (count) count.textContent = b || f ? shown + " of " + all + " shown" : "";
+      if (none) none.hidden = shown > 0;
+    }
+    form.addEventListener("change", apply);
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+    apply();
+  }
+  document.addEventListener("DOMContentLoaded", historyFilter);
+
   // Printing shows everything: open every closed <details>, then restore.
   var printed = [];
   // In the conversation view the tool calls stay one line on paper too.

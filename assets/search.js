@@ -360,7 +360,7 @@
 
   var FILTER = /\b(project|session|tool|role|model|after|before):("[^"]*"|[^\t\n\f\r ]+)/gi;
   // ROLES are the roles a document can have (search.Roles).
-  var ROLES = ["prompt", "answer", "thinking", "tool", "agent", "teammate"];
+  var ROLES = ["prompt", "answer", "thinking", "tool", "agent", "teammate", "commit"];
   var PHRASE = /"([^"]*)"/g;
 
   function parseDay(v) {

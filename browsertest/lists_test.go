@@ -176,7 +176,7 @@ func TestSessionListSort(t *testing.T) {
 		})
 	}
 
-	demo := []string{sessionTitles[searchPage], sessionTitles[pagingPage], sessionTitles[whoPage]} // by start
+	demo := []string{sessionTitles[searchPage], sessionTitles[pagingPage], sessionTitles[whoPage], "parseDate drops the last day of the month. Fix it and commit."} // by start
 	for _, scheme := range []string{"file", "http"} {
 		t.Run(scheme+"/demo-webapp", func(t *testing.T) {
 			tb := parent.in(t)
@@ -185,11 +185,11 @@ func TestSessionListSort(t *testing.T) {
 				col, dir string
 				want     []string
 			}{
-				{"", "", []string{demo[2], demo[1], demo[0]}},
-				{"Session", "ascending", []string{demo[0], demo[1], demo[2]}},
-				{"Session", "descending", []string{demo[2], demo[1], demo[0]}},
-				{"Started", "ascending", []string{demo[0], demo[1], demo[2]}},
-				{"Started", "descending", []string{demo[2], demo[1], demo[0]}},
+				{"", "", []string{demo[3], demo[2], demo[1], demo[0]}},
+				{"Session", "ascending", []string{demo[0], demo[1], demo[3], demo[2]}},
+				{"Session", "descending", []string{demo[2], demo[3], demo[1], demo[0]}},
+				{"Started", "ascending", []string{demo[0], demo[1], demo[2], demo[3]}},
+				{"Started", "descending", []string{demo[3], demo[2], demo[1], demo[0]}},
 			}
 			for _, step := range steps {
 				if step.col != "" {
@@ -359,7 +359,7 @@ func TestTimeline(t *testing.T) {
 	}{
 		{"lists", s.url("file", listsProject), listsTitles, "Sessions per day, 2025-12-30 to 2026-01-20"},
 		{"demo-webapp", e.url("file", webappProject),
-			[]string{"Mon 2 Mar 2026: 1 session", "Tue 3 Mar 2026: 1 session", "Tue 10 Mar 2026: 1 session"}, "Sessions per day, 2026-03-02 to 2026-03-10"},
+			[]string{"Mon 2 Mar 2026: 1 session", "Tue 3 Mar 2026: 1 session", "Tue 10 Mar 2026: 1 session", "Thu 12 Mar 2026: 1 session"}, "Sessions per day, 2026-03-02 to 2026-03-12"},
 	}
 	tb := newTab(t)
 	s.openIn(tb)

@@ -430,7 +430,7 @@ func TestSearchPage(t *testing.T) {
 			tb.open(base + "search.html?q=" + word + "+role%3Abogus")
 			tb.waitFor(`document.getElementById("search-status").classList.contains("error")`)
 			msg := eval[string](tb, `document.getElementById("search-status").textContent`)
-			if want := "role must be one of prompt, answer, thinking, tool, agent, teammate, not \"bogus\""; msg != want {
+			if want := "role must be one of prompt, answer, thinking, tool, agent, teammate, commit, not \"bogus\""; msg != want {
 				t.Errorf("%s: role:bogus says %q, want %q", base, msg, want)
 			}
 		}

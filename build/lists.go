@@ -196,13 +196,24 @@ func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, u
 			continue
 		}
 		page := link.Project(pp.slug)
+		hp, hist := historyListPage(pp, units, pl.hist)
+		if hist != nil {
+			pv.History = link.Rel(page, hp)
+		}
 		if err := write(&render.Page{Path: page, Title: pp.p.Name, Kind: "project", Crumbs: []render.Crumb{{Label: pp.p.Name}}, Body: pv}); err != nil {
 			return pages, rendered, err
+		}
+		if hist != nil {
+			if err := write(hist); err != nil {
+				return pages, rendered, err
+			}
+		} else {
+			hp = ""
 		}
 		n := len(pv.Sessions) + len(pv.Empty)
 		idx.Projects = append(idx.Projects, render.ProjectRow{Name: pp.p.Name, Path: pp.p.Path, URL: page,
 			Sessions: n, Last: pv.Last, Tokens: pv.Tokens, ToolCalls: pv.ToolCalls,
-			Cost: pv.Cost(), CostMicros: int64(pv.CostUSD*1e6 + 0.5)})
+			Cost: pv.Cost(), CostMicros: int64(pv.CostUSD*1e6 + 0.5), History: hp})
 		idx.Sessions += n
 		home.Totals.Projects++
 		for _, sp := range pp.sessions {

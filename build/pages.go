@@ -193,8 +193,12 @@ func (r *renderer) session(res *rendered) {
 		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session"), Deleted: u.Deleted}
 	links.ContinuedIn, links.ContinuedFrom = continuationLinks(page, sp)
 	r.exports(res, u, s, page, project, false, &links)
-	r.page(res, u, page, "session", s.Title, nil, rb.Session(treeView(s, nil), project, links), sizeHint(s, ""))
+	body := rb.Session(treeView(s, nil), project, links)
+	u.Git = r.plan.hist.gitOf(s)
+	r.withCommits(body, u.Git, page, pp)
+	r.page(res, u, page, "session", s.Title, nil, body, sizeHint(s, ""))
 	r.docs(res, s, page, project)
+	r.commitDocs(res, u, page, project)
 	u.Problems = append(u.Problems, s.Problems...)
 	for _, a := range s.Agents {
 		ap := agentPage(a)

@@ -15,6 +15,7 @@ type sitePlan struct {
 	orphanPage map[*archive.AgentFile]string
 	byFile     map[*archive.SessionFile]*sessionPlan
 	byProj     map[*archive.Project]*projectPlan
+	hist       *historyIndex // the repository's History (--git), nil without
 }
 
 type projectPlan struct {

@@ -474,6 +474,8 @@ func (r *runner) plan(src *sources, out *output) (*planned, error) {
 	labelProjects(src.a, r.cfg.SourceLabels, r.cfg.Home)
 	redactNames(src.a, r.cfg.Redact)
 	pl.plan = planSite(src.a)
+	pl.plan.hist = newHistoryIndex(r.cfg.History, r.cfg.Redact)
+	pl.keys.hist = pl.plan.hist
 	if r.cfg.NoSearch {
 		search.Remove(IndexPath(r.cfg.State))
 	} else {
@@ -524,6 +526,7 @@ func (r *runner) index(col *collector, out *output) error {
 		return nil
 	}
 	defer func() { col.pl.index = nil }()
+	historyDocs(x, col.pl.plan, col.pl.next.Units)
 	x.dropGone(col.pl.next.Units)
 	n, err := x.close()
 	if err != nil {
@@ -599,7 +602,7 @@ func (r *runner) summarise(plan *planned, out *output, col *collector) {
 	r.sum.Sessions, r.sum.Agents, r.sum.Orphans = col.sessions, col.agents, col.orphans
 	r.sum.Archived = col.archived
 	r.sum.Rendered, r.sum.Written = out.w.pages, out.w.written
-	r.sum.Kept = len(plan.next.Units) - col.rendered
+	r.sum.Kept = len(plan.next.Units) - col.rendered - historyUnits(plan.next.Units)
 	for _, u := range plan.next.Units {
 		r.sum.Pages += u.Pages
 	}

@@ -87,6 +87,8 @@ type unit struct {
 	// Deleted is the day the session's file was last seen, when the
 	// pages were built from the archive's copy (the file is gone).
 	Deleted string `json:"deleted,omitempty"`
+	// Git is what the session did in git (history_index.go).
+	Git *sessionGit `json:"git,omitempty"`
 	// Problems are the session's and its sub-agents'.
 	Problems []session.Problem `json:"problems,omitempty"`
 	// Redacted holds the redaction counts, by file (as pages show its
@@ -402,6 +404,7 @@ var chunkBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); retur
 
 // keyer builds unit keys.
 type keyer struct {
+	hist    *historyIndex // the repository's commits and checkpoints (--git)
 	options string
 	fp      map[string]source
 	history map[string]string // what --git's History says of each session (gitsrc.History.SessionDigests)
@@ -440,6 +443,7 @@ func (k keyer) session(pp *projectPlan, sp *sessionPlan) string {
 		}
 	}
 	k.continuationKey(h, sp)
+	k.hist.key(h, f.ID, f.SessionID)
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 

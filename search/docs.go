@@ -147,3 +147,11 @@ func clipTo(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// CommitDoc is a git commit's search document: found by its short hash
+// and subject, at id (the turn that made it, or its line on the project's
+// history page). Its subject is redacted text, as the page shows it.
+func CommitDoc(id, project, session, title, hash, subject string, t time.Time) Doc {
+	return Doc{ID: id, Project: project, Session: session, Title: title, Role: "commit", Time: t,
+		Text: clip(hash + " " + subject)}
+}

@@ -67,7 +67,7 @@ type Results struct {
 var ErrEmpty = fmt.Errorf("empty query: give words to find, \"a phrase\", or filters such as tool:Bash")
 
 // Roles are the roles a document can have (role:R, Query.Role).
-var Roles = []string{"prompt", "answer", "thinking", "tool", "agent", "teammate"}
+var Roles = []string{"prompt", "answer", "thinking", "tool", "agent", "teammate", "commit"}
 
 // QueryError is a query that cannot be run as written: a filter with a
 // value it cannot have. Its message says what is valid. It is the user's

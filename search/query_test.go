@@ -13,8 +13,8 @@ func TestQueryMistakes(t *testing.T) {
 		q    Query
 		want string // "" when fine
 	}{
-		{Query{Text: "x role:bogus"}, `role must be one of prompt, answer, thinking, tool, agent, teammate, not "bogus"`},
-		{Query{Text: "x", Role: "bogus"}, `role must be one of prompt, answer, thinking, tool, agent, teammate, not "bogus"`},
+		{Query{Text: "x role:bogus"}, `role must be one of prompt, answer, thinking, tool, agent, teammate, commit, not "bogus"`},
+		{Query{Text: "x", Role: "bogus"}, `role must be one of prompt, answer, thinking, tool, agent, teammate, commit, not "bogus"`},
 		{Query{Text: "x after:notadate"}, `after: want a date like 2026-01-02, not "notadate"`},
 		{Query{Text: "x before:2026-02-30"}, `before: want a date like 2026-01-02, not "2026-02-30"`},
 		{Query{Text: "x BEFORE:yesterday role:bogus"}, `before: want a date like 2026-01-02, not "yesterday"`},

@@ -62,6 +62,8 @@ type Totals struct {
 type ProjectPage struct {
 	*ProjectView
 	Empty []SessionRow
+	// History links the project's history page (history.go).
+	History string
 }
 
 // RecentOf is a session's row among the recent sessions of the front page.

@@ -145,6 +145,10 @@ type SessionView struct {
 	Measured  string
 	// Charts are the header's pictures (charts.go); nil without turns.
 	Charts *Charts
+	// Commits are the git commits the session made (history.go), and
+	// History its project's history page ("" without).
+	Commits []CommitView
+	History string
 }
 
 // Embed is a sub-agent shown inside its parent's page.
@@ -210,6 +214,8 @@ type TurnView struct {
 	// nears the window (very long pages); Height guesses its height.
 	Defer  bool
 	Height int
+	// Commits are the git commits the turn made.
+	Commits []CommitView
 }
 
 // BranchView is an abandoned branch, shown collapsed after the live one.
@@ -902,6 +908,8 @@ type ProjectRow struct {
 	// Cost is the project's sessions' cost, spelled; CostMicros sorts it.
 	Cost       string
 	CostMicros int64
+	// History links the project's history page.
+	History string
 }
 
 // ProjectView is a project page's body.
