@@ -194,9 +194,16 @@ func (x *historyIndex) gitOf(s *session.Session) *sessionGit {
 		add(tc)
 	}
 	if x != nil {
+		// The tool calls name files by their full path, Entire's
+		// checkpoints by their path in the repository: one name each.
 		files := map[string][]int{}
 		for _, ft := range g.Files {
-			files[ft.Path] = ft.Turns
+			p := underRoot(s.CWD, ft.Path)
+			for _, t := range ft.Turns {
+				if !slices.Contains(files[p], t) {
+					files[p] = append(files[p], t)
+				}
+			}
 		}
 		for _, id := range sessionIDs(s) {
 			for _, cp := range x.bySession[id] {
@@ -205,7 +212,7 @@ func (x *historyIndex) gitOf(s *session.Session) *sessionGit {
 					add(turnCommit{Hash: c.Hash, Subject: x.subject(c.Hash), Branch: x.red.String(x.file(), cp.Branch), Turn: turn, Time: c.When, URL: x.commitURL(c.Hash)})
 				}
 				for _, f := range cp.FilesTouched {
-					f = x.red.String(x.file(), f)
+					f = underRoot(s.CWD, x.red.String(x.file(), f))
 					if turn > 0 && !slices.Contains(files[f], turn) {
 						files[f] = append(files[f], turn)
 					}
@@ -283,4 +290,23 @@ func madeIn(s *session.Session) []session.Commit {
 		}
 	}
 	return out
+}
+
+// underRoot is path p below root when it is under it (with either
+// separator, as a Windows session writes them), with forward slashes;
+// else p as it is.
+func underRoot(root, p string) string {
+	root = strings.TrimRight(root, `/\`)
+	win := strings.Contains(root, `\`)
+	if root == "" || len(p) <= len(root)+1 || p[:len(root)] != root && !(win && strings.EqualFold(p[:len(root)], root)) {
+		return p
+	}
+	if c := p[len(root)]; c != '/' && c != '\\' {
+		return p
+	}
+	rel := p[len(root)+1:]
+	if win {
+		rel = strings.ReplaceAll(rel, `\`, "/")
+	}
+	return rel
 }

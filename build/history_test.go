@@ -265,3 +265,22 @@ func TestCheckpointTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestUnderRoot: a file a tool call names by its full path and the same
+// file Entire's checkpoint names by its path in the repository are one.
+func TestUnderRoot(t *testing.T) {
+	for _, c := range []struct{ root, p, want string }{
+		{"/home/x/proj", "/home/x/proj/a/b.go", "a/b.go"},
+		{"/home/x/proj/", "/home/x/proj/a.go", "a.go"},
+		{"/home/x/proj", "/home/x/project/a.go", "/home/x/project/a.go"},
+		{"/home/x/proj", "/home/x/PROJ/a.go", "/home/x/PROJ/a.go"},
+		{`C:\Users\s\repo`, `C:\Users\s\repo\sub\prune.ps1`, "sub/prune.ps1"},
+		{`C:\Users\s\repo`, `c:\users\s\repo\prune.ps1`, "prune.ps1"},
+		{`C:\Users\s\repo`, "prune.ps1", "prune.ps1"},
+		{"", "/a.go", "/a.go"},
+	} {
+		if got := underRoot(c.root, c.p); got != c.want {
+			t.Errorf("underRoot(%q, %q) = %q, want %q", c.root, c.p, got, c.want)
+		}
+	}
+}
