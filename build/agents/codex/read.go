@@ -1,0 +1,166 @@
+package codex
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+
+	"ccsite/build/transcript"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/klauspost/compress/zstd"
+)
+
+// envelope is one rollout line.
+type envelope struct {
+	Timestamp string         `json:"timestamp"`
+	Type      string         `json:"type"`
+	Payload   jsontext.Value `json:"payload"`
+}
+
+// payload holds the members of every payload kind read here; a kind's
+// members are set, the others zero.
+type payload struct {
+	Type string `json:"type"`
+	// session_meta
+	ID         string `json:"id"`
+	CWD        string `json:"cwd"`
+	CLIVersion string `json:"cli_version"`
+	Git        *struct {
+		Branch string `json:"branch"`
+	} `json:"git"`
+	// turn_context
+	Model string `json:"model"`
+	// response_item: message, reasoning
+	Role    string `json:"role"`
+	Content jsontext.Value `json:"content"` // []item; a string elsewhere
+	Summary jsontext.Value `json:"summary"` // []item; turn_context's is a string
+	// function_call, custom_tool_call, their outputs, local_shell_call
+	Name      string         `json:"name"`
+	Arguments string         `json:"arguments"`
+	Input     string         `json:"input"`
+	CallID    string         `json:"call_id"`
+	Output    jsontext.Value `json:"output"`
+	Status    string         `json:"status"`
+	Action    jsontext.Value `json:"action"`
+	// event_msg
+	Message string     `json:"message"`
+	Info    *tokenInfo `json:"info"`
+	// world_state
+	State jsontext.Value `json:"state"`
+}
+
+// item is a content or summary element: input_text, output_text,
+// input_image, summary_text, reasoning_text.
+type item struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ImageURL string `json:"image_url"`
+}
+
+type tokenInfo struct {
+	Total *tokenUsage `json:"total_token_usage"`
+	Last  *tokenUsage `json:"last_token_usage"`
+}
+
+type tokenUsage struct {
+	Input     int64 `json:"input_tokens"`
+	Cached    int64 `json:"cached_input_tokens"`
+	Output    int64 `json:"output_tokens"`
+	Reasoning int64 `json:"reasoning_output_tokens"`
+	Total     int64 `json:"total_tokens"`
+}
+
+// line is a decoded rollout line.
+type line struct {
+	no  int
+	raw []byte
+	env envelope
+	p   payload
+}
+
+// Read reads the rollout at path (.jsonl, or .jsonl.zst) into
+// Claude-Code-shaped records: prompts and answers as user and assistant
+// messages, tool calls as tool_use and tool_result blocks named as Claude
+// Code names the like tools, usage from token_count events. filter
+// (redaction) rewrites each line before it is decoded. A line that cannot
+// be read is a Problem; a line of a kind this reader does not know is a
+// record of type "codex/<kind>", shown raw.
+func Read(path string, filter transcript.Filter) (*transcript.File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	f := &transcript.File{Path: path, Bytes: int64(len(data)), Agent: Name}
+	if strings.HasSuffix(path, ".zst") {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return nil, err
+		}
+		plain, err := d.DecodeAll(data, nil)
+		d.Close()
+		if err != nil {
+			// What was decoded before the damage is still read.
+			f.Problems = append(f.Problems, transcript.Problem{File: path, Reason: "zstd: " + err.Error()})
+		}
+		data = plain
+	}
+	lines := decodeLines(f, data, filter)
+	c := newConverter(f, lines)
+	c.run()
+	return f, nil
+}
+
+// decodeLines splits data into lines, filters and decodes each.
+func decodeLines(f *transcript.File, data []byte, filter transcript.Filter) []line {
+	var out []line
+	no := 0
+	for len(data) > 0 {
+		no++
+		var raw []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i], data[i+1:]
+		} else {
+			raw, data = data, nil
+		}
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 {
+			continue
+		}
+		f.Lines++
+		if filter != nil {
+			raw = filter(f.Path, raw)
+		}
+		l := line{no: no, raw: bytes.Clone(raw)}
+		if err := transcript.Unmarshal(l.raw, &l.env); err != nil {
+			f.Problems = append(f.Problems, problem(f.Path, no, err, l.raw))
+			continue
+		}
+		if len(l.env.Payload) > 0 && l.env.Payload[0] == '{' {
+			if err := transcript.Unmarshal(l.env.Payload, &l.p); err != nil {
+				f.Problems = append(f.Problems, problem(f.Path, no, err, l.raw))
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func problem(path string, no int, err error, raw []byte) transcript.Problem {
+	ex := string(raw)
+	if len(ex) > 200 {
+		ex = ex[:200]
+	}
+	return transcript.Problem{File: path, Line: no, Reason: err.Error(), Excerpt: ex}
+}
+
+// items reads a content or summary array; any other shape gives none.
+func items(v jsontext.Value) []item {
+	var out []item
+	if len(v) > 0 && v[0] == '[' {
+		_ = transcript.Unmarshal(v, &out)
+	}
+	return out
+}
