@@ -104,7 +104,8 @@ func inputPathsDemo(named []string, getenv func(string) string, stderr io.Writer
 	if h := getenv("HOME"); h != "" {
 		home = h
 	}
-	roots := archive.DefaultRoots(getenv, home)
+	// Every agent's folders that exist: Claude Code's, Codex's…
+	roots := archive.AllDefaultRoots(getenv, home, nil)
 	// A site whose archive keeps sessions of these roots is built from
 	// them even when Claude Code has deleted every file: never the demo.
 	if hasTranscripts(roots) || (kept != nil && kept(roots)) {

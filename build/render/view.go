@@ -102,6 +102,9 @@ type SessionView struct {
 	// ended the conversation.
 	Tag          string
 	EndedByModel bool
+	// AgentName is the coding agent's when not Claude Code ("Codex"): a
+	// badge in the header.
+	AgentName string
 
 	Agents  []AgentLink
 	Warmups []*SessionView
@@ -310,7 +313,7 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		Problems: s.Problems, Unknown: sortedCounts(s.Unknown), Source: s.Path,
 		Prev: l.Prev, Next: l.Next, Deleted: l.Deleted,
 		ContinuedIn: l.ContinuedIn, ContinuedFrom: l.ContinuedFrom,
-		Tag: s.Tag, EndedByModel: s.EndedByModel,
+		Tag: s.Tag, EndedByModel: s.EndedByModel, AgentName: s.AgentName,
 	}
 	for _, e := range l.Exports {
 		e.URL = link.Rel(l.Page, e.URL)
@@ -574,6 +577,8 @@ type Collapsible struct {
 
 // Answer is an assistant message: its parts in order.
 type Answer struct {
+	// Who is the assistant's name: Claude, or the other agent's (Codex).
+	Who       string
 	Model     string
 	Synthetic bool
 	Error     bool
@@ -805,7 +810,7 @@ func (c *viewCtx) image(src *transcript.Source) (Image, bool) {
 }
 
 func (c *viewCtx) answer(m *session.Message) Answer {
-	a := Answer{Model: m.Model, Synthetic: m.Kind == session.KindSynthetic, Error: m.Kind == session.KindAPIError}
+	a := Answer{Who: assistantName(c.s), Model: m.Model, Synthetic: m.Kind == session.KindSynthetic, Error: m.Kind == session.KindAPIError}
 	if cost, ok := c.costOf[m]; ok && (cost.USD > 0 || cost.Unknown) {
 		a.Cost = SpellCost(cost)
 	}
@@ -951,6 +956,8 @@ type SessionRow struct {
 	CostMicros int64
 	// Tag is the session's tag, "" without one.
 	Tag string
+	// AgentName is the coding agent's when not Claude Code (a badge).
+	AgentName string
 }
 
 // Row summarises a session for its project page.
@@ -978,3 +985,12 @@ func Row(s *session.Session, url string) SessionRow {
 
 // MkTime exposes the page time format to the site builder.
 func MkTime(t time.Time) Time { return mkTime(t) }
+
+// assistantName is who answers in a session: Claude, or the coding agent
+// that wrote it (session.Session.AgentName).
+func assistantName(s *session.Session) string {
+	if s != nil && s.AgentName != "" {
+		return s.AgentName
+	}
+	return "Claude"
+}

@@ -63,6 +63,9 @@ func Find(root string) ([]Found, error) {
 		return nil, err
 	}
 	if !st.IsDir() {
+		if !st.Mode().IsRegular() {
+			return nil, nil
+		}
 		if f, ok := peek(root); ok {
 			return []Found{f}, nil
 		}
@@ -79,9 +82,17 @@ func Find(root string) ([]Found, error) {
 		if d.IsDir() {
 			return nil
 		}
-		if n := d.Name(); strings.HasSuffix(n, ".jsonl") || strings.HasSuffix(n, ".jsonl.zst") {
-			paths = append(paths, p)
+		n := d.Name()
+		if !strings.HasSuffix(n, ".jsonl") && !strings.HasSuffix(n, ".jsonl.zst") {
+			return nil
 		}
+		// Only regular files, links to them included: never a named pipe.
+		if !d.Type().IsRegular() {
+			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+				return nil
+			}
+		}
+		paths = append(paths, p)
 		return nil
 	})
 	if err != nil {
@@ -137,6 +148,12 @@ func peek(path string) (Found, bool) {
 		r = d
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
+	// Codex writes the envelope's members in order (timestamp, type,
+	// payload): a rollout says session_meta in its first bytes, so other
+	// files (Claude Code's) cost one small read.
+	if head, _ := br.Peek(512); !bytes.Contains(head, []byte(`"session_meta"`)) {
+		return Found{}, false
+	}
 	var line []byte
 	for len(line) < 8<<20 {
 		chunk, err := br.ReadSlice('\n')

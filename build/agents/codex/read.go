@@ -33,7 +33,7 @@ type payload struct {
 	// turn_context
 	Model string `json:"model"`
 	// response_item: message, reasoning
-	Role    string `json:"role"`
+	Role    string         `json:"role"`
 	Content jsontext.Value `json:"content"` // []item; a string elsewhere
 	Summary jsontext.Value `json:"summary"` // []item; turn_context's is a string
 	// function_call, custom_tool_call, their outputs, local_shell_call
