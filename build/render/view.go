@@ -606,7 +606,12 @@ func (c *viewCtx) message(m *session.Message) (string, any) {
 		return "prompt", c.prompt(m)
 	case session.KindMeta:
 		text := reCaveat.ReplaceAllString(m.Text(), "$1")
-		return "meta", Collapsible{Label: metaLabel(m), Chars: runes(text), Body: md.Markdown(text)}
+		label := metaLabel(m)
+		if c.s != nil && c.s.AgentName != "" {
+			// Another agent's injected context (instructions, environment).
+			label = "Text added by " + c.s.AgentName
+		}
+		return "meta", Collapsible{Label: label, Chars: runes(text), Body: md.Markdown(text)}
 	case session.KindCompactSummary:
 		return "compact-summary", Collapsible{Label: "Summary of the conversation before compaction", Chars: runes(m.Text()), Body: md.Markdown(m.Text())}
 	case session.KindInterruption:

@@ -237,7 +237,7 @@ func textContent(s string) transcript.Content {
 }
 
 func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(v, json.Deterministic(true)) // map keys sorted: same input, same site
 	if err != nil {
 		panic(err)
 	}
