@@ -151,3 +151,56 @@ var reTag = regexp.MustCompile(`<[^>]*>`)
 func pageText(page string) string {
 	return strings.Join(strings.Fields(html.UnescapeString(reTag.ReplaceAllString(page, ""))), " ")
 }
+
+// TestAgentsCodexLinks: a Codex fork (forked_from_id) and sub-agent
+// (source subagent, parent_thread_id) link to their parent session's page,
+// and the parent's page to both.
+func TestAgentsCodexLinks(t *testing.T) {
+	home := t.TempDir()
+	day := filepath.Join(home, "sessions", "2026", "03", "02")
+	if err := os.MkdirAll(day, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{
+		"parent": "0199cccc-0000-7000-8000-000000000001",
+		"fork":   "0199cccc-0000-7000-8000-000000000002",
+		"sub":    "0199cccc-0000-7000-8000-000000000003",
+	}
+	metas := map[string]map[string]any{
+		"parent": {"id": ids["parent"], "cwd": "/home/ana/tree", "source": "cli"},
+		"fork":   {"id": ids["fork"], "cwd": "/home/ana/tree", "source": "cli", "forked_from_id": ids["parent"]},
+		"sub":    {"id": ids["sub"], "cwd": "/home/ana/tree", "source": map[string]any{"subagent": map[string]any{"thread_spawn": map[string]any{"parent_thread_id": ids["parent"], "depth": 1}}}},
+	}
+	for i, name := range []string{"parent", "fork", "sub"} {
+		meta, _ := json.Marshal(map[string]any{"timestamp": "2026-03-02T10:0" + string(rune('0'+i)) + ":00.000Z", "type": "session_meta", "payload": metas[name]})
+		msg, _ := json.Marshal(map[string]any{"timestamp": "2026-03-02T10:0" + string(rune('0'+i)) + ":01.000Z", "type": "response_item",
+			"payload": map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": "the " + name + "'s prompt"}}}})
+		p := filepath.Join(day, "rollout-2026-03-02T10-0"+string(rune('0'+i))+"-00-"+ids[name]+".jsonl")
+		if err := os.WriteFile(p, append(append(append(meta, '\n'), msg...), '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := t.TempDir()
+	if _, err := Run(context.Background(), Config{Paths: []string{home}, Out: out, State: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	page := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(out, "home-ana-tree", ids[name]+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for name, wants := range map[string][]string{
+		"parent": {`href="` + ids["fork"] + `.html">Fork: session 0199cccc`, `href="` + ids["sub"] + `.html">Sub-agent: session 0199cccc`},
+		"fork":   {`href="` + ids["parent"] + `.html">Forked from session 0199cccc`},
+		"sub":    {`href="` + ids["parent"] + `.html">Sub-agent of session 0199cccc`},
+	} {
+		p := page(name)
+		for _, w := range wants {
+			if !strings.Contains(p, w) {
+				t.Errorf("the %s's page lacks %s", name, w)
+			}
+		}
+	}
+}

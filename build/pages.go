@@ -192,6 +192,7 @@ func (r *renderer) session(res *rendered) {
 	links := render.Links{Page: page, Project: link.Project(pp.slug), Agent: agentPage,
 		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session"), Deleted: u.Deleted}
 	links.ContinuedIn, links.ContinuedFrom = continuationLinks(page, sp)
+	links.Related = relatedLinks(page, sp)
 	r.exports(res, u, s, page, project, false, &links)
 	r.page(res, u, page, "session", s.Title, nil, rb.Session(treeView(s, nil), project, links), sizeHint(s, ""))
 	r.docs(res, s, page, project)

@@ -87,6 +87,9 @@ type SessionView struct {
 	Prev, Next *Nav
 	// ContinuedIn and ContinuedFrom link a continued session both ways.
 	ContinuedIn, ContinuedFrom *Nav
+	// Related link another agent's fork or sub-agent session with the
+	// session it came from, both ways.
+	Related []*Nav
 
 	Start, End Time
 	Active     string
@@ -267,6 +270,9 @@ type Links struct {
 	// ContinuedIn and ContinuedFrom link a session sent to the background
 	// (or forked) and the session it went on in, both ways.
 	ContinuedIn, ContinuedFrom *Nav
+	// Related are the links between another agent's fork or sub-agent
+	// session and the session it came from (build/continue.go).
+	Related []*Nav
 	// Exports are the session's other forms, with their paths.
 	Exports []ExportLink
 	// Deleted is the day the transcript file was last seen when it is
@@ -312,7 +318,7 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		Stats: s.Stats, Tools: sortedCounts(s.Stats.ToolsByName), PRs: s.PRLinks,
 		Problems: s.Problems, Unknown: sortedCounts(s.Unknown), Source: s.Path,
 		Prev: l.Prev, Next: l.Next, Deleted: l.Deleted,
-		ContinuedIn: l.ContinuedIn, ContinuedFrom: l.ContinuedFrom,
+		ContinuedIn: l.ContinuedIn, ContinuedFrom: l.ContinuedFrom, Related: l.Related,
 		Tag: s.Tag, EndedByModel: s.EndedByModel, AgentName: s.AgentName,
 	}
 	for _, e := range l.Exports {
