@@ -29,6 +29,9 @@ type converter struct {
 	lastTotal   int64
 	// calls maps a call id to what its output is shown as.
 	calls map[string]callKind
+	// repeated lines of the parent's history were left out (fork.go).
+	repeated     int
+	repeatedFrom string
 }
 
 func newConverter(f *transcript.File, lines []line) *converter {
@@ -55,6 +58,13 @@ func (c *converter) line(l *line) {
 		c.id, c.cwd, c.version = l.p.ID, l.p.CWD, l.p.CLIVersion
 		if l.p.Git != nil {
 			c.branch = l.p.Git.Branch
+		}
+		if c.repeated > 0 && c.id != "" {
+			r := c.record(l, transcript.TypeSystem)
+			r.Subtype, r.Level = "informational", "info"
+			r.Content = jsontext.Value(mustJSON(fmt.Sprintf("%d lines of this rollout repeat the history of session %s, which it goes on from: they are shown on that session's page, not here.", c.repeated, c.repeatedFrom)))
+			c.add(r, false)
+			c.repeated = 0
 		}
 	case "turn_context":
 		if l.p.Model != "" {

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"strings"
 
 	"ccsite/build/transcript"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/klauspost/compress/zstd"
 )
+
+func zstdDecoder() (*zstd.Decoder, error) {
+	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+}
 
 // envelope is one rollout line.
 type envelope struct {
@@ -88,26 +91,20 @@ type line struct {
 // be read is a Problem; a line of a kind this reader does not know is a
 // record of type "codex/<kind>", shown raw.
 func Read(path string, filter transcript.Filter) (*transcript.File, error) {
-	data, err := os.ReadFile(path)
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
 	}
-	f := &transcript.File{Path: path, Bytes: int64(len(data)), Agent: Name}
-	if strings.HasSuffix(path, ".zst") {
-		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
-		if err != nil {
-			return nil, err
-		}
-		plain, err := d.DecodeAll(data, nil)
-		d.Close()
-		if err != nil {
-			// What was decoded before the damage is still read.
-			f.Problems = append(f.Problems, transcript.Problem{File: path, Reason: "zstd: " + err.Error()})
-		}
-		data = plain
+	f := &transcript.File{Path: path, Bytes: int64(len(raw)), Agent: Name}
+	data, err := decompress(path, raw)
+	if err != nil {
+		// A damaged .zst: what was decoded before the damage is still read.
+		f.Problems = append(f.Problems, transcript.Problem{File: path, Reason: err.Error()})
 	}
 	lines := decodeLines(f, data, filter)
+	lines, dropped, parent := ownPart(f, lines, filter)
 	c := newConverter(f, lines)
+	c.repeated, c.repeatedFrom = dropped, parent
 	c.run()
 	return f, nil
 }
