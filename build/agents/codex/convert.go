@@ -16,8 +16,9 @@ import (
 type converter struct {
 	f     *transcript.File
 	lines []line
-	// prompts are the texts of user_message events: what the user typed.
-	prompts map[string]bool
+	// prompts are the texts of user_message events: what the user typed;
+	// said the texts of the response items' messages.
+	prompts, said map[string]bool
 	// session facts, from session_meta and turn_context.
 	id, cwd, branch, version, model string
 	prev                            string // the last record's uuid
@@ -35,10 +36,15 @@ type converter struct {
 }
 
 func newConverter(f *transcript.File, lines []line) *converter {
-	c := &converter{f: f, lines: lines, prompts: map[string]bool{}, lastTotal: -1}
+	c := &converter{f: f, lines: lines, prompts: map[string]bool{}, lastTotal: -1, said: map[string]bool{}}
 	for _, l := range lines {
-		if l.env.Type == "event_msg" && l.p.Type == "user_message" {
+		switch {
+		case l.env.Type == "event_msg" && l.p.Type == "user_message":
 			c.prompts[strings.TrimSpace(l.p.Message)] = true
+		case l.env.Type == "response_item" && l.p.Type == "message":
+			for _, it := range items(l.p.Content) {
+				c.said[strings.TrimSpace(it.Text)] = true
+			}
 		}
 	}
 	return c
@@ -113,6 +119,19 @@ func (c *converter) event(l *line) {
 	switch l.p.Type {
 	case "token_count":
 		c.tokens(l.p.Info)
+	case "user_message", "agent_message":
+		// Shown from the response items; an event whose text none of
+		// them holds (a version that wrote only the event) from itself.
+		if t := strings.TrimSpace(l.p.Message); t != "" && !c.said[t] {
+			c.said[t] = true
+			if l.p.Type == "agent_message" {
+				c.answer(l, transcript.Block{Type: "text", Text: l.p.Message})
+				return
+			}
+			r := c.record(l, "user")
+			r.Message = &transcript.Message{Role: "user", Content: textContent(l.p.Message)}
+			c.add(r, false)
+		}
 	case "turn_aborted", "thread_rolled_back", "error", "stream_error", "warning":
 		// Worth seeing where they happened: a system note with the event.
 		r := c.record(l, transcript.TypeSystem)

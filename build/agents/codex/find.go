@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -149,21 +150,40 @@ func peek(path string) (Found, bool) {
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	// Codex writes the envelope's members in order (timestamp, type,
-	// payload): a rollout says session_meta in its first bytes, so other
-	// files (Claude Code's) cost one small read.
-	if head, _ := br.Peek(512); !bytes.Contains(head, []byte(`"session_meta"`)) {
+	// payload): a rollout says session_meta in its first bytes (an older
+	// one starts with its id), so other files (Claude Code's) cost one
+	// small read.
+	head, _ := br.Peek(512)
+	old := bytes.HasPrefix(head, []byte(`{"id":`))
+	if !old && !bytes.Contains(head, []byte(`"session_meta"`)) {
 		return Found{}, false
 	}
-	var line []byte
-	for len(line) < 8<<20 {
-		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if err != bufio.ErrBufferFull {
-			break
+	line := readLine(br)
+	var m metaLine
+	if transcript.Unmarshal(bytes.TrimSpace(line), &m) != nil {
+		return Found{}, false
+	}
+	if old {
+		// {"id", "timestamp", "instructions"}, the cwd in the first
+		// environment context.
+		var o struct {
+			ID        string `json:"id"`
+			Timestamp string `json:"timestamp"`
+			Type      string `json:"type"`
+		}
+		if transcript.Unmarshal(bytes.TrimSpace(line), &o) != nil || o.Type != "" || o.ID == "" || o.Timestamp == "" {
+			return Found{}, false
+		}
+		m.Type, m.Payload.ID, m.Payload.Timestamp = "session_meta", o.ID, o.Timestamp
+		for i := 0; i < 20 && m.Payload.CWD == ""; i++ {
+			l := readLine(br)
+			if len(l) == 0 {
+				break
+			}
+			m.Payload.CWD = envCWD(string(l))
 		}
 	}
-	var m metaLine
-	if transcript.Unmarshal(bytes.TrimSpace(line), &m) != nil || m.Type != "session_meta" || m.Payload.ID == "" {
+	if m.Type != "session_meta" || m.Payload.ID == "" {
 		return Found{}, false
 	}
 	fd := Found{Path: path, ID: m.Payload.ID, Project: m.Payload.CWD}
@@ -173,6 +193,30 @@ func peek(path string) (Found, bool) {
 	}
 	fd.Parent, fd.SubAgent = parentOf(m.Payload.ForkedFromID, m.Payload.ParentThreadID, m.Payload.Source)
 	return fd, true
+}
+
+// readLine reads a line of up to 8 MB.
+func readLine(br *bufio.Reader) []byte {
+	var line []byte
+	for len(line) < 8<<20 {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if err != bufio.ErrBufferFull {
+			break
+		}
+	}
+	return line
+}
+
+var reEnvCWD = regexp.MustCompile(`<cwd>([^<]*)</cwd>`)
+
+// envCWD is the folder an <environment_context> names, "" for none. The
+// text may be inside a JSON string: an escaped path is left as it is.
+func envCWD(text string) string {
+	if m := reEnvCWD.FindStringSubmatch(text); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
 }
 
 // parentOf reads a session's parent: a sub-agent names its parent thread

@@ -64,6 +64,9 @@ func (c *converter) message(l *line) {
 			answer = append(answer, transcript.Block{Type: "text", Text: it.Text})
 		default:
 			b := transcript.Block{Type: "text", Text: it.Text}
+			if c.cwd == "" {
+				c.cwd = envCWD(it.Text) // older rollouts name it only there
+			}
 			if l.p.Role != "user" || c.isInjected(it.Text) {
 				injected = append(injected, b)
 			} else {

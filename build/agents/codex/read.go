@@ -20,6 +20,8 @@ type envelope struct {
 	Timestamp string         `json:"timestamp"`
 	Type      string         `json:"type"`
 	Payload   jsontext.Value `json:"payload"`
+	// RecordType is set on the state lines of older rollouts.
+	RecordType string `json:"record_type"`
 }
 
 // payload holds the members of every payload kind read here; a kind's
@@ -113,6 +115,7 @@ func Read(path string, filter transcript.Filter) (*transcript.File, error) {
 func decodeLines(f *transcript.File, data []byte, filter transcript.Filter) []line {
 	var out []line
 	no := 0
+	last := "" // the last timestamp, for older rollouts' lines without one
 	for len(data) > 0 {
 		no++
 		var raw []byte
@@ -133,6 +136,12 @@ func decodeLines(f *transcript.File, data []byte, filter transcript.Filter) []li
 		if err := transcript.Unmarshal(l.raw, &l.env); err != nil {
 			f.Problems = append(f.Problems, problem(f.Path, no, err, l.raw))
 			continue
+		}
+		if !legacy(&l, len(out) == 0, &last) {
+			continue
+		}
+		if l.env.Timestamp != "" {
+			last = l.env.Timestamp
 		}
 		if len(l.env.Payload) > 0 && l.env.Payload[0] == '{' {
 			if err := transcript.Unmarshal(l.env.Payload, &l.p); err != nil {
@@ -160,4 +169,34 @@ func items(v jsontext.Value) []item {
 		_ = transcript.Unmarshal(v, &out)
 	}
 	return out
+}
+
+// responseKinds are the payload types of response items, which older
+// rollouts (before the {timestamp, type, payload} envelope, Codex CLI
+// 0.3x and earlier) wrote bare, one a line, after a first line holding
+// the session's id and start.
+var responseKinds = map[string]bool{
+	"message": true, "reasoning": true, "function_call": true, "function_call_output": true,
+	"custom_tool_call": true, "custom_tool_call_output": true, "local_shell_call": true,
+	"web_search_call": true, "compaction": true,
+}
+
+// legacy reads a line of an older rollout as the envelope it stands for;
+// false for a line to leave out (its state lines).
+func legacy(l *line, first bool, last *string) bool {
+	if len(l.env.Payload) > 0 {
+		return true
+	}
+	switch {
+	case l.env.RecordType != "":
+		return false // {"record_type": "state"}: bookkeeping
+	case first && l.env.Type == "":
+		l.env.Type, l.env.Payload = "session_meta", jsontext.Value(l.raw)
+	case responseKinds[l.env.Type]:
+		l.env.Type, l.env.Payload = "response_item", jsontext.Value(l.raw)
+		if l.env.Timestamp == "" {
+			l.env.Timestamp = *last
+		}
+	}
+	return true
 }

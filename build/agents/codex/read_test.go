@@ -227,3 +227,40 @@ func TestParentOf(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLegacy: a rollout of the older form (a first line with the id
+// and start, bare response items, state lines) is found and read, its
+// cwd from the environment context.
+func TestReadLegacy(t *testing.T) {
+	found, err := Find("testdata/legacy.jsonl")
+	if err != nil || len(found) != 1 || found[0].ID != "5973b6c0-94b8-487b-a530-2aeb6098ae0e" || found[0].Project != "/home/ana/orchard" {
+		t.Fatalf("Find: %v %+v", err, found)
+	}
+	f, err := Read("testdata/legacy.jsonl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := session.Build(f, session.Options{})
+	if len(f.Problems) > 0 || len(s.Unknown) > 0 || s.CWD != "/home/ana/orchard" {
+		t.Errorf("problems %v, unknown %v, cwd %q", f.Problems, s.Unknown, s.CWD)
+	}
+	if s.Stats.Prompts != 1 || len(s.Tools) != 1 || s.Tools[0].Name != "Bash" || !strings.Contains(s.Tools[0].ResultText(), "42 trees.txt") {
+		t.Errorf("%d prompts, tools %+v", s.Stats.Prompts, s.Tools)
+	}
+	if s.Start.IsZero() {
+		t.Error("no start time")
+	}
+}
+
+// TestReadEventsOnly: prompts and answers written only as events are
+// still shown.
+func TestReadEventsOnly(t *testing.T) {
+	f, err := Read("testdata/events.jsonl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := session.Build(f, session.Options{})
+	if s.Stats.Prompts != 1 || s.Stats.Answers != 1 {
+		t.Errorf("%d prompts, %d answers; want 1 and 1", s.Stats.Prompts, s.Stats.Answers)
+	}
+}
