@@ -22,9 +22,12 @@ func (w *walker) others(paths []string, only map[string]bool) (found []*SessionF
 			continue
 		}
 		for _, ag := range agents.All {
-			if ag.Find == nil || only != nil && !only[ag.Key] {
+			if ag.Find == nil {
 				continue
 			}
+			// An agent left out still claims its files: they are never
+			// read as Claude Code's.
+			skip := only != nil && !only[ag.Key]
 			fs, err := ag.Find(abs)
 			if err != nil {
 				continue // the Claude Code walk reports unreadable roots
@@ -34,11 +37,14 @@ func (w *walker) others(paths []string, only map[string]bool) (found []*SessionF
 					continue
 				}
 				st, err := os.Stat(f.Path)
-				if err != nil {
+				if err != nil && !skip {
 					continue
 				}
 				w.claimed[f.Path] = true
 				w.owned[abs] = true
+				if skip {
+					continue
+				}
 				w.a.Files++
 				w.a.Bytes += st.Size()
 				found = append(found, &SessionFile{

@@ -180,10 +180,19 @@ func Discover(ctx context.Context, paths []string) (*Archive, error) {
 // DiscoverCached is Discover reading the heads and tails of files unchanged
 // since c was filled from c (nil: none).
 func DiscoverCached(ctx context.Context, paths []string, c *PeekCache) (*Archive, error) {
+	return DiscoverAgents(ctx, paths, c, nil)
+}
+
+// DiscoverAgents is DiscoverCached finding only the sessions of the agents
+// only names by key (build/agents: "claude", "codex"…); nil: every agent.
+func DiscoverAgents(ctx context.Context, paths []string, c *PeekCache, only map[string]bool) (*Archive, error) {
 	a := &Archive{Roots: paths}
 	w := &walker{ctx: ctx, a: a, files: map[string]string{}, dirs: map[string]string{}, realOf: map[string]string{}}
-	others := w.others(paths, nil)
+	others := w.others(paths, only)
 	for _, root := range paths {
+		if only != nil && !only["claude"] {
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

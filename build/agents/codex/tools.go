@@ -52,6 +52,12 @@ func (c *converter) call(l *line, id, name string, args []byte, custom bool) {
 	case name == "update_plan":
 		c.calls[id] = callKind{ids: []string{id}}
 		c.toolUse(l, id, "TodoWrite", planInput(in))
+	case name == "read_file":
+		c.calls[id] = callKind{ids: []string{id}}
+		c.toolUse(l, id, "Read", in)
+	case name == "grep_files":
+		c.calls[id] = callKind{ids: []string{id}}
+		c.toolUse(l, id, "Grep", map[string]string{"pattern": str("pattern"), "path": str("path"), "glob": str("include")})
 	case name == "view_image":
 		c.calls[id] = callKind{ids: []string{id}}
 		c.toolUse(l, id, "Read", map[string]any{"file_path": str("path")})
