@@ -37,11 +37,11 @@ func ownPart(f *transcript.File, lines []line, filter transcript.Filter) (own []
 	}
 	theirs := map[string]bool{}
 	for _, l := range decodeLines(pf, data, filter) {
-		theirs[string(l.env.Payload)] = true
+		theirs[l.key()] = true
 	}
 	out := lines[:1:1]
 	for _, l := range lines[1:] {
-		if theirs[string(l.env.Payload)] {
+		if theirs[l.key()] {
 			dropped++
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 
 	"ccsite/build/transcript"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/klauspost/compress/zstd"
 )
@@ -22,6 +23,8 @@ type envelope struct {
 	Payload   jsontext.Value `json:"payload"`
 	// RecordType is set on the state lines of older rollouts.
 	RecordType string `json:"record_type"`
+	// hasPayload: the line is an envelope (not an older rollout's line).
+	hasPayload bool
 }
 
 // payload holds the members of every payload kind read here; a kind's
@@ -38,9 +41,9 @@ type payload struct {
 	// turn_context
 	Model string `json:"model"`
 	// response_item: message, reasoning
-	Role    string         `json:"role"`
-	Content jsontext.Value `json:"content"` // []item; a string elsewhere
-	Summary jsontext.Value `json:"summary"` // []item; turn_context's is a string
+	Role    string   `json:"role"`
+	Content itemList `json:"content"` // a string or null elsewhere: none
+	Summary itemList `json:"summary"` // turn_context's is a string: none
 	// function_call, custom_tool_call, their outputs, local_shell_call
 	Name      string         `json:"name"`
 	Arguments string         `json:"arguments"`
@@ -83,6 +86,16 @@ type line struct {
 	raw []byte
 	env envelope
 	p   payload
+	err error // why it could not be decoded
+}
+
+// key is what of a line a fork's copy keeps: all but the timestamp,
+// which Codex writes first ({"timestamp":…,"type":…,"payload":…}).
+func (l *line) key() string {
+	if i := bytes.Index(l.raw, []byte(`"type":`)); i >= 0 {
+		return string(l.raw[i:])
+	}
+	return string(l.raw)
 }
 
 // Read reads the rollout at path (.jsonl, or .jsonl.zst) into
@@ -132,9 +145,9 @@ func decodeLines(f *transcript.File, data []byte, filter transcript.Filter) []li
 		if filter != nil {
 			raw = filter(f.Path, raw)
 		}
-		l := line{no: no, raw: bytes.Clone(raw)}
-		if err := transcript.Unmarshal(l.raw, &l.env); err != nil {
-			f.Problems = append(f.Problems, problem(f.Path, no, err, l.raw))
+		l := line{no: no, raw: raw} // data is this reader's own: no copy
+		if !decodeLine(&l) {
+			f.Problems = append(f.Problems, problem(f.Path, no, l.err, l.raw))
 			continue
 		}
 		if !legacy(&l, len(out) == 0, &last) {
@@ -142,12 +155,6 @@ func decodeLines(f *transcript.File, data []byte, filter transcript.Filter) []li
 		}
 		if l.env.Timestamp != "" {
 			last = l.env.Timestamp
-		}
-		if len(l.env.Payload) > 0 && l.env.Payload[0] == '{' {
-			if err := transcript.Unmarshal(l.env.Payload, &l.p); err != nil {
-				f.Problems = append(f.Problems, problem(f.Path, no, err, l.raw))
-				continue
-			}
 		}
 		out = append(out, l)
 	}
@@ -162,14 +169,24 @@ func problem(path string, no int, err error, raw []byte) transcript.Problem {
 	return transcript.Problem{File: path, Line: no, Reason: err.Error(), Excerpt: ex}
 }
 
-// items reads a content or summary array; any other shape gives none.
-func items(v jsontext.Value) []item {
-	var out []item
-	if len(v) > 0 && v[0] == '[' {
-		_ = transcript.Unmarshal(v, &out)
+// itemList is a content or summary array, decoded as it is read; a
+// value of another shape (turn_context's summary "auto") gives none.
+type itemList []item
+
+// UnmarshalJSONFrom reads an array of items, or skips any other value.
+func (l *itemList) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() != '[' {
+		return dec.SkipValue()
 	}
-	return out
+	var out []item
+	if err := json.UnmarshalDecode(dec, &out); err != nil {
+		return err
+	}
+	*l = out
+	return nil
 }
+
+func items(l itemList) []item { return l }
 
 // responseKinds are the payload types of response items, which older
 // rollouts (before the {timestamp, type, payload} envelope, Codex CLI
@@ -181,19 +198,57 @@ var responseKinds = map[string]bool{
 	"web_search_call": true, "compaction": true,
 }
 
+// onePass is a rollout line decoded in one pass, its payload typed.
+type onePass struct {
+	Timestamp  string   `json:"timestamp"`
+	Type       string   `json:"type"`
+	RecordType string   `json:"record_type"`
+	Payload    *payload `json:"payload"`
+}
+
+// decodeLine decodes l: envelope and payload in one pass, else (a payload
+// that is not an object, an older rollout's line) the envelope, then an
+// object payload. False, with l.err, for a line that is not a record.
+func decodeLine(l *line) bool {
+	var o onePass
+	if transcript.Unmarshal(l.raw, &o) == nil && o.Payload != nil {
+		l.env = envelope{Timestamp: o.Timestamp, Type: o.Type, RecordType: o.RecordType, hasPayload: true}
+		l.p = *o.Payload
+		return true
+	}
+	if err := transcript.Unmarshal(l.raw, &l.env); err != nil {
+		l.err = err
+		return false
+	}
+	l.env.hasPayload = len(l.env.Payload) > 0
+	if len(l.env.Payload) > 0 && l.env.Payload[0] == '{' {
+		if err := transcript.Unmarshal(l.env.Payload, &l.p); err != nil {
+			l.err = err
+			return false
+		}
+	}
+	return true
+}
+
 // legacy reads a line of an older rollout as the envelope it stands for;
 // false for a line to leave out (its state lines).
 func legacy(l *line, first bool, last *string) bool {
-	if len(l.env.Payload) > 0 {
+	if l.env.hasPayload {
 		return true
 	}
 	switch {
 	case l.env.RecordType != "":
 		return false // {"record_type": "state"}: bookkeeping
 	case first && l.env.Type == "":
-		l.env.Type, l.env.Payload = "session_meta", jsontext.Value(l.raw)
+		l.env.Type = "session_meta"
+		if err := transcript.Unmarshal(l.raw, &l.p); err != nil {
+			return true // shown raw: an unknown kind
+		}
 	case responseKinds[l.env.Type]:
-		l.env.Type, l.env.Payload = "response_item", jsontext.Value(l.raw)
+		if err := transcript.Unmarshal(l.raw, &l.p); err != nil {
+			return true // shown raw, as codex/<its type>
+		}
+		l.env.Type = "response_item"
 		if l.env.Timestamp == "" {
 			l.env.Timestamp = *last
 		}
