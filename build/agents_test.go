@@ -52,6 +52,10 @@ func TestAgentsCodexSite(t *testing.T) {
 		if !strings.Contains(string(b), `<div class="who">Codex`) || strings.Contains(string(b), `<div class="who">Claude`) {
 			t.Errorf("%s: answers are not Codex's", id)
 		}
+		md, err := os.ReadFile(strings.TrimSuffix(pages[0], ".html") + ".md")
+		if err != nil || !strings.Contains(string(md), "\n### Codex\n") || strings.Contains(string(md), "### Claude") {
+			t.Errorf("%s: the Markdown export does not name Codex's answers (%v)", id, err)
+		}
 		var js struct {
 			Stats struct {
 				Tokens struct{ Input, Output, CacheRead int64 }

@@ -179,7 +179,11 @@ func (mw *mdWriter) message(m *session.Message) {
 }
 
 func (mw *mdWriter) answer(m *session.Message) {
-	mw.printf("\n### Claude\n")
+	who := "Claude"
+	if mw.s != nil && mw.s.AgentName != "" {
+		who = mw.s.AgentName // another agent's session (Codex)
+	}
+	mw.printf("\n### %s\n", prose(who))
 	if m.Effort != "" {
 		mw.printf("\n_Effort: %s_\n", prose(oneLine(m.Effort)))
 	}
