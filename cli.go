@@ -176,7 +176,7 @@ func holdsTranscript(root string, depth int) bool {
 		if err != nil || found {
 			return fs.SkipAll
 		}
-		if strings.HasSuffix(p, ".jsonl") && !d.IsDir() {
+		if (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".jsonl.zst")) && !d.IsDir() { // .zst: Codex's compressed rollouts
 			found = true
 			return fs.SkipAll
 		}
