@@ -32,8 +32,9 @@ func TestCodexSession(t *testing.T) {
 		badge: document.querySelector(".session-head .badge.agent")?.textContent || "",
 		cards: [...document.querySelectorAll(".tool summary")].map(e => e.textContent.replace(/\s+/g, " ").trim()),
 		prompt: document.querySelector(".msg.user")?.textContent || "",
+		final: [...document.querySelectorAll(".msg.assistant")].filter(e => e.textContent.includes("Search now ignores case")).length,
 	})`)
-	for _, want := range []string{`"who":["Codex"]`, `"badge":"Codex"`, `Bash rg -n`, `TodoWrite`, `MultiEdit src/search.ts`, `Write src/search.test.ts`, `Bash npx vitest run`, `The search box should ignore case`} {
+	for _, want := range []string{`"who":["Codex"]`, `"badge":"Codex"`, `Bash rg -n`, `TodoWrite`, `MultiEdit src/search.ts`, `Write src/search.test.ts`, `Bash npx vitest run`, `The search box should ignore case`, `"final":1`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the Codex page lacks %s: %s", want, got)
 		}

@@ -434,10 +434,10 @@ def webapp_codex():
     call(5, "exec_command", {"cmd": "npx vitest run src/search.test.ts", "workdir": cwd, "yield_time_ms": 10000}, "call_demo_test")
     put(9, "response_item", {"type": "function_call_output", "call_id": "call_demo_test", "output": "Chunk ID: 7c1e\nWall time: 8.7 seconds\nProcess exited with code 0\nOriginal token count: 61\nOutput:\n\n RUN  v3.2.4 /home/demo/webapp\n\n ✓ src/search.test.ts (1 test) 4ms\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)\n"})
     tokens(0, 10240, 9728, 95, 0)
-    put(2, "event_msg", {"type": "agent_message", "message": "Search now ignores case."})
     answer = ("Search now ignores case: `search()` lower-cases both the query and each title with `toLocaleLowerCase()` "
               "(`src/search.ts:14`).\n\nAdded `src/search.test.ts`, which searches *quarterly* and finds *Quarterly Report*; "
               "`npx vitest run` passes.")
+    put(2, "event_msg", {"type": "agent_message", "message": answer})
     put(0, "response_item", {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": answer}], "phase": "final_answer"})
     tokens(0, 10410, 9984, 118, 0)
     day = os.path.join(ROOT, "codex", "sessions", start.strftime("%Y"), start.strftime("%m"), start.strftime("%d"))
