@@ -19,6 +19,8 @@ type converter struct {
 	// prompts are the texts of user_message events: what the user typed;
 	// said the texts of the response items' messages.
 	prompts, said map[string]bool
+	userTexts     []string // the response items' user texts
+	answers       int      // the response items' assistant texts
 	// session facts, from session_meta and turn_context.
 	id, cwd, branch, version, model string
 	prev                            string // the last record's uuid
@@ -44,6 +46,11 @@ func newConverter(f *transcript.File, lines []line) *converter {
 		case l.env.Type == "response_item" && l.p.Type == "message":
 			for _, it := range items(l.p.Content) {
 				c.said[strings.TrimSpace(it.Text)] = true
+				if l.p.Role == "user" {
+					c.userTexts = append(c.userTexts, it.Text)
+				} else if l.p.Role == "assistant" {
+					c.answers++
+				}
 			}
 		}
 	}
@@ -97,6 +104,22 @@ func (c *converter) line(l *line) {
 	}
 }
 
+// unsaid tells an event's text the response items do not hold: an
+// answer when there are none (a version that wrote only events; the
+// event's text may differ a little from the item's), a prompt no user
+// item holds, whole or inside added context.
+func (c *converter) unsaid(kind, text string) bool {
+	if kind == "agent_message" {
+		return c.answers == 0
+	}
+	for _, u := range c.userTexts {
+		if strings.Contains(u, text) {
+			return false
+		}
+	}
+	return true
+}
+
 // events whose content the response items already hold, or that are
 // bookkeeping: read, not shown.
 var quietEvents = map[string]bool{
@@ -122,7 +145,7 @@ func (c *converter) event(l *line) {
 	case "user_message", "agent_message":
 		// Shown from the response items; an event whose text none of
 		// them holds (a version that wrote only the event) from itself.
-		if t := strings.TrimSpace(l.p.Message); t != "" && !c.said[t] {
+		if t := strings.TrimSpace(l.p.Message); t != "" && !c.said[t] && c.unsaid(l.p.Type, t) {
 			c.said[t] = true
 			if l.p.Type == "agent_message" {
 				c.answer(l, transcript.Block{Type: "text", Text: l.p.Message})

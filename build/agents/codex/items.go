@@ -98,6 +98,12 @@ func (c *converter) isInjected(text string) bool {
 	if c.prompts[t] {
 		return false
 	}
+	// The request inside context the IDE extension adds around it.
+	for p := range c.prompts {
+		if p != "" && strings.Contains(t, p) {
+			return false
+		}
+	}
 	return len(c.prompts) > 0 || reInjected.MatchString(t)
 }
 

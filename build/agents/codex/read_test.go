@@ -264,3 +264,27 @@ func TestReadEventsOnly(t *testing.T) {
 		t.Errorf("%d prompts, %d answers; want 1 and 1", s.Stats.Prompts, s.Stats.Answers)
 	}
 }
+
+// TestReadIDEPrompt: the IDE extension sends the request inside context
+// it adds; the user_message event holds the request alone. The message is
+// the prompt, once.
+func TestReadIDEPrompt(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "ide.jsonl")
+	body := `{"timestamp":"2026-04-02T08:00:00.000Z","type":"session_meta","payload":{"id":"0199ffff-0000-7000-8000-000000000001","cwd":"/w"}}
+{"timestamp":"2026-04-02T08:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":"rename foo to bar"}}
+{"timestamp":"2026-04-02T08:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"# Context from my IDE setup:\n\n## Open tabs:\n- a.go\n\n## My request for Codex:\nrename foo to bar\n"}]}}
+{"timestamp":"2026-04-02T08:00:03.000Z","type":"event_msg","payload":{"type":"agent_message","message":"Renamed."}}
+{"timestamp":"2026-04-02T08:00:03.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Renamed foo to bar."}]}}
+`
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Read(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := session.Build(f, session.Options{})
+	if s.Stats.Prompts != 1 || s.Stats.Answers != 1 {
+		t.Errorf("%d prompts, %d answers; want 1 and 1", s.Stats.Prompts, s.Stats.Answers)
+	}
+}
