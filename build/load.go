@@ -272,6 +272,9 @@ func loadOther(sf *archive.SessionFile, opts LoadOptions) (*session.Session, err
 	if err != nil {
 		return nil, err
 	}
+	if f.Agent == "" {
+		f.Agent = ag.Name // pages name the agent whatever its reader set
+	}
 	s := session.Build(f, session.Options{})
 	s.ID = sf.ID
 	s.Parent = sf.ParentSession
