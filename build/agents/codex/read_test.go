@@ -288,3 +288,11 @@ func TestReadIDEPrompt(t *testing.T) {
 		t.Errorf("%d prompts, %d answers; want 1 and 1", s.Stats.Prompts, s.Stats.Answers)
 	}
 }
+
+func TestScriptCommands(t *testing.T) {
+	got := scriptCommands(`const r = await tools.exec_command({cmd:"sed -n '1,20p' \"a b.md\"",workdir:"/w"});
+const s = await tools.exec_command({ cmd: "git diff --cached" });`)
+	if want := `sed -n '1,20p' "a b.md" ; git diff --cached`; got != want {
+		t.Errorf("scriptCommands = %q, want %q", got, want)
+	}
+}

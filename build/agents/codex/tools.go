@@ -79,13 +79,32 @@ func toolName(name string) string {
 func genericInput(args []byte, in map[string]jsontext.Value, custom bool) any {
 	switch {
 	case custom:
-		return map[string]string{"script": string(args)}
+		in := map[string]string{"script": string(args)}
+		if cmds := scriptCommands(string(args)); cmds != "" {
+			in["description"] = cmds // the card's summary
+		}
+		return in
 	case in != nil:
 		return in
 	case len(args) > 0:
 		return map[string]string{"arguments": string(args)}
 	}
 	return map[string]string{}
+}
+
+// reScriptCmd finds the commands a code-mode script (the custom exec
+// tool: JavaScript calling tools.exec_command({cmd: "…"})) runs.
+var reScriptCmd = regexp.MustCompile(`\bcmd\s*:\s*("(?:[^"\\\n]|\\.)*")`)
+
+// scriptCommands are a script's commands, joined by " ; ", "" for none.
+func scriptCommands(script string) string {
+	var cmds []string
+	for _, m := range reScriptCmd.FindAllStringSubmatch(script, 8) {
+		if s, err := strconv.Unquote(m[1]); err == nil && s != "" {
+			cmds = append(cmds, s)
+		}
+	}
+	return strings.Join(cmds, " ; ")
 }
 
 func (c *converter) shellCall(l *line, id, cmd, workdir string) {
