@@ -113,9 +113,27 @@ func Find(root string) ([]Found, error) {
 		}
 		if f, ok := peek(p); ok {
 			out = append(out, f)
+		} else if f, ok := damaged(p); ok {
+			out = append(out, f)
 		}
 	}
 	return out, nil
+}
+
+// reRolloutName is how Codex names a rollout: its local start time and
+// its thread id.
+var reRolloutName = regexp.MustCompile(`^rollout-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl\.zst$`)
+
+// damaged lists a compressed rollout whose head cannot be decompressed
+// by its name, so that reading it reports the damage (a problem with its
+// file) instead of leaving it out unsaid.
+func damaged(path string) (Found, bool) {
+	m := reRolloutName.FindStringSubmatch(filepath.Base(path))
+	if m == nil {
+		return Found{}, false
+	}
+	start, _ := time.Parse("2006-01-02T15-04-05", m[1])
+	return Found{Path: path, ID: m[2], Start: start.UTC()}, true
 }
 
 // metaLine is the first line of a rollout.

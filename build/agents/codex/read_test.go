@@ -296,3 +296,21 @@ const s = await tools.exec_command({ cmd: "git diff --cached" });`)
 		t.Errorf("scriptCommands = %q, want %q", got, want)
 	}
 }
+
+// TestFindDamagedZst: a compressed rollout whose head cannot be read is
+// still listed (by its name), and reading it is a problem, not an error.
+func TestFindDamagedZst(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "rollout-2026-03-02T10-00-00-0199aaaa-1111-7222-8333-444455556677.jsonl.zst")
+	if err := os.WriteFile(p, []byte("\x28\xb5\x2f\xfd garbage, not a frame"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found, err := Find(dir)
+	if err != nil || len(found) != 1 || found[0].ID != "0199aaaa-1111-7222-8333-444455556677" {
+		t.Fatalf("Find: %v %+v", err, found)
+	}
+	f, err := Read(p, nil)
+	if err != nil || len(f.Problems) != 1 || !strings.Contains(f.Problems[0].Reason, "zstd") {
+		t.Errorf("Read: %v, problems %v", err, f.Problems)
+	}
+}
