@@ -245,7 +245,12 @@ func (c *converter) add(r transcript.Record, model bool) {
 			c.resp++
 			c.respRecords = append(c.respRecords, nil)
 		}
-		r.Message.ID = fmt.Sprintf("codex-response-%d", c.resp)
+		// Unique across sessions: usage counts a message id once.
+		owner := c.id
+		if owner == "" {
+			owner = c.f.Path
+		}
+		r.Message.ID = fmt.Sprintf("codex-%s-response-%d", owner, c.resp)
 		r.Message.Model = c.model
 		c.respRecords[len(c.respRecords)-1] = append(c.respRecords[len(c.respRecords)-1], len(c.f.Records))
 	}

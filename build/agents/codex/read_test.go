@@ -314,3 +314,25 @@ func TestFindDamagedZst(t *testing.T) {
 		t.Errorf("Read: %v, problems %v", err, f.Problems)
 	}
 }
+
+// TestResponseIDsUnique: two sessions never share a response's message
+// id (usage counts each id once across the archive: shared ids dropped
+// one session's tokens).
+func TestResponseIDsUnique(t *testing.T) {
+	seen := map[string]string{}
+	for _, p := range []string{"testdata/garden.jsonl", "testdata/events.jsonl", "testdata/legacy.jsonl"} {
+		f, err := Read(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range f.Records {
+			if r.Message == nil || r.Message.ID == "" {
+				continue
+			}
+			if q, ok := seen[r.Message.ID]; ok && q != p {
+				t.Errorf("%s and %s share message id %s", q, p, r.Message.ID)
+			}
+			seen[r.Message.ID] = p
+		}
+	}
+}
