@@ -152,7 +152,7 @@ func (c *converter) webSearch(l *line) {
 	if q == "" {
 		q = a.URL
 	}
-	id := "codex-web-search-" + strconv.Itoa(l.no)
+	id := "codex-web-search-" + c.id + "-" + strconv.Itoa(l.no)
 	c.toolUse(l, id, "WebSearch", map[string]any{"query": q})
 	r := c.record(l, "user")
 	status := l.p.Status
