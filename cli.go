@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"ccsite/build"
+	"ccsite/build/agents"
 	"ccsite/build/archive"
 	"ccsite/build/gitsrc"
 	"ccsite/build/omit"
@@ -90,13 +91,13 @@ func runInspect(e *env, paths []string, asJSON bool, workers int) int {
 // under the user's cache folder (saying so on stderr). cleanup releases what
 // it set up.
 func inputPaths(named []string, getenv func(string) string, stderr io.Writer, cmd string, kept func(roots []string) bool) (paths []string, cleanup func(), err error) {
-	paths, _, cleanup, err = inputPathsDemo(named, getenv, stderr, cmd, kept)
+	paths, _, cleanup, err = inputPathsDemo(named, getenv, stderr, cmd, kept, nil)
 	return paths, cleanup, err
 }
 
 // inputPathsDemo is inputPaths, also telling whether the paths are the
 // demo archive's (a site built from it says so on every page).
-func inputPathsDemo(named []string, getenv func(string) string, stderr io.Writer, cmd string, kept func(roots []string) bool) (paths []string, demoArchive bool, cleanup func(), err error) {
+func inputPathsDemo(named []string, getenv func(string) string, stderr io.Writer, cmd string, kept func(roots []string) bool, only map[string]bool) (paths []string, demoArchive bool, cleanup func(), err error) {
 	cleanup = func() {}
 	if len(named) > 0 {
 		return named, false, cleanup, nil
@@ -105,7 +106,8 @@ func inputPathsDemo(named []string, getenv func(string) string, stderr io.Writer
 	if h := getenv("HOME"); h != "" {
 		home = h
 	}
-	roots := archive.DefaultRoots(getenv, home)
+	// Every agent's folders that exist: Claude Code's, Codex's…
+	roots := archive.AllDefaultRoots(getenv, home, only)
 	// A site whose archive keeps sessions of these roots is built from
 	// them even when Claude Code has deleted every file: never the demo.
 	if hasTranscripts(roots) || (kept != nil && kept(roots)) {
@@ -126,6 +128,31 @@ func inputPathsDemo(named []string, getenv func(string) string, stderr io.Writer
 	}
 	fmt.Fprintf(stderr, "ccsite %s: no transcripts in %s; showing the built-in demo archive instead (name folders or .jsonl files to read your own)\n", cmd, where)
 	return []string{root}, true, cleanup, nil
+}
+
+// agentKeys are the keys --agent takes.
+func agentKeys() []string {
+	keys := make([]string, len(agents.All))
+	for i, a := range agents.All {
+		keys[i] = a.Key
+	}
+	return keys
+}
+
+// agentFlag reads --agent: the set of agents to read, nil for all.
+func agentFlag(keys []string) (map[string]bool, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	only := map[string]bool{}
+	for _, k := range keys {
+		k = strings.ToLower(strings.TrimSpace(k))
+		if agents.ByKey(k) == nil {
+			return nil, fmt.Errorf("--agent %s: not an agent ccsite reads (%s)", k, strings.Join(agentKeys(), ", "))
+		}
+		only[k] = true
+	}
+	return only, nil
 }
 
 // hasTranscripts reports whether any root holds a .jsonl file, following
@@ -150,7 +177,7 @@ func holdsTranscript(root string, depth int) bool {
 		if err != nil || found {
 			return fs.SkipAll
 		}
-		if strings.HasSuffix(p, ".jsonl") && !d.IsDir() {
+		if (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".jsonl.zst")) && !d.IsDir() { // .zst: Codex's compressed rollouts
 			found = true
 			return fs.SkipAll
 		}
@@ -170,6 +197,7 @@ type buildFlagSet struct {
 	workers                                          *int
 	asJSON, noSearch, force, quiet, noCache          *bool
 	fromHook                                         *bool
+	agents                                           *[]string
 	wait                                             *time.Duration
 	rf                                               *redactFlags
 	ef                                               *excludeFlags
@@ -194,6 +222,7 @@ func declareBuildFlags(fs *pflag.FlagSet) *buildFlagSet {
 	bf.noCache = fs.Bool("no-cache", false, "do not keep highlighted code between builds ($CCSITE_CACHE_DIR, else the user cache folder)")
 	bf.wait = fs.Duration("wait", 5*time.Minute, "wait up to `DURATION` for another build writing the same folder (0: do not wait)")
 	bf.pricing = fs.String("pricing", "", "price tokens with the pricing `FILE` laid over the embedded table (see build/pricing)")
+	bf.agents = fs.StringSlice("agent", nil, "read only the sessions of these `AGENTS` (comma-separated: "+strings.Join(agentKeys(), ", ")+"; default: every agent)")
 	bf.git = fs.String("git", "", "read the transcripts committed to git repository `REPO[@REF]` instead of PATH, with its commits (REPO: a folder or a URL; REF may end in :FOLDER; default: every checkpoint Entire keeps, "+gitsrc.CheckpointRefs+"* and "+gitsrc.DefaultRef+", else HEAD)")
 	bf.repoURL = fs.String("repo-url", "", "with --git: link commits to the repository's web page at `URL` (default: read from its origin remote)")
 	bf.fromHook = fs.Bool(fromHookFlag, false, "the build is the SessionEnd hook's: its outcome goes to "+hookLogName+" in the state folder")
@@ -288,7 +317,12 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 		fmt.Fprintf(stderr, "ccsite build: --repo-url goes with --git\n")
 		return exitUsage
 	}
-	paths, demo, cleanup, err := inputPathsDemo(paths, getenv, stderr, "build", func(roots []string) bool { return build.KeepsFrom(*state, roots) })
+	only, err := agentFlag(*bf.agents)
+	if err != nil {
+		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
+		return exitUsage
+	}
+	paths, demo, cleanup, err := inputPathsDemo(paths, getenv, stderr, "build", func(roots []string) bool { return build.KeepsFrom(*state, roots) }, only)
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite build: %v\n", err)
 		return exitFail
@@ -297,7 +331,7 @@ func runBuild(e *env, bf *buildFlagSet, paths []string) int {
 	home, _ := os.UserHomeDir() // pages show paths under it as ~/…
 	cfg := build.Config{Paths: paths, Out: *out, State: *state, Workers: *workers,
 		Theme: *themeName, ThemeDir: *themeDir, BaseURL: base, JSON: *asJSON, NoSearch: *noSearch, Redact: red,
-		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait, Pricing: *bf.pricing, SourceLabels: labels, Home: home, Demo: demo,
+		Exclude: excl, Omit: rf.omit(), Force: *force, LockWait: *wait, Pricing: *bf.pricing, Agents: *bf.agents, SourceLabels: labels, Home: home, Demo: demo,
 		History: git.History,
 		OnWait: func() {
 			fmt.Fprintf(stderr, "ccsite build: another build is writing %s; waiting for it (up to %s, --wait sets how long)\n", *out, *wait)

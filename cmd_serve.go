@@ -256,7 +256,7 @@ func (rec BuildRecord) inputs(getenv func(string) string) (roots []string, out s
 		if h := getenv("HOME"); h != "" {
 			home = h
 		}
-		roots = archive.DefaultRoots(getenv, home)
+		roots = archive.AllDefaultRoots(getenv, home, nil)
 	}
 	return roots, abs(fs.Lookup("out").Value.String()), nil
 }

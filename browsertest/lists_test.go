@@ -176,7 +176,8 @@ func TestSessionListSort(t *testing.T) {
 		})
 	}
 
-	demo := []string{sessionTitles[searchPage], sessionTitles[pagingPage], sessionTitles[whoPage], "parseDate drops the last day of the month. Fix it and commit."} // by start
+	// By start; the third is the Codex session (codexPage).
+	demo := []string{sessionTitles[searchPage], sessionTitles[pagingPage], "The search box should ignore case. Fix it and add a test.", sessionTitles[whoPage], "parseDate drops the last day of the month. Fix it and commit."}
 	for _, scheme := range []string{"file", "http"} {
 		t.Run(scheme+"/demo-webapp", func(t *testing.T) {
 			tb := parent.in(t)
@@ -265,9 +266,17 @@ func TestListFilter(t *testing.T) {
 	}
 
 	// The demo projects are the index's rows with a path under /home/demo.
-	entries, err := os.ReadDir(filepath.Join("..", "demo", "projects"))
+	all, err := os.ReadDir(filepath.Join("..", "demo", "projects"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Claude Code's project folders (codex/ is a Codex home whose session
+	// is in the webapp project).
+	var entries []os.DirEntry
+	for _, e := range all {
+		if strings.HasPrefix(e.Name(), "-") {
+			entries = append(entries, e)
+		}
 	}
 	parent := newTab(t)
 	s.openIn(parent)
@@ -359,7 +368,7 @@ func TestTimeline(t *testing.T) {
 	}{
 		{"lists", s.url("file", listsProject), listsTitles, "Sessions per day, 2025-12-30 to 2026-01-20"},
 		{"demo-webapp", e.url("file", webappProject),
-			[]string{"Mon 2 Mar 2026: 1 session", "Tue 3 Mar 2026: 1 session", "Tue 10 Mar 2026: 1 session", "Thu 12 Mar 2026: 1 session"}, "Sessions per day, 2026-03-02 to 2026-03-12"},
+			[]string{"Mon 2 Mar 2026: 1 session", "Tue 3 Mar 2026: 1 session", "Wed 4 Mar 2026: 1 session", "Tue 10 Mar 2026: 1 session", "Thu 12 Mar 2026: 1 session"}, "Sessions per day, 2026-03-02 to 2026-03-12"},
 	}
 	tb := newTab(t)
 	s.openIn(tb)

@@ -48,6 +48,7 @@ func planContinuations(pl *sitePlan) {
 			link(sp, byID[id], false)
 		}
 	}
+	planParents(all, byID)
 	byUUID := map[string][]*sessionPlan{}
 	var uuids []string
 	for _, sp := range all {
@@ -107,6 +108,40 @@ func continuationLinks(page string, sp *sessionPlan) (in, from *render.Nav) {
 	return in, from
 }
 
+// planParents links forks and sub-agents (Codex's forked_from_id,
+// parent_thread_id) with the session they name, both ways.
+func planParents(all []*sessionPlan, byID map[string]*sessionPlan) {
+	for _, sp := range all {
+		if id := sp.file.ParentSession; id != "" {
+			if p := byID[id]; p != nil && p != sp {
+				sp.parent = p
+				p.kids = append(p.kids, sp)
+			}
+		}
+	}
+}
+
+// relatedLinks are the links of sp's page to the session it was forked
+// from or is a sub-agent of, and to its own forks and sub-agents.
+func relatedLinks(page string, sp *sessionPlan) []*render.Nav {
+	var out []*render.Nav
+	if p := sp.parent; p != nil {
+		label := "Forked from " + shortSession(p)
+		if sp.file.SubAgent {
+			label = "Sub-agent of " + shortSession(p)
+		}
+		out = append(out, navTo(page, p, label))
+	}
+	for _, k := range sp.kids {
+		label := "Fork: " + shortSession(k)
+		if k.file.SubAgent {
+			label = "Sub-agent: " + shortSession(k)
+		}
+		out = append(out, navTo(page, k, label))
+	}
+	return out
+}
+
 func shortSession(sp *sessionPlan) string {
 	id := sp.file.ID
 	if len(id) > 8 {
@@ -124,6 +159,11 @@ func (k keyer) continuationKey(w io.Writer, sp *sessionPlan) {
 			fmt.Fprintf(w, "cont %q %q %d %t\n", n.page, n.file.ID, n.file.FirstTime.UnixNano(), sp.fork)
 		} else {
 			fmt.Fprintln(w, "cont -")
+		}
+	}
+	for _, n := range append([]*sessionPlan{sp.parent}, sp.kids...) {
+		if n != nil {
+			fmt.Fprintf(w, "related %q %q %d %t\n", n.page, n.file.ID, n.file.FirstTime.UnixNano(), n.file.SubAgent)
 		}
 	}
 	for _, e := range sp.file.Extras {

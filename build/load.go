@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"ccsite/build/agents"
 	"ccsite/build/archive"
 	"ccsite/build/omit"
 	"ccsite/build/redact"
@@ -233,6 +234,9 @@ func loadSession(sf *archive.SessionFile, opts LoadOptions) (s *session.Session,
 	if opts.panicOn != nil {
 		opts.panicOn("parse", sf.Path)
 	}
+	if sf.Agent != "" {
+		return loadOther(sf, opts)
+	}
 	f, err := transcript.ReadFileWith(sf.Path, opts.lines())
 	if err != nil {
 		return nil, err
@@ -254,6 +258,27 @@ func loadSession(sf *archive.SessionFile, opts LoadOptions) (s *session.Session,
 	session.Nest(s)
 	sortAgents(s)
 	storedOutputs(s, sf, opts)
+	return s, nil
+}
+
+// loadOther reads a session of another agent than Claude Code through its
+// reader (build/agents), each line through the same filter.
+func loadOther(sf *archive.SessionFile, opts LoadOptions) (*session.Session, error) {
+	ag := agents.ByKey(sf.Agent)
+	if ag == nil {
+		return nil, fmt.Errorf("no reader for agent %q", sf.Agent)
+	}
+	f, err := ag.Read(sf.Path, opts.filter())
+	if err != nil {
+		return nil, err
+	}
+	if f.Agent == "" {
+		f.Agent = ag.Name // pages name the agent whatever its reader set
+	}
+	s := session.Build(f, session.Options{})
+	s.ID = sf.ID
+	s.Parent = sf.ParentSession
+	s.ParentIsAgent = sf.SubAgent
 	return s, nil
 }
 

@@ -192,6 +192,7 @@ func (r *renderer) session(res *rendered) {
 	links := render.Links{Page: page, Project: link.Project(pp.slug), Agent: agentPage,
 		Prev: navTo(page, sp.prev, "Previous session"), Next: navTo(page, sp.next, "Next session"), Deleted: u.Deleted}
 	links.ContinuedIn, links.ContinuedFrom = continuationLinks(page, sp)
+	links.Related = relatedLinks(page, sp)
 	r.exports(res, u, s, page, project, false, &links)
 	body := rb.Session(treeView(s, nil), project, links)
 	u.Git = r.plan.hist.gitOf(s)

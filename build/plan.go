@@ -39,6 +39,11 @@ type sessionPlan struct {
 	// marks a background fork of contFrom (same first records).
 	contIn, contFrom *sessionPlan
 	fork             bool
+	// parent is the session another agent's session was forked from or
+	// ran as a sub-agent of (archive.SessionFile.ParentSession); kids are
+	// the sessions that name this one so (continue.go).
+	parent *sessionPlan
+	kids   []*sessionPlan
 }
 
 func planSite(a *archive.Archive) *sitePlan {

@@ -57,6 +57,9 @@ type Config struct {
 	// Pricing, when set, is a pricing file (build/pricing's format) laid
 	// over the embedded prices.
 	Pricing string
+	// Agents limits the build to these agents' sessions, by key
+	// (build/agents: claude, codex); nil: every agent.
+	Agents []string
 	// SourceLabels names input roots on pages: a source file under a root
 	// (a key) is shown as the label and its path below the root, not by
 	// its own path (a folder extracted from a git repository into the
@@ -315,7 +318,8 @@ func (r *runner) discover(ctx context.Context) (*sources, error) {
 	// (it holds what transcripts hold): files unchanged since are not
 	// opened again.
 	peeks := archive.OpenPeekCache(peekCachePath(r.cfg.State))
-	a, err := archive.DiscoverCached(ctx, r.cfg.Paths, peeks)
+	only := agentSet(r.cfg.Agents)
+	a, err := archive.DiscoverAgents(ctx, r.cfg.Paths, peeks, only)
 	if err != nil && !errors.Is(err, archive.ErrNothing) {
 		return nil, err
 	}
@@ -326,7 +330,7 @@ func (r *runner) discover(ctx context.Context) (*sources, error) {
 		return nil, fmt.Errorf("archive: %w", kerr)
 	}
 	if len(k.roots) > 0 {
-		a, err = archive.DiscoverCached(ctx, append(append([]string(nil), r.cfg.Paths...), k.roots...), peeks)
+		a, err = archive.DiscoverAgents(ctx, append(append([]string(nil), r.cfg.Paths...), k.roots...), peeks, only)
 		a.Roots = r.cfg.Paths
 	}
 	peeks.Save(peekCachePath(r.cfg.State)) // a cache: a failure only costs time
@@ -639,4 +643,16 @@ func afterPages(hl *markup.Highlighter, cache *diskCache) {
 	dropBufs()
 	transcript.DropBuffers()
 	cache.Flush()
+}
+
+// agentSet is the set of agent keys to read, nil for all.
+func agentSet(keys []string) map[string]bool {
+	if len(keys) == 0 {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
 }

@@ -130,8 +130,8 @@ func TestSiteDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Sessions != 8 || sum.Agents != 3 {
-		t.Errorf("built %d sessions and %d sub-agent pages, want 8 and 3", sum.Sessions, sum.Agents)
+	if sum.Sessions != 9 || sum.Agents != 3 {
+		t.Errorf("built %d sessions and %d sub-agent pages, want 9 (a Codex one) and 3", sum.Sessions, sum.Agents)
 	}
 	if n := checkSite(t, out); n != sum.Pages {
 		t.Errorf("checked %d pages, the build wrote %d", n, sum.Pages)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes demo/projects: a small, realistic Claude Code archive (three projects) used by
+"""Writes demo/projects: a small, realistic Claude Code archive (three projects, one Codex session) used by
 `ccsite` when no ~/.claude/projects exists, and by tests. Deterministic:
 run it again and the files are byte-identical. Everything in it is made up.
 
@@ -382,12 +382,78 @@ def reading_shapes(s):
                                     text("**Timeline**: the deploy at 09:02 restarted `status-api`; `/healthz` timed out until 09:07.\n\n**Follow-up** (Ana): give the panel a *no data* state.")], model=model)
 
 
+def webapp_codex():
+    """A Codex CLI session (a rollout, as $CODEX_HOME/sessions/YYYY/MM/DD holds them) in the same
+    folder as the webapp's Claude Code sessions: one project, two agents."""
+    cwd = "/home/demo/webapp"
+    tid = uid("codex-webapp")
+    start = T0 + dt.timedelta(days=2, hours=5)
+    lines = []
+    clock = [start]
+
+    def at(sec):
+        clock[0] += dt.timedelta(seconds=sec)
+        return clock[0].strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (clock[0].microsecond // 1000)
+
+    def put(sec, typ, payload):
+        lines.append(json.dumps({"timestamp": at(sec), "type": typ, "payload": payload}, separators=(",", ":"), ensure_ascii=False))
+
+    total = {"input_tokens": 0, "cached_input_tokens": 0, "output_tokens": 0, "reasoning_output_tokens": 0, "total_tokens": 0}
+
+    def tokens(sec, inp, cached, out, reasoning):
+        last = {"input_tokens": inp, "cached_input_tokens": cached, "output_tokens": out, "reasoning_output_tokens": reasoning, "total_tokens": inp + out}
+        for k in total:
+            total[k] += last[k]
+        put(sec, "event_msg", {"type": "token_count", "info": {"total_token_usage": dict(total), "last_token_usage": last, "model_context_window": 272000}, "rate_limits": None})
+
+    def call(sec, name, args, cid):
+        put(sec, "response_item", {"type": "function_call", "name": name, "arguments": json.dumps(args, separators=(",", ":")), "call_id": cid})
+
+    def output(sec, cid, text, code=0):
+        put(sec, "response_item", {"type": "function_call_output", "call_id": cid, "output": "Exit code: %d\nWall time: 0.4 seconds\nOutput:\n%s" % (code, text)})
+
+    prompt = "The search box should ignore case. Fix it and add a test."
+    put(0, "session_meta", {"id": tid, "timestamp": at(0), "cwd": cwd, "originator": "codex_cli_rs", "cli_version": "0.63.0", "source": "cli",
+                            "model_provider": "openai", "git": {"commit_hash": "4f2a9c1e7b0d3a6f8e5c2b1a0d9f8e7c6b5a4f3e", "branch": "feature/search"}})
+    put(0, "response_item", {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "<permissions instructions>\nFilesystem sandboxing: workspace-write. Approvals: on-request.\n</permissions instructions>"}]})
+    put(0, "response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "<environment_context>\n  <cwd>/home/demo/webapp</cwd>\n  <shell>bash</shell>\n</environment_context>"}]})
+    put(1, "event_msg", {"type": "user_message", "message": prompt, "images": []})
+    put(0, "turn_context", {"turn_id": "1", "cwd": cwd, "model": "gpt-5-codex", "effort": "medium", "summary": "auto", "approval_policy": "on-request", "sandbox_policy": {"type": "workspace-write"}})
+    put(0, "response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": prompt}]})
+    put(3, "response_item", {"type": "reasoning", "summary": [{"type": "summary_text", "text": "**Finding where the query is compared**"}], "content": None, "encrypted_content": "gAAAAABdemoEncryptedReasoning0001"})
+    call(0, "shell_command", {"command": "rg -n \"includes\\(query\" src", "workdir": cwd}, "call_demo_rg")
+    output(1, "call_demo_rg", "src/search.ts:14:  return items.filter((item) => item.title.includes(query));\n")
+    tokens(0, 9120, 8064, 212, 128)
+    call(4, "update_plan", {"explanation": "Small fix, then a test.", "plan": [{"step": "Compare titles case-insensitively", "status": "in_progress"}, {"step": "Add a test for mixed case", "status": "pending"}, {"step": "Run the tests", "status": "pending"}]}, "call_demo_plan")
+    put(0, "response_item", {"type": "function_call_output", "call_id": "call_demo_plan", "output": "Plan updated"})
+    tokens(0, 9420, 9088, 164, 64)
+    put(6, "response_item", {"type": "custom_tool_call", "status": "completed", "call_id": "call_demo_patch", "name": "apply_patch", "input":
+        "*** Begin Patch\n*** Update File: src/search.ts\n@@ export function search(items: Item[], query: string): Item[] {\n-  return items.filter((item) => item.title.includes(query));\n+  const q = query.toLocaleLowerCase();\n+  return items.filter((item) => item.title.toLocaleLowerCase().includes(q));\n }\n*** Add File: src/search.test.ts\n+import { expect, test } from \"vitest\";\n+import { search } from \"./search\";\n+\n+test(\"search ignores case\", () => {\n+  const items = [{ title: \"Quarterly Report\" }, { title: \"notes\" }];\n+  expect(search(items, \"quarterly\")).toEqual([items[0]]);\n+});\n*** End Patch"})
+    put(0, "response_item", {"type": "custom_tool_call_output", "call_id": "call_demo_patch", "output": "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nM src/search.ts\nA src/search.test.ts\n"})
+    tokens(0, 9830, 9216, 486, 192)
+    call(5, "exec_command", {"cmd": "npx vitest run src/search.test.ts", "workdir": cwd, "yield_time_ms": 10000}, "call_demo_test")
+    put(9, "response_item", {"type": "function_call_output", "call_id": "call_demo_test", "output": "Chunk ID: 7c1e\nWall time: 8.7 seconds\nProcess exited with code 0\nOriginal token count: 61\nOutput:\n\n RUN  v3.2.4 /home/demo/webapp\n\n ✓ src/search.test.ts (1 test) 4ms\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)\n"})
+    tokens(0, 10240, 9728, 95, 0)
+    answer = ("Search now ignores case: `search()` lower-cases both the query and each title with `toLocaleLowerCase()` "
+              "(`src/search.ts:14`).\n\nAdded `src/search.test.ts`, which searches *quarterly* and finds *Quarterly Report*; "
+              "`npx vitest run` passes.")
+    put(2, "event_msg", {"type": "agent_message", "message": answer})
+    put(0, "response_item", {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": answer}], "phase": "final_answer"})
+    tokens(0, 10410, 9984, 118, 0)
+    day = os.path.join(ROOT, "codex", "sessions", start.strftime("%Y"), start.strftime("%m"), start.strftime("%d"))
+    os.makedirs(day, exist_ok=True)
+    name = "rollout-%s-%s.jsonl" % (start.strftime("%Y-%m-%dT%H-%M-%S"), tid)
+    with open(os.path.join(day, name), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 if __name__ == "__main__":
     shutil.rmtree(ROOT, ignore_errors=True)
     webapp_main()
     webapp_compacted()
     notes_inline()
     infra_tools()
+    webapp_codex()
     for d, _, fs in sorted(os.walk(ROOT)):
         for f in sorted(fs):
             print(os.path.relpath(os.path.join(d, f), ROOT))

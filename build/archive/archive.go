@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"ccsite/build/agents"
+	"ccsite/build/agents/claude"
 	"ccsite/build/transcript"
 )
 
@@ -96,6 +98,12 @@ type SessionFile struct {
 	// Skipped are the files under the session's folder left out, with
 	// why: links out of the folder (WhyLinkOut), never read.
 	Skipped []Skip
+	// Agent is the key of the agent that wrote it (build/agents), "" for
+	// Claude Code. ParentSession is a sub-agent's or fork's parent
+	// session id (SubAgent tells which).
+	Agent         string
+	ParentSession string
+	SubAgent      bool
 }
 
 // AgentFile is a sub-agent transcript.
@@ -137,21 +145,16 @@ type Meta struct {
 // comma-separated variable, else ~/.claude/projects and
 // ~/.config/claude/projects; only those that exist.
 func DefaultRoots(getenv func(string) string, home string) []string {
-	var cands []string
-	if v := getenv("CLAUDE_CONFIG_DIR"); v != "" {
-		for _, d := range strings.Split(v, ",") {
-			if d = strings.TrimSpace(d); d != "" {
-				cands = append(cands, filepath.Join(d, "projects"))
-			}
-		}
-	} else if home != "" {
-		cands = append(cands, filepath.Join(home, ".claude", "projects"),
-			filepath.Join(home, ".config", "claude", "projects"))
-	}
+	return claude.Default(home, getenv)
+}
+
+// AllDefaultRoots returns every agent's folders that exist (build/agents),
+// Claude Code's first; only the agents of only when it is not nil.
+func AllDefaultRoots(getenv func(string) string, home string, only map[string]bool) []string {
 	var out []string
-	for _, c := range cands {
-		if st, err := os.Stat(c); err == nil && st.IsDir() {
-			out = append(out, c)
+	for _, ag := range agents.All {
+		if only == nil || only[ag.Key] {
+			out = append(out, ag.Default(home, getenv)...)
 		}
 	}
 	return out
@@ -177,9 +180,19 @@ func Discover(ctx context.Context, paths []string) (*Archive, error) {
 // DiscoverCached is Discover reading the heads and tails of files unchanged
 // since c was filled from c (nil: none).
 func DiscoverCached(ctx context.Context, paths []string, c *PeekCache) (*Archive, error) {
+	return DiscoverAgents(ctx, paths, c, nil)
+}
+
+// DiscoverAgents is DiscoverCached finding only the sessions of the agents
+// only names by key (build/agents: "claude", "codex"…); nil: every agent.
+func DiscoverAgents(ctx context.Context, paths []string, c *PeekCache, only map[string]bool) (*Archive, error) {
 	a := &Archive{Roots: paths}
 	w := &walker{ctx: ctx, a: a, files: map[string]string{}, dirs: map[string]string{}, realOf: map[string]string{}}
+	others := w.others(paths, only)
 	for _, root := range paths {
+		if only != nil && !only["claude"] {
+			break
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -189,8 +202,8 @@ func DiscoverCached(ctx context.Context, paths []string, c *PeekCache) (*Archive
 	}
 	skipsIn := w.confine()
 	sortSkips(a)
-	sessions, agents := w.sessions, w.agents
-	if len(sessions) == 0 && len(agents) == 0 {
+	sessions, subs := w.sessions, w.agents
+	if len(sessions) == 0 && len(subs) == 0 && len(others) == 0 {
 		return a, fmt.Errorf("%w in %s", ErrNothing, strings.Join(paths, ", "))
 	}
 	for _, s := range sessions {
@@ -202,15 +215,25 @@ func DiscoverCached(ctx context.Context, paths []string, c *PeekCache) (*Archive
 		s.ContinuedIn = pk.continuedIn
 		s.ID = sessionFileID(s.Path, pk.sessionID)
 	}
-	for _, ag := range agents {
+	for _, ag := range subs {
 		pk := c.peek(ag.Path, ag.Info, false)
 		ag.FirstCWD, ag.FirstTime = pk.cwd, pk.time
 		if ag.ParentID == "" {
 			ag.ParentID = pk.sessionID
 		}
 	}
+	if len(w.owned) > 0 {
+		kept := sessions[:0]
+		for _, s := range sessions {
+			if !notClaude(s, w.owned) {
+				kept = append(kept, s)
+			}
+		}
+		sessions = kept
+	}
+	sessions = append(sessions, others...)
 	uniqueIDs(sessions)
-	attachAgents(a, sessions, agents)
+	attachAgents(a, sessions, subs)
 	attachExtras(sessions, w.extras)
 	for _, s := range sessions {
 		s.Skipped = skipsIn[strings.TrimSuffix(s.Path, ".jsonl")]

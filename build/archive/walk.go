@@ -28,6 +28,10 @@ type walker struct {
 	sessions []*SessionFile
 	agents   []*AgentFile
 	extras   []string
+	// claimed are the files another agent read (others); owned the roots
+	// it found them under.
+	claimed map[string]bool
+	owned   map[string]bool
 }
 
 type stackDir struct{ real, path string }
@@ -203,7 +207,7 @@ func (w *walker) seen(path, real string) bool {
 
 // file adds a transcript, path absolute.
 func (w *walker) file(path, real string, st fs.FileInfo) {
-	if w.seen(path, real) {
+	if w.claimed[path] || w.seen(path, real) {
 		return
 	}
 	w.a.Files++

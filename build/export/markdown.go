@@ -68,7 +68,11 @@ func (mw *mdWriter) header(project string) {
 		fact("Time", s.Start.UTC().Format("2006-01-02 15:04 UTC")+" → "+s.End.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	fact("Models", strings.Join(s.Models, ", "))
-	fact("Claude Code", strings.Join(s.Versions, ", "))
+	agent := "Claude Code"
+	if s.AgentName != "" {
+		agent = s.AgentName
+	}
+	fact(agent, strings.Join(s.Versions, ", "))
 	st := s.Stats
 	out := fmt.Sprintf("%d out", st.Tokens.Output)
 	if t := st.Tokens; t.Partial > 0 {
@@ -175,7 +179,11 @@ func (mw *mdWriter) message(m *session.Message) {
 }
 
 func (mw *mdWriter) answer(m *session.Message) {
-	mw.printf("\n### Claude\n")
+	who := "Claude"
+	if mw.s != nil && mw.s.AgentName != "" {
+		who = mw.s.AgentName // another agent's session (Codex)
+	}
+	mw.printf("\n### %s\n", prose(who))
 	if m.Effort != "" {
 		mw.printf("\n_Effort: %s_\n", prose(oneLine(m.Effort)))
 	}

@@ -144,7 +144,7 @@ func Load(path string) (*Table, error) {
 }
 
 var (
-	dateSuffix = regexp.MustCompile(`[-@]\d{8}$`)
+	dateSuffix = regexp.MustCompile(`[-@](\d{8}|\d{4}-\d{2}-\d{2})$`) // Anthropic's 20250929, OpenAI's 2025-08-07
 	verSuffix  = regexp.MustCompile(`-v\d+(:\d+)?$`)
 )
 

@@ -113,3 +113,30 @@ func TestLoad(t *testing.T) {
 		t.Error("missing file accepted")
 	}
 }
+
+// TestOpenAIModels: the models Codex CLI sessions name are priced, their
+// dated ids too; one the table does not name stays unknown.
+func TestOpenAIModels(t *testing.T) {
+	tab := Default()
+	for model, want := range map[string]float64{
+		// 1M input, 1M cached, 1M output.
+		"gpt-5-codex":          1.25 + 0.125 + 10,
+		"gpt-5-2025-08-07":     1.25 + 0.125 + 10,
+		"openai/gpt-5.1-codex": 1.25 + 0.125 + 10,
+		"o4-mini":              1.1 + 0.275 + 4.4,
+		"codex-mini-latest":    1.5 + 0.375 + 6,
+		"gpt-5.2":              1.75 + 0.175 + 14,
+	} {
+		p, ok := tab.Lookup(model)
+		if !ok {
+			t.Errorf("%s: no price", model)
+			continue
+		}
+		if got := p.Cost(Usage{Input: 1e6, CacheRead: 1e6, Output: 1e6}); got < want-1e-9 || got > want+1e-9 {
+			t.Errorf("%s: cost %v, want %v", model, got, want)
+		}
+	}
+	if _, ok := tab.Lookup("gpt-5.6-sol"); ok {
+		t.Error("gpt-5.6-sol is priced; no price was published for it")
+	}
+}

@@ -277,7 +277,8 @@ func (w *fastWriter) answer(data any) bool {
 	if len(a.Parts) == 0 {
 		w.s(` empty`)
 	}
-	w.s("\">\n<div class=\"who\">Claude")
+	w.s("\">\n<div class=\"who\">")
+	w.text(a.Who)
 	if a.Model != "" {
 		w.s(` <span class="model">`)
 		w.text(a.Model)

@@ -124,7 +124,7 @@ func hostileItems() []Item {
 		prompt := Prompt{HTML: hh, Images: []Image{img}, Context: []ContextChip{{Label: n(1), Body: hh}},
 			Reminders: []template.HTML{hh}, Queued: i%2 == 0, Memory: n(2)}
 		items = append(items,
-			item("answer", Answer{Model: n(1), Synthetic: i%2 == 0, Error: i%3 == 0, Parts: parts, Cost: n(2)}),
+			item("answer", Answer{Who: n(3), Model: n(1), Synthetic: i%2 == 0, Error: i%3 == 0, Parts: parts, Cost: n(2)}),
 			item("answer", Answer{}),
 			item("prompt", prompt),
 			item("tool-results", ToolResults{Orphans: []ToolView{{Kind: "generic", Status: "ok", Name: n(3), Data: GenericView{}}}, Typed: &prompt}),

@@ -36,6 +36,8 @@ type RecentRow struct {
 	Bytes     int64
 	// Tag is the session's tag, "" without one.
 	Tag string
+	// AgentName is the coding agent's when not Claude Code (a badge).
+	AgentName string
 }
 
 // Totals are the archive's figures.
@@ -70,7 +72,7 @@ type ProjectPage struct {
 func RecentOf(o session.Overview, url, project, projectURL string) RecentRow {
 	r := RecentRow{Title: o.Title, URL: url, Project: project, ProjectURL: projectURL, When: mkTime(o.End),
 		Active: duration(o.Active), ActiveSec: int64(o.Active.Seconds()), Messages: o.Messages,
-		Size: Size(o.Bytes), Bytes: o.Bytes, Tag: o.Tag}
+		Size: Size(o.Bytes), Bytes: o.Bytes, Tag: o.Tag, AgentName: o.AgentName}
 	if !o.End.IsZero() {
 		r.WhenUnix = o.End.Unix()
 	}

@@ -213,6 +213,13 @@ func resume(s *session.Session, home string) string {
 		return ""
 	}
 	cmd := "claude --resume " + shellQuote(s.ID) // the file's name: what --resume looks for
+	switch s.AgentName {
+	case "":
+	case "Codex":
+		cmd = "codex resume " + shellQuote(s.ID) // the thread id
+	default:
+		return "" // no resume command known for it
+	}
 	if s.CWD == "" {
 		return cmd
 	}

@@ -15,7 +15,7 @@ func RowOf(o session.Overview, url string) SessionRow {
 	}
 	row := SessionRow{Title: o.Title, URL: url, Excerpt: o.Excerpt, Start: mkTime(o.Start), Active: duration(o.Active),
 		ActiveSec: int64(o.Active.Seconds()), Turns: o.Turns, ToolCalls: o.ToolCalls, Agents: o.Agents,
-		Problems: o.Problems, Models: strings.Join(models, ", "), Tokens: o.Tokens.Total(), Tag: o.Tag}
+		Problems: o.Problems, Models: strings.Join(models, ", "), Tokens: o.Tokens.Total(), Tag: o.Tag, AgentName: o.AgentName}
 	if !o.Start.IsZero() {
 		row.StartUnix = o.Start.Unix()
 	}

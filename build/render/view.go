@@ -87,6 +87,9 @@ type SessionView struct {
 	Prev, Next *Nav
 	// ContinuedIn and ContinuedFrom link a continued session both ways.
 	ContinuedIn, ContinuedFrom *Nav
+	// Related link another agent's fork or sub-agent session with the
+	// session it came from, both ways.
+	Related []*Nav
 
 	Start, End Time
 	Active     string
@@ -102,6 +105,9 @@ type SessionView struct {
 	// ended the conversation.
 	Tag          string
 	EndedByModel bool
+	// AgentName is the coding agent's when not Claude Code ("Codex"): a
+	// badge in the header.
+	AgentName string
 
 	Agents  []AgentLink
 	Warmups []*SessionView
@@ -270,6 +276,9 @@ type Links struct {
 	// ContinuedIn and ContinuedFrom link a session sent to the background
 	// (or forked) and the session it went on in, both ways.
 	ContinuedIn, ContinuedFrom *Nav
+	// Related are the links between another agent's fork or sub-agent
+	// session and the session it came from (build/continue.go).
+	Related []*Nav
 	// Exports are the session's other forms, with their paths.
 	Exports []ExportLink
 	// Deleted is the day the transcript file was last seen when it is
@@ -315,8 +324,8 @@ func (b *Builder) Session(s *session.Session, project string, l Links) *SessionV
 		Stats: s.Stats, Tools: sortedCounts(s.Stats.ToolsByName), PRs: s.PRLinks,
 		Problems: s.Problems, Unknown: sortedCounts(s.Unknown), Source: s.Path,
 		Prev: l.Prev, Next: l.Next, Deleted: l.Deleted,
-		ContinuedIn: l.ContinuedIn, ContinuedFrom: l.ContinuedFrom,
-		Tag: s.Tag, EndedByModel: s.EndedByModel,
+		ContinuedIn: l.ContinuedIn, ContinuedFrom: l.ContinuedFrom, Related: l.Related,
+		Tag: s.Tag, EndedByModel: s.EndedByModel, AgentName: s.AgentName,
 	}
 	for _, e := range l.Exports {
 		e.URL = link.Rel(l.Page, e.URL)
@@ -580,6 +589,8 @@ type Collapsible struct {
 
 // Answer is an assistant message: its parts in order.
 type Answer struct {
+	// Who is the assistant's name: Claude, or the other agent's (Codex).
+	Who       string
 	Model     string
 	Synthetic bool
 	Error     bool
@@ -607,7 +618,12 @@ func (c *viewCtx) message(m *session.Message) (string, any) {
 		return "prompt", c.prompt(m)
 	case session.KindMeta:
 		text := reCaveat.ReplaceAllString(m.Text(), "$1")
-		return "meta", Collapsible{Label: metaLabel(m), Chars: runes(text), Body: md.Markdown(text)}
+		label := metaLabel(m)
+		if c.s != nil && c.s.AgentName != "" {
+			// Another agent's injected context (instructions, environment).
+			label = "Text added by " + c.s.AgentName
+		}
+		return "meta", Collapsible{Label: label, Chars: runes(text), Body: md.Markdown(text)}
 	case session.KindCompactSummary:
 		return "compact-summary", Collapsible{Label: "Summary of the conversation before compaction", Chars: runes(m.Text()), Body: md.Markdown(m.Text())}
 	case session.KindInterruption:
@@ -811,7 +827,7 @@ func (c *viewCtx) image(src *transcript.Source) (Image, bool) {
 }
 
 func (c *viewCtx) answer(m *session.Message) Answer {
-	a := Answer{Model: m.Model, Synthetic: m.Kind == session.KindSynthetic, Error: m.Kind == session.KindAPIError}
+	a := Answer{Who: assistantName(c.s), Model: m.Model, Synthetic: m.Kind == session.KindSynthetic, Error: m.Kind == session.KindAPIError}
 	if cost, ok := c.costOf[m]; ok && (cost.USD > 0 || cost.Unknown) {
 		a.Cost = SpellCost(cost)
 	}
@@ -959,6 +975,8 @@ type SessionRow struct {
 	CostMicros int64
 	// Tag is the session's tag, "" without one.
 	Tag string
+	// AgentName is the coding agent's when not Claude Code (a badge).
+	AgentName string
 }
 
 // Row summarises a session for its project page.
@@ -986,3 +1004,12 @@ func Row(s *session.Session, url string) SessionRow {
 
 // MkTime exposes the page time format to the site builder.
 func MkTime(t time.Time) Time { return mkTime(t) }
+
+// assistantName is who answers in a session: Claude, or the coding agent
+// that wrote it (session.Session.AgentName).
+func assistantName(s *session.Session) string {
+	if s != nil && s.AgentName != "" {
+		return s.AgentName
+	}
+	return "Claude"
+}

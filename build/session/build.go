@@ -25,7 +25,7 @@ type Options struct {
 // with the input becomes a Problem. Sidechain records inside a main session
 // file (the 1.0.x layout) become inline sub-agents in Agents.
 func Build(f *transcript.File, opts Options) *Session {
-	s := &Session{Path: f.Path, Unknown: map[string]int{}, memo: &sessionMemo{}}
+	s := &Session{Path: f.Path, Unknown: map[string]int{}, memo: &sessionMemo{}, AgentName: f.Agent}
 	s.Stats.Lines, s.Stats.Bytes = f.Lines, f.Bytes
 	recs := fileRecords(f, s)
 	s.Stats.Records = len(recs)

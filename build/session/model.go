@@ -69,6 +69,14 @@ type Session struct {
 
 	// Agent describes the session as a sub-agent; nil for a main session.
 	Agent *AgentInfo `json:"agent,omitempty"`
+	// AgentName names the coding agent whose session this is when it is
+	// not Claude Code ("Codex"): transcript.File.Agent. Parent is the
+	// session it was forked from or (ParentIsAgent) that ran it as a
+	// sub-agent, "" for none; Children are the sessions that name it so.
+	AgentName     string   `json:"agentName,omitempty"`
+	Parent        string   `json:"parent,omitempty"`
+	ParentIsAgent bool     `json:"parentIsAgent,omitzero"`
+	Children      []string `json:"children,omitempty"`
 
 	// Messages is the live branch in reading order, root to newest leaf:
 	// merged assistant fragments are one message, and records hanging off the

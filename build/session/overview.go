@@ -47,6 +47,9 @@ type Overview struct {
 	CostPartial bool `json:"costPartial,omitzero"`
 	// Tag is the session's tag (/tag), "" without one.
 	Tag string `json:"tag,omitempty"`
+	// AgentName is the coding agent's name when not Claude Code
+	// (Session.AgentName).
+	AgentName string `json:"agentName,omitempty"`
 }
 
 // Overview summarises s.
@@ -70,7 +73,7 @@ func (s *Session) Overview() Overview {
 	if s.RecordedCost != nil {
 		recorded = s.RecordedCost.TotalCostUSD
 	}
-	return Overview{Title: s.Title, TitleSource: s.TitleSource, Excerpt: ex, Start: s.Start, End: s.End, Active: s.Active,
+	return Overview{AgentName: s.AgentName, Title: s.Title, TitleSource: s.TitleSource, Excerpt: ex, Start: s.Start, End: s.End, Active: s.Active,
 		Turns: s.Stats.Turns, ToolCalls: s.Stats.ToolCalls, Tokens: s.Stats.Tokens,
 		Models: append([]string(nil), s.Models...), Agents: len(s.Agents), Problems: len(s.Problems),
 		Prompts: s.Stats.Prompts, Housekeeping: housekeeping, Answers: s.Stats.Answers, Messages: s.Stats.Messages,

@@ -41,6 +41,10 @@ type File struct {
 	Lines    int // non-empty lines
 	Records  []Record
 	Problems []Problem
+	// Agent names the coding agent that wrote the file when it is not
+	// Claude Code ("Codex", "Gemini"): its reader (build/agents) made the
+	// records in Claude Code's shape.
+	Agent string
 }
 
 // Problem is a line that could not be read as a record.
