@@ -1,0 +1,414 @@
+package gemini
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"ccsite/build/transcript"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// metadata is a session's own description: the first line of a .jsonl
+// (and what "$set" lines change), the top-level members of a .json.
+type metadata struct {
+	SessionID   string `json:"sessionId"`
+	ProjectHash string `json:"projectHash"`
+	StartTime   string `json:"startTime"`
+	LastUpdated string `json:"lastUpdated"`
+	Summary     string `json:"summary"`
+	Kind        string `json:"kind"`
+}
+
+// message is one MessageRecord (chatRecordingTypes.ts).
+type message struct {
+	ID             string         `json:"id"`
+	Timestamp      string         `json:"timestamp"`
+	Type           string         `json:"type"`
+	Content        jsontext.Value `json:"content"`
+	DisplayContent jsontext.Value `json:"displayContent"`
+	Thoughts       []thought      `json:"thoughts"`
+	Tokens         *tokens        `json:"tokens"`
+	Model          string         `json:"model"`
+	ToolCalls      []toolCall     `json:"toolCalls"`
+
+	raw jsontext.Value // the message as written, for a type not known
+}
+
+type thought struct {
+	Subject     string `json:"subject"`
+	Description string `json:"description"`
+	Timestamp   string `json:"timestamp"`
+}
+
+// tokens is TokensSummary: input includes cached; thoughts and tool are
+// counted apart from output and input.
+type tokens struct {
+	Input    int64 `json:"input"`
+	Output   int64 `json:"output"`
+	Cached   int64 `json:"cached"`
+	Thoughts int64 `json:"thoughts"`
+	Tool     int64 `json:"tool"`
+	Total    int64 `json:"total"`
+}
+
+// toolCall is ToolCallRecord.
+type toolCall struct {
+	ID            string         `json:"id"`
+	Name          string         `json:"name"`
+	Args          jsontext.Value `json:"args"`
+	Result        jsontext.Value `json:"result"`
+	Status        string         `json:"status"`
+	Timestamp     string         `json:"timestamp"`
+	DisplayName   string         `json:"displayName"`
+	Description   string         `json:"description"`
+	ResultDisplay jsontext.Value `json:"resultDisplay"`
+}
+
+// entry is a message in the log: parent is the message it followed
+// when it was written, which a rewind or a "$set" of messages leaves in
+// place, so that what they dropped stays a branch.
+type entry struct {
+	msg    *message
+	parent *entry
+	first  string // its first record's uuid
+	last   string // its last record's uuid
+}
+
+// chatLog replays a session file.
+type chatLog struct {
+	path     string
+	meta     metadata
+	entries  []*entry // in the order they were first written
+	live     []*entry // the conversation as it stands
+	byID     map[string]*entry
+	problems []transcript.Problem
+}
+
+func newLog(path string) *chatLog { return &chatLog{path: path, byID: map[string]*entry{}} }
+
+// add appends m, or replaces the live message with its id.
+func (l *chatLog) add(m *message, replace bool) {
+	if e, ok := l.byID[m.ID]; ok && replace && m.ID != "" {
+		e.msg = m
+		return
+	}
+	e := &entry{msg: m}
+	if n := len(l.live); n > 0 {
+		e.parent = l.live[n-1]
+	}
+	l.entries = append(l.entries, e)
+	l.live = append(l.live, e)
+	if m.ID != "" {
+		l.byID[m.ID] = e
+	}
+}
+
+// rewind drops the message id and every one after it from the live
+// conversation; they stay in entries, as an abandoned branch.
+func (l *chatLog) rewind(id string, line int) {
+	e, ok := l.byID[id]
+	if !ok {
+		l.problem(line, fmt.Sprintf("$rewindTo names message %q, which the session does not hold", id), nil)
+		return
+	}
+	for i, le := range l.live {
+		if le == e {
+			for _, d := range l.live[i:] {
+				delete(l.byID, d.msg.ID)
+			}
+			l.live = l.live[:i]
+			return
+		}
+	}
+}
+
+// setMessages replaces the conversation by ms: a message already there is
+// the same message (moved, replaced); the others are dropped from the
+// live conversation, never from the file.
+func (l *chatLog) setMessages(ms []*message) {
+	old := l.byID
+	l.byID, l.live = map[string]*entry{}, nil
+	for _, m := range ms {
+		if e, ok := old[m.ID]; ok && m.ID != "" {
+			delete(old, m.ID)
+			e.msg, e.parent = m, nil
+			if n := len(l.live); n > 0 {
+				e.parent = l.live[n-1]
+			}
+			l.live = append(l.live, e)
+			l.byID[m.ID] = e
+			continue
+		}
+		l.add(m, true)
+	}
+}
+
+func (l *chatLog) problem(line int, reason string, raw []byte) {
+	l.problems = append(l.problems, transcript.Problem{File: l.path, Line: line, Reason: reason, Excerpt: excerpt(raw)})
+}
+
+func excerpt(b []byte) string {
+	const n = 120
+	if len(b) > n {
+		return strings.ToValidUTF8(string(b[:n]), "") + "…"
+	}
+	return strings.ToValidUTF8(string(b), "")
+}
+
+// Read reads a session file as Claude-Code-shaped records. filter (the
+// redaction) sees each raw line of a .jsonl, or the whole of a .json,
+// before it is decoded. Lines it cannot read are Problems with their file
+// and line; the error is for a file that cannot be read at all.
+func Read(path string, filter transcript.Filter) (*transcript.File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	l := newLog(path)
+	if strings.HasSuffix(path, ".jsonl") || looksJSONL(data) {
+		l.readJSONL(data, filter)
+	} else {
+		if filter != nil {
+			data = filter(path, data)
+		}
+		l.readJSON(data)
+	}
+	out := &transcript.File{Path: path, Bytes: int64(len(data))}
+	l.emit(out, data)
+	out.Problems = append(out.Problems, l.problems...)
+	out.Lines = len(out.Records) + len(out.Problems)
+	return out, nil
+}
+
+// looksJSONL tells a .jsonl given another name by its first line: a whole
+// object on a line of its own, followed by more.
+func looksJSONL(data []byte) bool {
+	first, rest, ok := bytes.Cut(bytes.TrimLeft(data, " \t\r\n"), []byte("\n"))
+	first = bytes.TrimSpace(first)
+	return ok && len(bytes.TrimSpace(rest)) > 0 && len(first) > 1 && first[0] == '{' && first[len(first)-1] == '}' && jsontext.Value(first).IsValid()
+}
+
+// readJSONL replays the log: a metadata line, messages (a known id
+// replaces its message), {"$set": …} and {"$rewindTo": id}.
+func (l *chatLog) readJSONL(data []byte, filter transcript.Filter) {
+	n := 0
+	for len(data) > 0 {
+		n++
+		var line []byte
+		line, data, _ = bytes.Cut(data, []byte("\n"))
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if filter != nil {
+			line = filter(l.path, line)
+		}
+		l.line(line, n)
+	}
+}
+
+// logLine is what a .jsonl line may hold besides a message.
+type logLine struct {
+	ID       *string        `json:"id"`
+	Set      jsontext.Value `json:"$set"`
+	RewindTo *string        `json:"$rewindTo"`
+	Messages jsontext.Value `json:"messages"`
+}
+
+func (l *chatLog) line(line []byte, n int) {
+	if line[0] != '{' || !jsontext.Value(line).IsValid(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)) {
+		reason := "not a JSON object"
+		if line[0] == '{' {
+			reason = "invalid JSON"
+		}
+		l.problem(n, reason, line)
+		return
+	}
+	var ll logLine
+	if err := transcript.Unmarshal(line, &ll); err != nil {
+		l.problem(n, "invalid record: "+err.Error(), line)
+		return
+	}
+	switch {
+	case ll.ID != nil:
+		if m, ok := l.message(line, n); ok {
+			l.add(m, true)
+		}
+	case ll.RewindTo != nil:
+		l.rewind(*ll.RewindTo, n)
+	case len(ll.Set) > 0:
+		l.metadata(ll.Set, n)
+	default:
+		if bytes.Contains(line, []byte(`"$`)) && hasDollarKey(line) {
+			// A log operation newer than this reader: kept and shown raw.
+			l.add(&message{Type: "operation", raw: line}, false)
+			return
+		}
+		l.metadata(line, n)
+	}
+}
+
+// hasDollarKey reports a top-level member named "$…".
+func hasDollarKey(line []byte) bool {
+	obj, ok := transcript.FastObject(line)
+	if !ok {
+		var m map[string]jsontext.Value
+		if transcript.Unmarshal(line, &m) != nil {
+			return false
+		}
+		obj = m
+	}
+	for k := range obj {
+		if strings.HasPrefix(k, "$") {
+			return true
+		}
+	}
+	return false
+}
+
+// metadata merges a metadata object; its messages, when it has them,
+// replace the conversation.
+func (l *chatLog) metadata(obj jsontext.Value, n int) {
+	var m metadata
+	if err := transcript.Unmarshal(obj, &m); err != nil {
+		l.problem(n, "metadata: "+err.Error(), obj)
+		return
+	}
+	l.meta.merge(m)
+	var ms struct {
+		Messages []jsontext.Value `json:"messages"`
+	}
+	if transcript.Unmarshal(obj, &ms) != nil || ms.Messages == nil {
+		return
+	}
+	var list []*message
+	for _, raw := range ms.Messages {
+		if m, ok := l.message(raw, n); ok {
+			list = append(list, m)
+		}
+	}
+	l.setMessages(list)
+}
+
+func (m *metadata) merge(o metadata) {
+	for _, f := range []struct{ dst, src *string }{
+		{&m.SessionID, &o.SessionID}, {&m.ProjectHash, &o.ProjectHash}, {&m.StartTime, &o.StartTime},
+		{&m.LastUpdated, &o.LastUpdated}, {&m.Summary, &o.Summary}, {&m.Kind, &o.Kind},
+	} {
+		if *f.src != "" {
+			*f.dst = *f.src
+		}
+	}
+}
+
+// message decodes one message; one it cannot is a problem at line n.
+func (l *chatLog) message(raw []byte, n int) (*message, bool) {
+	m := &message{}
+	if err := transcript.Unmarshal(raw, m); err != nil {
+		l.problem(n, "message: "+err.Error(), raw)
+		return nil, false
+	}
+	m.raw = raw
+	return m, true
+}
+
+// readJSON reads the older form: one ConversationRecord object. A message
+// that cannot be read is a problem at its line; the others are kept.
+func (l *chatLog) readJSON(data []byte) {
+	lineAt := func(off int64) int {
+		off = min(max(off, 0), int64(len(data)))
+		for off < int64(len(data)) && (data[off] == ' ' || data[off] == '\t' || data[off] == '\r' || data[off] == '\n' || data[off] == ',') {
+			off++
+		}
+		return 1 + bytes.Count(data[:off], []byte("\n"))
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
+	fail := func(err error) { l.problem(lineAt(dec.InputOffset()), "invalid JSON: "+err.Error(), nil) }
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		if err == nil {
+			err = fmt.Errorf("a session file is a JSON object, not %v", tok.Kind())
+		}
+		fail(err)
+		return
+	}
+	var head bytes.Buffer
+	head.WriteByte('{')
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			fail(err)
+			break
+		}
+		name := tok.String() // before the next read voids tok
+		if name == "messages" && dec.PeekKind() == '[' {
+			if !l.jsonMessages(dec, lineAt, fail) {
+				break
+			}
+			continue
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			fail(err)
+			break
+		}
+		if head.Len() > 1 {
+			head.WriteByte(',')
+		}
+		nm, _ := jsontext.AppendQuote(nil, name)
+		head.Write(nm)
+		head.WriteByte(':')
+		head.Write(v)
+	}
+	head.WriteByte('}')
+	_ = transcript.Unmarshal(head.Bytes(), &l.meta)
+}
+
+// jsonMessages reads the messages array; false when the file ends badly.
+func (l *chatLog) jsonMessages(dec *jsontext.Decoder, lineAt func(int64) int, fail func(error)) bool {
+	if _, err := dec.ReadToken(); err != nil {
+		fail(err)
+		return false
+	}
+	for dec.PeekKind() != ']' {
+		line := lineAt(dec.InputOffset())
+		v, err := dec.ReadValue()
+		if err != nil {
+			fail(err)
+			return false
+		}
+		if m, ok := l.message(v.Clone(), line); ok {
+			l.add(m, false)
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		fail(err)
+		return false
+	}
+	return true
+}
+
+// agentInfo is what a session file's folder says: a sub-agent's file is
+// chats/<parent session id>/<its id>.jsonl.
+func agentInfo(path string, meta metadata) (sub bool, parent string) {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != "chats" && filepath.Base(filepath.Dir(dir)) == "chats" {
+		return true, filepath.Base(dir)
+	}
+	return meta.Kind == "subagent", ""
+}
+
+func parseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}

@@ -1,0 +1,454 @@
+package gemini
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"ccsite/build/markup"
+	"ccsite/build/transcript"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// cards maps Gemini CLI's built-in tools (packages/core/src/tools) to the
+// Claude Code tools whose cards show the same thing.
+var cards = map[string]string{
+	"run_shell_command":   "Bash",
+	"write_file":          "Write",
+	"replace":             "Edit",
+	"read_file":           "Read",
+	"grep_search":         "Grep",
+	"search_file_content": "Grep", // its older name
+	"glob":                "Glob",
+	"list_directory":      "LS",
+	"google_web_search":   "WebSearch",
+	"web_fetch":           "WebFetch",
+	"write_todos":         "TodoWrite",
+}
+
+// renames gives an argument the name the card reads; every other
+// argument is kept as it is.
+var renames = map[string]map[string]string{
+	"Bash":  {"is_background": "run_in_background"},
+	"Read":  {"absolute_path": "file_path"},
+	"Write": {"absolute_path": "file_path"},
+	"Edit":  {"absolute_path": "file_path"},
+	"Grep":  {"dir_path": "path", "include": "glob"},
+	"Glob":  {"dir_path": "path"},
+	"LS":    {"dir_path": "path"},
+}
+
+type member struct {
+	name  string
+	value jsontext.Value
+}
+
+// members reads an object's members in order; nil when it is not one.
+func members(v jsontext.Value) []member {
+	if v.Kind() != '{' {
+		return nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(v), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
+	if _, err := dec.ReadToken(); err != nil {
+		return nil
+	}
+	var out []member
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return out
+		}
+		name := tok.String() // before the next read voids tok
+		val, err := dec.ReadValue()
+		if err != nil {
+			return out
+		}
+		out = append(out, member{name, val.Clone()})
+	}
+	return out
+}
+
+func encode(ms []member) jsontext.Value {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		q, _ := jsontext.AppendQuote(nil, m.name)
+		b.Write(q)
+		b.WriteByte(':')
+		b.Write(m.value)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+func get(ms []member, name string) (jsontext.Value, bool) {
+	for _, m := range ms {
+		if m.name == name {
+			return m.value, true
+		}
+	}
+	return nil, false
+}
+
+func str(ms []member, name string) string {
+	v, _ := get(ms, name)
+	var s string
+	if v.Kind() == '"' {
+		_ = transcript.Unmarshal(v, &s)
+	}
+	return s
+}
+
+func jsonOf(v any) jsontext.Value {
+	b, err := json.Marshal(v, json.Deterministic(true))
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+var urlRe = regexp.MustCompile(`https?://[^\s"'<>)\]]+`)
+
+// mapTool names a call's card and gives it the input it reads.
+func mapTool(tc toolCall) (string, jsontext.Value) {
+	name := cards[tc.Name]
+	if name == "" {
+		name = tc.Name
+	}
+	if name == "" {
+		name = "unknown"
+	}
+	ms := members(tc.Args)
+	if ms == nil {
+		if len(tc.Args) > 0 && tc.Args.Kind() != 'n' {
+			return name, encode([]member{{"args", tc.Args}})
+		}
+		return name, jsontext.Value("{}")
+	}
+	for i, m := range ms {
+		if to := renames[name][m.name]; to != "" {
+			if _, taken := get(ms, to); !taken {
+				ms[i].name = to
+			}
+		}
+	}
+	switch name {
+	case "Edit":
+		var n float64
+		v, _ := get(ms, "expected_replacements")
+		_ = transcript.Unmarshal(v, &n)
+		if all, _ := get(ms, "allow_multiple"); n > 1 || string(all) == "true" {
+			ms = append(ms, member{"replace_all", jsontext.Value("true")})
+		}
+	case "WebFetch":
+		if _, ok := get(ms, "url"); !ok {
+			if u := urlRe.FindString(str(ms, "prompt")); u != "" {
+				ms = append(ms, member{"url", jsonOf(u)})
+			}
+		}
+	case "TodoWrite":
+		ms = todos(ms)
+	}
+	return name, encode(ms)
+}
+
+// todos renames write_todos' description to the checklist's content.
+func todos(ms []member) []member {
+	v, _ := get(ms, "todos")
+	var list []map[string]jsontext.Value
+	if transcript.Unmarshal(v, &list) != nil {
+		return ms
+	}
+	type todo struct {
+		Content    string `json:"content"`
+		Status     string `json:"status"`
+		ActiveForm string `json:"activeForm,omitzero"`
+	}
+	var out []todo
+	for _, t := range list {
+		var td todo
+		_ = transcript.Unmarshal(t["description"], &td.Content)
+		_ = transcript.Unmarshal(t["status"], &td.Status)
+		out = append(out, td)
+	}
+	for i := range ms {
+		if ms[i].name == "todos" {
+			ms[i].value = jsonOf(out)
+		}
+	}
+	return ms
+}
+
+// resultBlocks is a call's result as tool_result content: the output (or
+// error) of each functionResponse, text and images; what the display
+// showed when the result holds nothing. isErr for a failed or cancelled
+// call.
+func resultBlocks(tc toolCall) (blocks []outBlock, isErr bool) {
+	isErr = tc.Status == "error" || tc.Status == "cancelled"
+	for _, raw := range parts(tc.Result) {
+		var p part
+		if raw.Kind() == '{' && transcript.Unmarshal(raw, &p) == nil && p.FunctionResponse != nil {
+			text, failed := responseText(p.FunctionResponse.Response)
+			isErr = isErr || failed
+			if text != "" {
+				blocks = append(blocks, outBlock{Type: "text", Text: text})
+			}
+			continue
+		}
+		blocks = append(blocks, partBlocks(raw)...)
+	}
+	if len(blocks) == 0 {
+		text := ""
+		if tc.ResultDisplay.Kind() == '"' {
+			_ = transcript.Unmarshal(tc.ResultDisplay, &text)
+		}
+		if text == "" && tc.Status == "cancelled" {
+			text = "Cancelled"
+		}
+		if text != "" {
+			blocks = append(blocks, outBlock{Type: "text", Text: text})
+		}
+	}
+	return blocks, isErr
+}
+
+// responseText reads a functionResponse's response: {output} or
+// {error}, else its JSON.
+func responseText(v jsontext.Value) (string, bool) {
+	var r struct {
+		Output *string `json:"output"`
+		Error  *string `json:"error"`
+	}
+	if v.Kind() == '{' && transcript.Unmarshal(v, &r) == nil {
+		switch {
+		case r.Error != nil:
+			return *r.Error, true
+		case r.Output != nil:
+			return *r.Output, false
+		}
+	}
+	if len(v) == 0 || v.Kind() == 'n' {
+		return "", false
+	}
+	if v.Kind() == '"' {
+		var s string
+		_ = transcript.Unmarshal(v, &s)
+		return s, false
+	}
+	return string(v), false
+}
+
+func blocksText(blocks []outBlock) string {
+	var b strings.Builder
+	for _, blk := range blocks {
+		if blk.Type == "text" {
+			if b.Len() > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString(blk.Text)
+		}
+	}
+	return b.String()
+}
+
+// fileDiff is ToolResultDisplay's FileDiff (tools.ts).
+type fileDiff struct {
+	FileDiff        *string `json:"fileDiff"`
+	FileName        string  `json:"fileName"`
+	FilePath        string  `json:"filePath"`
+	OriginalContent *string `json:"originalContent"`
+	NewContent      string  `json:"newContent"`
+	IsNewFile       bool    `json:"isNewFile"`
+}
+
+// toolUseResult is the structured result the call's card reads, as
+// Claude Code writes it in the record's toolUseResult; nil when the card
+// needs none.
+func toolUseResult(tc toolCall, content []outBlock) jsontext.Value {
+	text := blocksText(content)
+	switch cards[tc.Name] {
+	case "Bash":
+		return jsonOf(shellResult(text, tc.Status == "cancelled"))
+	case "Write", "Edit":
+		return fileResult(tc)
+	case "Read":
+		return readResult(tc, text, content)
+	case "Grep":
+		if tc.Status == "success" && text != "" {
+			return jsonOf(map[string]any{"mode": "content", "content": text, "numLines": strings.Count(strings.TrimRight(text, "\n"), "\n") + 1})
+		}
+	}
+	return nil
+}
+
+// shellLabels are the sections of run_shell_command's output
+// (shell.ts): "Output: …\nError: …\nExit Code: 1\nProcess Group PGID: …".
+var shellLabels = regexp.MustCompile(`(?m)^(Command|Directory|Output|Error|Exit Code|Signal|Background PIDs|Process Group PGID): ?`)
+
+type shell struct {
+	Stdout      string `json:"stdout"`
+	Stderr      string `json:"stderr"`
+	Interrupted bool   `json:"interrupted"`
+	ReturnCode  string `json:"returnCodeInterpretation,omitzero"`
+}
+
+// shellResult splits the output into the terminal's stdout, stderr and
+// exit note. Output that has no sections is all stdout.
+func shellResult(text string, cancelled bool) shell {
+	res := shell{Interrupted: cancelled}
+	locs := shellLabels.FindAllStringSubmatchIndex(text, -1)
+	if len(locs) == 0 || !strings.Contains(text, "Output:") {
+		res.Stdout = text
+		return res
+	}
+	for i, l := range locs {
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		val := strings.TrimSuffix(text[l[1]:end], "\n")
+		switch text[l[2]:l[3]] {
+		case "Output":
+			if val != "(empty)" {
+				res.Stdout = val
+			}
+		case "Error":
+			if val != "(none)" {
+				res.Stderr = val
+			}
+		case "Exit Code":
+			if n, err := strconv.Atoi(strings.TrimSpace(val)); err == nil && n != 0 {
+				res.ReturnCode = "Exit code " + strconv.Itoa(n)
+			}
+		case "Signal":
+			if v := strings.TrimSpace(val); v != "(none)" && v != "" {
+				res.ReturnCode = strings.TrimSpace(res.ReturnCode + " Signal " + v)
+			}
+		}
+	}
+	return res
+}
+
+// fileResult gives Write and Edit cards the file before and the patch
+// Gemini CLI showed (resultDisplay.fileDiff), so the diff renders.
+func fileResult(tc toolCall) jsontext.Value {
+	var d fileDiff
+	if tc.ResultDisplay.Kind() != '{' || transcript.Unmarshal(tc.ResultDisplay, &d) != nil || d.FileDiff == nil {
+		return nil
+	}
+	orig := ""
+	if d.OriginalContent != nil {
+		orig = *d.OriginalContent
+	}
+	hunks := parseHunks(*d.FileDiff)
+	if hunks == nil && (orig != "" || d.NewContent != "") {
+		hunks = markup.DiffStrings(orig, d.NewContent, 1)
+	}
+	if d.FilePath == "" {
+		d.FilePath = str(members(tc.Args), "file_path")
+	}
+	typ := "update"
+	if d.IsNewFile || d.OriginalContent == nil || (orig == "" && d.NewContent != "") {
+		typ = "create"
+	}
+	return jsonOf(struct {
+		Type            string        `json:"type"`
+		FilePath        string        `json:"filePath"`
+		Content         string        `json:"content"`
+		OriginalFile    string        `json:"originalFile"`
+		StructuredPatch []markup.Hunk `json:"structuredPatch"`
+	}{typ, d.FilePath, d.NewContent, orig, hunks})
+}
+
+var hunkHead = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+
+// parseHunks reads the hunks of a unified diff (the headers before the
+// first "@@" are skipped; "\ No newline" lines left out).
+func parseHunks(diff string) []markup.Hunk {
+	var hunks []markup.Hunk
+	var cur *markup.Hunk
+	atoi := func(s string, def int) int {
+		if s == "" {
+			return def
+		}
+		n, _ := strconv.Atoi(s)
+		return n
+	}
+	for line := range strings.Lines(diff) {
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+		if m := hunkHead.FindStringSubmatch(line); m != nil {
+			hunks = append(hunks, markup.Hunk{OldStart: atoi(m[1], 1), OldLines: atoi(m[2], 1), NewStart: atoi(m[3], 1), NewLines: atoi(m[4], 1)})
+			cur = &hunks[len(hunks)-1]
+			continue
+		}
+		if cur == nil || line == "" || strings.HasPrefix(line, `\`) {
+			continue
+		}
+		switch line[0] {
+		case ' ', '+', '-':
+			cur.Lines = append(cur.Lines, line)
+		}
+	}
+	return hunks
+}
+
+// truncRead is read_file's note on a file shown in part.
+var truncRead = regexp.MustCompile(`Showing lines (\d+)-(\d+) of (\d+) total lines`)
+
+// readResult gives the Read card the file's text (or image) with its
+// first line number.
+func readResult(tc toolCall, text string, content []outBlock) jsontext.Value {
+	if tc.Status != "success" {
+		return nil
+	}
+	type file struct {
+		FilePath   string `json:"filePath"`
+		Content    string `json:"content,omitzero"`
+		Base64     string `json:"base64,omitzero"`
+		Type       string `json:"type,omitzero"`
+		NumLines   int    `json:"numLines,omitzero"`
+		StartLine  int    `json:"startLine,omitzero"`
+		TotalLines int    `json:"totalLines,omitzero"`
+	}
+	ms := members(tc.Args)
+	f := file{FilePath: str(ms, "file_path")}
+	if f.FilePath == "" {
+		f.FilePath = str(ms, "absolute_path")
+	}
+	for _, b := range content {
+		if b.Type == "image" && b.Source != nil {
+			f.Base64, f.Type = b.Source.Data, b.Source.MediaType
+			return jsonOf(struct {
+				Type string `json:"type"`
+				File file   `json:"file"`
+			}{"image", f})
+		}
+	}
+	if text == "" {
+		return nil
+	}
+	f.StartLine = 1
+	var off float64
+	if v, ok := get(ms, "offset"); ok && transcript.Unmarshal(v, &off) == nil && off > 0 {
+		f.StartLine = int(off) + 1 // read_file's offset is 0-based
+	}
+	if m := truncRead.FindStringSubmatch(text); m != nil {
+		if _, body, ok := strings.Cut(text, "--- FILE CONTENT (truncated) ---\n"); ok {
+			text = body
+			f.StartLine, _ = strconv.Atoi(m[1])
+			f.TotalLines, _ = strconv.Atoi(m[3])
+		}
+	}
+	f.Content = text
+	f.NumLines = strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
+	return jsonOf(struct {
+		Type string `json:"type"`
+		File file   `json:"file"`
+	}{"text", f})
+}
