@@ -24,19 +24,29 @@ type metadata struct {
 	Kind        string `json:"kind"`
 }
 
-// message is one MessageRecord (chatRecordingTypes.ts).
+// message is one MessageRecord (chatRecordingTypes.ts) and the log
+// line it was read from.
 type message struct {
+	wire
+	raw jsontext.Value // the message as written
+}
+
+// wire is a .jsonl line as decoded: a message, or a "$set" or
+// "$rewindTo" operation. Its fields are of the kinds transcript.FastInto
+// reads, so that a line is decoded in one pass.
+type wire struct {
 	ID             string         `json:"id"`
 	Timestamp      string         `json:"timestamp"`
 	Type           string         `json:"type"`
 	Content        jsontext.Value `json:"content"`
 	DisplayContent jsontext.Value `json:"displayContent"`
 	Thoughts       []thought      `json:"thoughts"`
-	Tokens         *tokens        `json:"tokens"`
+	Tokens         tokens         `json:"tokens"`
 	Model          string         `json:"model"`
 	ToolCalls      []toolCall     `json:"toolCalls"`
 
-	raw jsontext.Value // the message as written, for a type not known
+	Set      jsontext.Value `json:"$set"`
+	RewindTo jsontext.Value `json:"$rewindTo"`
 }
 
 type thought struct {
@@ -212,43 +222,31 @@ func (l *chatLog) readJSONL(data []byte, filter transcript.Filter) {
 	}
 }
 
-// logLine is what a .jsonl line may hold besides a message.
-type logLine struct {
-	ID       *string        `json:"id"`
-	Set      jsontext.Value `json:"$set"`
-	RewindTo *string        `json:"$rewindTo"`
-	Messages jsontext.Value `json:"messages"`
-}
-
 func (l *chatLog) line(line []byte, n int) {
-	if line[0] != '{' || !jsontext.Value(line).IsValid(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)) {
-		reason := "not a JSON object"
-		if line[0] == '{' {
-			reason = "invalid JSON"
-		}
-		l.problem(n, reason, line)
+	if line[0] != '{' {
+		l.problem(n, "not a JSON object", line)
 		return
 	}
-	var ll logLine
-	if err := transcript.Unmarshal(line, &ll); err != nil {
-		l.problem(n, "invalid record: "+err.Error(), line)
+	m, ok := l.message(line, n)
+	if !ok {
 		return
 	}
 	switch {
-	case ll.ID != nil:
-		if m, ok := l.message(line, n); ok {
-			l.add(m, true)
-		}
-	case ll.RewindTo != nil:
-		l.rewind(*ll.RewindTo, n)
-	case len(ll.Set) > 0:
-		l.metadata(ll.Set, n)
-	default:
-		if bytes.Contains(line, []byte(`"$`)) && hasDollarKey(line) {
-			// A log operation newer than this reader: kept and shown raw.
-			l.add(&message{Type: "operation", raw: line}, false)
+	case m.ID != "" || m.Type != "":
+		l.add(m, true)
+	case len(m.RewindTo) > 0:
+		var id string
+		if transcript.Unmarshal(m.RewindTo, &id) != nil {
+			l.problem(n, "$rewindTo is not a message id", line)
 			return
 		}
+		l.rewind(id, n)
+	case len(m.Set) > 0:
+		l.metadata(m.Set, n)
+	case bytes.Contains(line, []byte(`"$`)) && hasDollarKey(line):
+		// A log operation newer than this reader: kept and shown raw.
+		l.add(&message{wire: wire{Type: "operation"}, raw: line}, false)
+	default:
 		l.metadata(line, n)
 	}
 }
@@ -306,14 +304,20 @@ func (m *metadata) merge(o metadata) {
 	}
 }
 
-// message decodes one message; one it cannot is a problem at line n.
+// message decodes one message (or log line); one it cannot is a problem
+// at line n.
 func (l *chatLog) message(raw []byte, n int) (*message, bool) {
-	m := &message{}
-	if err := transcript.Unmarshal(raw, m); err != nil {
-		l.problem(n, "message: "+err.Error(), raw)
-		return nil, false
+	m := &message{raw: raw}
+	if !transcript.FastInto(raw, &m.wire) {
+		if err := transcript.Unmarshal(raw, &m.wire); err != nil {
+			reason := "invalid JSON"
+			if jsontext.Value(raw).IsValid(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)) {
+				reason = "message: " + err.Error()
+			}
+			l.problem(n, reason, raw)
+			return nil, false
+		}
 	}
-	m.raw = raw
 	return m, true
 }
 

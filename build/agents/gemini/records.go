@@ -10,9 +10,11 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// outRecord is a Claude Code transcript line (FORMAT.md): what Read
-// writes for each part of a Gemini message, decoded back by
-// transcript.DecodeLine so that the record's Raw is that line.
+// outRecord is a Claude Code transcript line (FORMAT.md) of the rare
+// kinds (system events, titles, messages of unknown types), written and
+// decoded back by transcript.DecodeLine so that the record's Raw, shown
+// raw, is that line. Prompts, answers and results are made as records
+// directly (rec): their Raw is the Gemini message as written.
 type outRecord struct {
 	Type        string `json:"type"`
 	Subtype     string `json:"subtype,omitzero"`
@@ -26,43 +28,11 @@ type outRecord struct {
 	Timestamp   string `json:"timestamp,omitzero"`
 	CWD         string `json:"cwd,omitzero"`
 
-	Message                 *outMessage    `json:"message,omitzero"`
-	ToolUseResult           jsontext.Value `json:"toolUseResult,omitzero"`
-	SourceToolAssistantUUID string         `json:"sourceToolAssistantUUID,omitzero"`
-
 	Content string `json:"content,omitzero"` // system
 	AITitle string `json:"aiTitle,omitzero"`
 	// Gemini holds a message of a type this reader does not know, as
 	// written: the record is shown raw.
 	Gemini jsontext.Value `json:"gemini,omitzero"`
-}
-
-type outMessage struct {
-	ID      string            `json:"id,omitzero"`
-	Type    string            `json:"type,omitzero"`
-	Role    string            `json:"role"`
-	Model   string            `json:"model,omitzero"`
-	Content []outBlock        `json:"content"`
-	Usage   *transcript.Usage `json:"usage,omitzero"`
-}
-
-type outBlock struct {
-	Type      string         `json:"type"`
-	Text      string         `json:"text,omitzero"`
-	Thinking  string         `json:"thinking,omitzero"`
-	ID        string         `json:"id,omitzero"`
-	Name      string         `json:"name,omitzero"`
-	Input     jsontext.Value `json:"input,omitzero"`
-	ToolUseID string         `json:"tool_use_id,omitzero"`
-	Content   []outBlock     `json:"content,omitzero"`
-	IsError   bool           `json:"is_error,omitzero"`
-	Source    *outSource     `json:"source,omitzero"`
-}
-
-type outSource struct {
-	Type      string `json:"type"`
-	MediaType string `json:"media_type"`
-	Data      string `json:"data"`
 }
 
 // emitter writes the records of a replayed log.
@@ -91,7 +61,9 @@ func (l *chatLog) emit(out *transcript.File, data []byte) {
 		}
 	}
 	e.cwd = newNamer(geminiHome(l.path)).projectOf(l.path, l.meta.ProjectHash, data)
+	n := 1
 	for i, en := range l.entries {
+		n += 1 + len(en.msg.ToolCalls)
 		en.first = e.uuid(en.msg.ID, i)
 		en.last = en.first
 		if len(en.msg.ToolCalls) > 0 && en.msg.Type == "gemini" {
@@ -100,6 +72,7 @@ func (l *chatLog) emit(out *transcript.File, data []byte) {
 			en.last = en.first + "/sent"
 		}
 	}
+	out.Records = make([]transcript.Record, 0, n)
 	for _, en := range l.entries {
 		parent := ""
 		if en.parent != nil {
@@ -143,7 +116,7 @@ func resultUUID(first string, calls []toolCall, i int) string {
 // write encodes r as a Claude Code line and decodes it as one.
 func (e *emitter) write(r outRecord) {
 	line, err := json.Marshal(r, json.Deterministic(true))
-	n := len(e.out.Records) + 1
+	n := len(e.out.Records) + len(e.out.Problems) + 1
 	if err != nil {
 		e.out.Problems = append(e.out.Problems, transcript.Problem{File: e.path, Line: n, Reason: "encode: " + err.Error()})
 		return
@@ -201,22 +174,33 @@ func (e *emitter) user(en *entry, parent string) {
 	if sentDiffers(m) {
 		shown = m.DisplayContent
 	}
-	r := e.base(transcript.TypeUser, en.first, parent, m.Timestamp)
-	r.Message = &outMessage{Role: "user", Content: partBlocks(shown)}
-	e.write(r)
+	r := e.rec(transcript.TypeUser, en.first, parent, m.Timestamp, m.raw)
+	r.Message = &transcript.Message{Role: "user", Content: transcript.Content{Blocks: partBlocks(shown)}}
+	e.add(r)
 	if sentDiffers(m) {
-		s := e.base(transcript.TypeUser, en.first+"/sent", en.first, m.Timestamp)
+		s := e.rec(transcript.TypeUser, en.first+"/sent", en.first, m.Timestamp, m.raw)
 		s.IsMeta = true
-		s.Message = &outMessage{Role: "user", Content: partBlocks(m.Content)}
-		e.write(s)
+		s.Message = &transcript.Message{Role: "user", Content: transcript.Content{Blocks: partBlocks(m.Content)}}
+		e.add(s)
 	}
+}
+
+// rec is a record of the session's envelope; raw is what it was read from.
+func (e *emitter) rec(typ, uuid, parent, ts string, raw jsontext.Value) transcript.Record {
+	return transcript.Record{Raw: raw, Time: parseTime(ts), Type: typ, UUID: uuid, ParentUUID: parent,
+		SessionID: e.session, Timestamp: ts, CWD: e.cwd, IsSidechain: e.sidechain, AgentID: e.agentID}
+}
+
+func (e *emitter) add(r transcript.Record) {
+	r.Line = len(e.out.Records) + len(e.out.Problems) + 1
+	e.out.Records = append(e.out.Records, r)
 }
 
 // gemini writes an answer: its thoughts, text and tool calls in one
 // assistant record, then one tool_result record per call.
 func (e *emitter) gemini(en *entry, parent string) {
 	m := en.msg
-	var blocks []outBlock
+	var blocks []transcript.Block
 	for _, t := range m.Thoughts {
 		if b := thinking(t); b.Thinking != "" {
 			blocks = append(blocks, b)
@@ -230,14 +214,12 @@ func (e *emitter) gemini(en *entry, parent string) {
 			ids[i] = fmt.Sprintf("%s-call-%d", en.first, i+1)
 		}
 		name, input := mapTool(tc)
-		blocks = append(blocks, outBlock{Type: "tool_use", ID: ids[i], Name: name, Input: input})
+		blocks = append(blocks, transcript.Block{Type: "tool_use", ID: ids[i], Name: name, Input: input})
 	}
-	if blocks == nil {
-		blocks = []outBlock{}
-	}
-	r := e.base(transcript.TypeAssistant, en.first, parent, m.Timestamp)
-	r.Message = &outMessage{ID: en.first, Type: "message", Role: "assistant", Model: m.Model, Content: blocks, Usage: usage(m.Tokens)}
-	e.write(r)
+	r := e.rec(transcript.TypeAssistant, en.first, parent, m.Timestamp, m.raw)
+	r.Message = &transcript.Message{ID: en.first, Type: "message", Role: "assistant", Model: m.Model,
+		Content: transcript.Content{Blocks: blocks}, Usage: usage(m.Tokens)}
+	e.add(r)
 	prev := en.first
 	for i, tc := range m.ToolCalls {
 		u := resultUUID(en.first, m.ToolCalls, i)
@@ -245,19 +227,20 @@ func (e *emitter) gemini(en *entry, parent string) {
 		if parseTime(ts).Before(parseTime(m.Timestamp)) {
 			ts = m.Timestamp
 		}
-		res := e.base(transcript.TypeUser, u, prev, ts)
+		res := e.rec(transcript.TypeUser, u, prev, ts, m.raw)
 		content, isErr := resultBlocks(tc)
-		res.Message = &outMessage{Role: "user", Content: []outBlock{{Type: "tool_result", ToolUseID: ids[i], Content: content, IsError: isErr}}}
+		res.Message = &transcript.Message{Role: "user", Content: transcript.Content{Blocks: []transcript.Block{
+			{Type: "tool_result", ToolUseID: ids[i], Content: transcript.Content{Blocks: content}, IsError: isErr}}}}
 		res.ToolUseResult = toolUseResult(tc, content)
 		res.SourceToolAssistantUUID = en.first
-		e.write(res)
+		e.add(res)
 		prev = u
 	}
 }
 
 // thinking is a thought summary as a thinking block: its subject in bold,
 // then its description.
-func thinking(t thought) outBlock {
+func thinking(t thought) transcript.Block {
 	subject := strings.TrimSpace(t.Subject)
 	desc := strings.TrimSpace(strings.ReplaceAll(t.Description, `\n`, "\n"))
 	text := desc
@@ -267,7 +250,7 @@ func thinking(t thought) outBlock {
 			text += "\n\n" + desc
 		}
 	}
-	return outBlock{Type: "thinking", Thinking: text}
+	return transcript.Block{Type: "thinking", Thinking: text}
 }
 
 // usage maps TokensSummary to Claude Code's usage: Gemini's input counts
@@ -276,8 +259,8 @@ func thinking(t thought) outBlock {
 // cache_read_input_tokens is cached; thoughts are billed as output, so
 // output_tokens is output + thoughts. The sum is Gemini's total. nil for
 // a message without counts (null, or all zero as older versions wrote).
-func usage(t *tokens) *transcript.Usage {
-	if t == nil || *t == (tokens{}) {
+func usage(t tokens) *transcript.Usage {
+	if t == (tokens{}) {
 		return nil
 	}
 	return &transcript.Usage{
@@ -287,19 +270,39 @@ func usage(t *tokens) *transcript.Usage {
 	}
 }
 
-// part is a Part of @google/genai, as much of it as is shown.
+// part is a Part of @google/genai, as much of it as is shown. Its
+// fields are of the kinds transcript.FastInto reads (no pointers):
+// a member's presence is its raw value's.
 type part struct {
-	Text       *string `json:"text"`
-	Thought    bool    `json:"thought"`
-	InlineData *struct {
+	Text       jsontext.Value `json:"text"`
+	Thought    bool           `json:"thought"`
+	InlineData struct {
 		MimeType string `json:"mimeType"`
 		Data     string `json:"data"`
 	} `json:"inlineData"`
-	FunctionResponse *struct {
+	FunctionResponse struct {
 		ID       string         `json:"id"`
 		Name     string         `json:"name"`
 		Response jsontext.Value `json:"response"`
 	} `json:"functionResponse"`
+}
+
+// into decodes v, a part of a line already read as JSON, into out.
+func into(v jsontext.Value, out any) bool {
+	return transcript.FastIntoValid(v, out) || transcript.Unmarshal(v, out) == nil
+}
+
+// strOf is v's string, "" when v is not one.
+func strOf(v jsontext.Value) string {
+	if v.Kind() != '"' {
+		return ""
+	}
+	if s, ok := transcript.FastString(v); ok {
+		return s
+	}
+	var s string
+	_ = transcript.Unmarshal(v, &s)
+	return s
 }
 
 // parts reads a PartListUnion: a string, a Part, or a list of either.
@@ -309,7 +312,7 @@ func parts(v jsontext.Value) []jsontext.Value {
 		return []jsontext.Value{v}
 	case '[':
 		var list []jsontext.Value
-		if transcript.Unmarshal(v, &list) == nil {
+		if into(v, &list) {
 			return list
 		}
 	}
@@ -318,33 +321,32 @@ func parts(v jsontext.Value) []jsontext.Value {
 
 // partBlocks turns content into blocks: text, thought text as thinking,
 // images; any other part as its JSON, so nothing is lost.
-func partBlocks(v jsontext.Value) []outBlock {
-	var out []outBlock
+func partBlocks(v jsontext.Value) []transcript.Block {
+	var out []transcript.Block
 	for _, raw := range parts(v) {
 		if raw.Kind() == '"' {
-			var s string
-			if transcript.Unmarshal(raw, &s) == nil && s != "" {
-				out = append(out, outBlock{Type: "text", Text: s})
+			if s := strOf(raw); s != "" {
+				out = append(out, transcript.Block{Type: "text", Text: s})
 			}
 			continue
 		}
 		var p part
-		_ = transcript.Unmarshal(raw, &p)
+		_ = into(raw, &p)
 		switch {
-		case p.Text != nil && p.Thought:
-			out = append(out, outBlock{Type: "thinking", Thinking: *p.Text})
-		case p.Text != nil:
-			if *p.Text != "" {
-				out = append(out, outBlock{Type: "text", Text: *p.Text})
+		case len(p.Text) > 0 && p.Thought:
+			out = append(out, transcript.Block{Type: "thinking", Thinking: strOf(p.Text)})
+		case len(p.Text) > 0:
+			if t := strOf(p.Text); t != "" {
+				out = append(out, transcript.Block{Type: "text", Text: t})
 			}
-		case p.InlineData != nil && strings.HasPrefix(p.InlineData.MimeType, "image/"):
-			out = append(out, outBlock{Type: "image", Source: &outSource{Type: "base64", MediaType: p.InlineData.MimeType, Data: p.InlineData.Data}})
+		case strings.HasPrefix(p.InlineData.MimeType, "image/"):
+			out = append(out, transcript.Block{Type: "image", Source: &transcript.Source{Type: "base64", MediaType: p.InlineData.MimeType, Data: p.InlineData.Data}})
 		default:
-			out = append(out, outBlock{Type: "text", Text: "```json\n" + string(raw) + "\n```"})
+			out = append(out, transcript.Block{Type: "text", Text: "```json\n" + string(raw) + "\n```"})
 		}
 	}
 	if out == nil {
-		out = []outBlock{}
+		out = []transcript.Block{}
 	}
 	return out
 }

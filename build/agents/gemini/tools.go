@@ -47,6 +47,7 @@ type member struct {
 }
 
 // members reads an object's members in order; nil when it is not one.
+// The values are v's own bytes, not copies.
 func members(v jsontext.Value) []member {
 	if v.Kind() != '{' {
 		return nil
@@ -62,11 +63,12 @@ func members(v jsontext.Value) []member {
 			return out
 		}
 		name := tok.String() // before the next read voids tok
-		val, err := dec.ReadValue()
-		if err != nil {
+		start := dec.InputOffset()
+		if err := dec.SkipValue(); err != nil {
 			return out
 		}
-		out = append(out, member{name, val.Clone()})
+		val := bytes.TrimLeft(v[start:dec.InputOffset()], " \t\r\n:")
+		out = append(out, member{name, val})
 	}
 	return out
 }
@@ -98,11 +100,7 @@ func get(ms []member, name string) (jsontext.Value, bool) {
 
 func str(ms []member, name string) string {
 	v, _ := get(ms, name)
-	var s string
-	if v.Kind() == '"' {
-		_ = transcript.Unmarshal(v, &s)
-	}
-	return s
+	return strOf(v)
 }
 
 func jsonOf(v any) jsontext.Value {
@@ -123,6 +121,9 @@ func mapTool(tc toolCall) (string, jsontext.Value) {
 	}
 	if name == "" {
 		name = "unknown"
+	}
+	if tc.Args.Kind() == '{' && asWritten(name, tc.Args) {
+		return name, tc.Args
 	}
 	ms := members(tc.Args)
 	if ms == nil {
@@ -158,6 +159,44 @@ func mapTool(tc toolCall) (string, jsontext.Value) {
 	return name, encode(ms)
 }
 
+// asWritten reports args the card reads as they are: no member to rename
+// or to add (most calls: the bytes are not decoded again).
+func asWritten(name string, args jsontext.Value) bool {
+	switch name {
+	case "WebFetch", "TodoWrite":
+		return false
+	case "Edit":
+		if bytes.Contains(args, []byte(`"expected_replacements"`)) || bytes.Contains(args, []byte(`"allow_multiple"`)) {
+			return false
+		}
+	}
+	for from := range renames[name] {
+		if bytes.Contains(args, []byte(`"`+from+`"`)) {
+			return false
+		}
+	}
+	return true
+}
+
+// fileArgs are the arguments of read_file, write_file and replace a
+// result needs.
+type fileArgs struct {
+	FilePath     string  `json:"file_path"`
+	AbsolutePath string  `json:"absolute_path"`
+	Offset       float64 `json:"offset"`
+}
+
+func fileArgsOf(tc toolCall) fileArgs {
+	var a fileArgs
+	if tc.Args.Kind() == '{' {
+		_ = into(tc.Args, &a)
+	}
+	if a.FilePath == "" {
+		a.FilePath = a.AbsolutePath
+	}
+	return a
+}
+
 // todos renames write_todos' description to the checklist's content.
 func todos(ms []member) []member {
 	v, _ := get(ms, "todos")
@@ -189,30 +228,27 @@ func todos(ms []member) []member {
 // error) of each functionResponse, text and images; what the display
 // showed when the result holds nothing. isErr for a failed or cancelled
 // call.
-func resultBlocks(tc toolCall) (blocks []outBlock, isErr bool) {
+func resultBlocks(tc toolCall) (blocks []transcript.Block, isErr bool) {
 	isErr = tc.Status == "error" || tc.Status == "cancelled"
 	for _, raw := range parts(tc.Result) {
 		var p part
-		if raw.Kind() == '{' && transcript.Unmarshal(raw, &p) == nil && p.FunctionResponse != nil {
+		if raw.Kind() == '{' && into(raw, &p) && (p.FunctionResponse.Name != "" || len(p.FunctionResponse.Response) > 0) {
 			text, failed := responseText(p.FunctionResponse.Response)
 			isErr = isErr || failed
 			if text != "" {
-				blocks = append(blocks, outBlock{Type: "text", Text: text})
+				blocks = append(blocks, transcript.Block{Type: "text", Text: text})
 			}
 			continue
 		}
 		blocks = append(blocks, partBlocks(raw)...)
 	}
 	if len(blocks) == 0 {
-		text := ""
-		if tc.ResultDisplay.Kind() == '"' {
-			_ = transcript.Unmarshal(tc.ResultDisplay, &text)
-		}
+		text := strOf(tc.ResultDisplay)
 		if text == "" && tc.Status == "cancelled" {
 			text = "Cancelled"
 		}
 		if text != "" {
-			blocks = append(blocks, outBlock{Type: "text", Text: text})
+			blocks = append(blocks, transcript.Block{Type: "text", Text: text})
 		}
 	}
 	return blocks, isErr
@@ -222,29 +258,27 @@ func resultBlocks(tc toolCall) (blocks []outBlock, isErr bool) {
 // {error}, else its JSON.
 func responseText(v jsontext.Value) (string, bool) {
 	var r struct {
-		Output *string `json:"output"`
-		Error  *string `json:"error"`
+		Output jsontext.Value `json:"output"`
+		Error  jsontext.Value `json:"error"`
 	}
-	if v.Kind() == '{' && transcript.Unmarshal(v, &r) == nil {
+	if v.Kind() == '{' && into(v, &r) {
 		switch {
-		case r.Error != nil:
-			return *r.Error, true
-		case r.Output != nil:
-			return *r.Output, false
+		case r.Error.Kind() == '"':
+			return strOf(r.Error), true
+		case r.Output.Kind() == '"':
+			return strOf(r.Output), false
 		}
 	}
 	if len(v) == 0 || v.Kind() == 'n' {
 		return "", false
 	}
 	if v.Kind() == '"' {
-		var s string
-		_ = transcript.Unmarshal(v, &s)
-		return s, false
+		return strOf(v), false
 	}
 	return string(v), false
 }
 
-func blocksText(blocks []outBlock) string {
+func blocksText(blocks []transcript.Block) string {
 	var b strings.Builder
 	for _, blk := range blocks {
 		if blk.Type == "text" {
@@ -259,18 +293,18 @@ func blocksText(blocks []outBlock) string {
 
 // fileDiff is ToolResultDisplay's FileDiff (tools.ts).
 type fileDiff struct {
-	FileDiff        *string `json:"fileDiff"`
-	FileName        string  `json:"fileName"`
-	FilePath        string  `json:"filePath"`
-	OriginalContent *string `json:"originalContent"`
-	NewContent      string  `json:"newContent"`
-	IsNewFile       bool    `json:"isNewFile"`
+	FileDiff        jsontext.Value `json:"fileDiff"`
+	FileName        string         `json:"fileName"`
+	FilePath        string         `json:"filePath"`
+	OriginalContent jsontext.Value `json:"originalContent"` // null for a new file
+	NewContent      string         `json:"newContent"`
+	IsNewFile       bool           `json:"isNewFile"`
 }
 
 // toolUseResult is the structured result the call's card reads, as
 // Claude Code writes it in the record's toolUseResult; nil when the card
 // needs none.
-func toolUseResult(tc toolCall, content []outBlock) jsontext.Value {
+func toolUseResult(tc toolCall, content []transcript.Block) jsontext.Value {
 	text := blocksText(content)
 	switch cards[tc.Name] {
 	case "Bash":
@@ -339,34 +373,45 @@ func shellResult(text string, cancelled bool) shell {
 // Gemini CLI showed (resultDisplay.fileDiff), so the diff renders.
 func fileResult(tc toolCall) jsontext.Value {
 	var d fileDiff
-	if tc.ResultDisplay.Kind() != '{' || transcript.Unmarshal(tc.ResultDisplay, &d) != nil || d.FileDiff == nil {
+	if tc.ResultDisplay.Kind() != '{' || !into(tc.ResultDisplay, &d) || d.FileDiff.Kind() != '"' {
 		return nil
 	}
-	orig := ""
-	if d.OriginalContent != nil {
-		orig = *d.OriginalContent
-	}
-	hunks := parseHunks(*d.FileDiff)
+	orig := strOf(d.OriginalContent)
+	hunks := parseHunks(strOf(d.FileDiff))
 	if hunks == nil && (orig != "" || d.NewContent != "") {
 		hunks = markup.DiffStrings(orig, d.NewContent, 1)
 	}
 	if d.FilePath == "" {
-		d.FilePath = str(members(tc.Args), "file_path")
+		d.FilePath = fileArgsOf(tc).FilePath
 	}
 	typ := "update"
-	if d.IsNewFile || d.OriginalContent == nil || (orig == "" && d.NewContent != "") {
+	if d.IsNewFile || d.OriginalContent.Kind() != '"' || (orig == "" && d.NewContent != "") {
 		typ = "create"
 	}
-	return jsonOf(struct {
+	res := struct {
 		Type            string        `json:"type"`
 		FilePath        string        `json:"filePath"`
-		Content         string        `json:"content"`
-		OriginalFile    string        `json:"originalFile"`
+		Content         string        `json:"content,omitzero"`
+		OriginalFile    string        `json:"originalFile,omitzero"`
 		StructuredPatch []markup.Hunk `json:"structuredPatch"`
-	}{typ, d.FilePath, d.NewContent, orig, hunks})
+	}{typ, d.FilePath, "", "", hunks}
+	if len(hunks) == 0 {
+		// The cards make the diff from the whole files.
+		res.Content, res.OriginalFile = d.NewContent, orig
+	}
+	return jsonOf(res)
 }
 
 var hunkHead = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+
+// hunkHeadOf matches a hunk's head ("@@ -3,3 +3,4 @@"), nil on any other
+// line (most: not given to the regexp).
+func hunkHeadOf(line string) []string {
+	if !strings.HasPrefix(line, "@@") {
+		return nil
+	}
+	return hunkHead.FindStringSubmatch(line)
+}
 
 // parseHunks reads the hunks of a unified diff (the headers before the
 // first "@@" are skipped; "\ No newline" lines left out).
@@ -382,7 +427,7 @@ func parseHunks(diff string) []markup.Hunk {
 	}
 	for line := range strings.Lines(diff) {
 		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
-		if m := hunkHead.FindStringSubmatch(line); m != nil {
+		if m := hunkHeadOf(line); m != nil {
 			hunks = append(hunks, markup.Hunk{OldStart: atoi(m[1], 1), OldLines: atoi(m[2], 1), NewStart: atoi(m[3], 1), NewLines: atoi(m[4], 1)})
 			cur = &hunks[len(hunks)-1]
 			continue
@@ -403,7 +448,7 @@ var truncRead = regexp.MustCompile(`Showing lines (\d+)-(\d+) of (\d+) total lin
 
 // readResult gives the Read card the file's text (or image) with its
 // first line number.
-func readResult(tc toolCall, text string, content []outBlock) jsontext.Value {
+func readResult(tc toolCall, text string, content []transcript.Block) jsontext.Value {
 	if tc.Status != "success" {
 		return nil
 	}
@@ -416,11 +461,8 @@ func readResult(tc toolCall, text string, content []outBlock) jsontext.Value {
 		StartLine  int    `json:"startLine,omitzero"`
 		TotalLines int    `json:"totalLines,omitzero"`
 	}
-	ms := members(tc.Args)
-	f := file{FilePath: str(ms, "file_path")}
-	if f.FilePath == "" {
-		f.FilePath = str(ms, "absolute_path")
-	}
+	args := fileArgsOf(tc)
+	f := file{FilePath: args.FilePath}
 	for _, b := range content {
 		if b.Type == "image" && b.Source != nil {
 			f.Base64, f.Type = b.Source.Data, b.Source.MediaType
@@ -434,9 +476,8 @@ func readResult(tc toolCall, text string, content []outBlock) jsontext.Value {
 		return nil
 	}
 	f.StartLine = 1
-	var off float64
-	if v, ok := get(ms, "offset"); ok && transcript.Unmarshal(v, &off) == nil && off > 0 {
-		f.StartLine = int(off) + 1 // read_file's offset is 0-based
+	if args.Offset > 0 {
+		f.StartLine = int(args.Offset) + 1 // read_file's offset is 0-based
 	}
 	if m := truncRead.FindStringSubmatch(text); m != nil {
 		if _, body, ok := strings.Cut(text, "--- FILE CONTENT (truncated) ---\n"); ok {
