@@ -323,7 +323,17 @@ func toolUseResult(tc toolCall, content []transcript.Block) jsontext.Value {
 
 // shellLabels are the sections of run_shell_command's output
 // (shell.ts): "Output: …\nError: …\nExit Code: 1\nProcess Group PGID: …".
-var shellLabels = regexp.MustCompile(`(?m)^(Command|Directory|Output|Error|Exit Code|Signal|Background PIDs|Process Group PGID): ?`)
+var shellLabels = []string{"Command", "Directory", "Output", "Error", "Exit Code", "Signal", "Background PIDs", "Process Group PGID"}
+
+// shellLabel is the label a line of the output starts, "" for none.
+func shellLabel(line string) (label, rest string) {
+	for _, l := range shellLabels {
+		if r, ok := strings.CutPrefix(line, l+":"); ok {
+			return l, strings.TrimPrefix(r, " ")
+		}
+	}
+	return "", line
+}
 
 type shell struct {
 	Stdout      string `json:"stdout"`
@@ -336,35 +346,39 @@ type shell struct {
 // exit note. Output that has no sections is all stdout.
 func shellResult(text string, cancelled bool) shell {
 	res := shell{Interrupted: cancelled}
-	locs := shellLabels.FindAllStringSubmatchIndex(text, -1)
-	if len(locs) == 0 || !strings.Contains(text, "Output:") {
+	if !strings.HasPrefix(text, "Output:") && !strings.Contains(text, "\nOutput:") {
 		res.Stdout = text
 		return res
 	}
-	for i, l := range locs {
-		end := len(text)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
+	sections := map[string]*strings.Builder{}
+	var cur *strings.Builder
+	for line := range strings.Lines(text) {
+		if label, rest := shellLabel(line); label != "" {
+			cur = &strings.Builder{}
+			sections[label] = cur
+			line = rest
 		}
-		val := strings.TrimSuffix(text[l[1]:end], "\n")
-		switch text[l[2]:l[3]] {
-		case "Output":
-			if val != "(empty)" {
-				res.Stdout = val
-			}
-		case "Error":
-			if val != "(none)" {
-				res.Stderr = val
-			}
-		case "Exit Code":
-			if n, err := strconv.Atoi(strings.TrimSpace(val)); err == nil && n != 0 {
-				res.ReturnCode = "Exit code " + strconv.Itoa(n)
-			}
-		case "Signal":
-			if v := strings.TrimSpace(val); v != "(none)" && v != "" {
-				res.ReturnCode = strings.TrimSpace(res.ReturnCode + " Signal " + v)
-			}
+		if cur != nil {
+			cur.WriteString(line)
 		}
+	}
+	get := func(l string) string {
+		if b := sections[l]; b != nil {
+			return strings.TrimSuffix(b.String(), "\n")
+		}
+		return ""
+	}
+	if v := get("Output"); v != "(empty)" {
+		res.Stdout = v
+	}
+	if v := get("Error"); v != "(none)" {
+		res.Stderr = v
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(get("Exit Code"))); err == nil && n != 0 {
+		res.ReturnCode = "Exit code " + strconv.Itoa(n)
+	}
+	if v := strings.TrimSpace(get("Signal")); v != "" && v != "(none)" {
+		res.ReturnCode = strings.TrimSpace(res.ReturnCode + " Signal " + v)
 	}
 	return res
 }
