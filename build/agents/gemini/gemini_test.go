@@ -557,3 +557,36 @@ func contentText(raw json.RawMessage) string {
 	}
 	return b.String()
 }
+
+// TestAnonymize: the project's path, found in projects.json or by its
+// hash, is anonymised as the lines are.
+func TestAnonymize(t *testing.T) {
+	red, err := redact.New(redact.Options{Anonymize: true, Home: "/home/kim", User: "kim"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := gemini.Read(shopFile, red.Line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range f.Records {
+		if r.UUID != "" && r.CWD != "~/src/shop" || bytes.Contains(r.Raw, []byte("/home/kim")) {
+			t.Fatalf("record cwd %q raw %s: the home folder shows", r.CWD, r.Raw)
+		}
+	}
+	// A hash folder is still named (from the file as written), then
+	// anonymised.
+	red2, _ := redact.New(redact.Options{Anonymize: true, Home: "/work", User: "nobody"})
+	if s := session.Build(mustRead(t, legacyFile, red2.Line), session.Options{}); s.CWD != "~/legacy" {
+		t.Errorf("cwd %q, want ~/legacy", s.CWD)
+	}
+}
+
+func mustRead(t *testing.T, path string, filter transcript.Filter) *transcript.File {
+	t.Helper()
+	f, err := gemini.Read(path, filter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}

@@ -10,6 +10,7 @@ import (
 
 	"ccsite/build/transcript"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -182,17 +183,37 @@ func Read(path string, filter transcript.Filter) (*transcript.File, error) {
 	l := newLog(path)
 	if strings.HasSuffix(path, ".jsonl") || looksJSONL(data) {
 		l.readJSONL(data, filter)
+	} else if filter != nil {
+		l.readJSON(filter(path, data))
 	} else {
-		if filter != nil {
-			data = filter(path, data)
-		}
 		l.readJSON(data)
 	}
 	out := &transcript.File{Path: path, Bytes: int64(len(data))}
-	l.emit(out, data)
+	// The project's path is found in what was written (a path hashes to
+	// the folder's name only as written), then filtered as the lines are:
+	// anonymised, redacted.
+	cwd := newNamer(geminiHome(path)).projectOf(path, l.meta.ProjectHash, data)
+	l.emit(out, filterString(filter, path, cwd))
 	out.Problems = append(out.Problems, l.problems...)
 	out.Lines = len(out.Records) + len(out.Problems)
 	return out, nil
+}
+
+// filterString passes s through filter as a JSON line's string does.
+func filterString(filter transcript.Filter, path, s string) string {
+	if filter == nil || s == "" {
+		return s
+	}
+	var v struct {
+		CWD string `json:"cwd"`
+	}
+	line, err := json.Marshal(struct {
+		CWD string `json:"cwd"`
+	}{s})
+	if err != nil || transcript.Unmarshal(filter(path, line), &v) != nil {
+		return ""
+	}
+	return v.CWD
 }
 
 // looksJSONL tells a .jsonl given another name by its first line: a whole

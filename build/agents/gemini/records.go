@@ -48,7 +48,7 @@ type emitter struct {
 
 // emit writes every entry, live and dropped, in the order they were first
 // written, each hanging from the message it followed.
-func (l *chatLog) emit(out *transcript.File, data []byte) {
+func (l *chatLog) emit(out *transcript.File, cwd string) {
 	sub, parent := agentInfo(l.path, l.meta)
 	e := &emitter{out: out, path: l.path, session: l.meta.SessionID, used: map[string]bool{}}
 	if sub {
@@ -60,7 +60,7 @@ func (l *chatLog) emit(out *transcript.File, data []byte) {
 			e.session = parent
 		}
 	}
-	e.cwd = newNamer(geminiHome(l.path)).projectOf(l.path, l.meta.ProjectHash, data)
+	e.cwd = cwd
 	n := 1
 	for i, en := range l.entries {
 		n += 1 + len(en.msg.ToolCalls)
