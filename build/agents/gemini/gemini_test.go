@@ -313,6 +313,7 @@ func TestToolMapping(t *testing.T) {
 	}
 
 	page := renderPage(t, s)
+	writePage(t, "fixture-shop", page)
 	for _, want := range []string{
 		"npm test", "expected 30, got 0", "Exit code 1", // the Bash card: command, output, exit code
 		`<p>Total: <span id="total"></span></p>`, // the Edit diff, from fileDiff
