@@ -591,3 +591,34 @@ func mustRead(t *testing.T, path string, filter transcript.Filter) *transcript.F
 	}
 	return f
 }
+
+// TestPatch: a "$patch" gives a message its content and its calls their
+// results; removeIds drops messages (kept as a branch); updates patch
+// several.
+func TestPatch(t *testing.T) {
+	s := build(t, "testdata/patch.jsonl")
+	if got, want := texts(s.Messages, session.KindPrompt), []string{"List the files", "Thanks a lot"}; !slices.Equal(got, want) {
+		t.Errorf("prompts %q, want %q", got, want)
+	}
+	if got, want := texts(s.Messages, session.KindAnswer), []string{"Here they are.", "You are welcome."}; !slices.Equal(got, want) {
+		t.Errorf("answers %q, want %q", got, want)
+	}
+	if len(s.Tools) != 1 || s.Tools[0].Result == nil || !strings.Contains(s.Tools[0].ResultText(), "a.txt") {
+		t.Errorf("the patched result is not the call's")
+	}
+	if len(s.Branches) != 1 || !slices.Equal(texts(s.Branches[0].Messages, session.KindAnswer), []string{"Forgotten."}) {
+		t.Errorf("the removed messages are not a branch: %d branches", len(s.Branches))
+	}
+}
+
+// TestRewindFirst: a rewind to the first prompt leaves two beginnings;
+// the later one is the conversation, the earlier an abandoned branch.
+func TestRewindFirst(t *testing.T) {
+	s := build(t, "testdata/rewind-first.jsonl")
+	if got := texts(s.Messages, session.KindPrompt); !slices.Equal(got, []string{"Write a limerick"}) {
+		t.Errorf("prompts %q", got)
+	}
+	if len(s.Branches) != 1 || !slices.Equal(texts(s.Branches[0].Messages, session.KindPrompt), []string{"Write a poem"}) {
+		t.Errorf("%d branches, want the first poem", len(s.Branches))
+	}
+}

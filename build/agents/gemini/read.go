@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,6 +49,7 @@ type wire struct {
 
 	Set      jsontext.Value `json:"$set"`
 	RewindTo jsontext.Value `json:"$rewindTo"`
+	Patch    jsontext.Value `json:"$patch"`
 }
 
 type thought struct {
@@ -80,12 +82,14 @@ type toolCall struct {
 	ResultDisplay jsontext.Value `json:"resultDisplay"`
 }
 
-// entry is a message in the log: parent is the message it followed
-// when it was written, which a rewind or a "$set" of messages leaves in
-// place, so that what they dropped stays a branch.
+// entry is a message in the log. The live conversation is a chain, each
+// message after the one before it; a message dropped from it (by a
+// rewind, a "$set" of messages, a patch's removeIds) keeps the one it
+// followed then as its parent, so that what was dropped stays a branch.
 type entry struct {
 	msg    *message
-	parent *entry
+	parent *entry // set when it is dropped
+	live   bool
 	first  string // its first record's uuid
 	last   string // its last record's uuid
 }
@@ -108,10 +112,7 @@ func (l *chatLog) add(m *message, replace bool) {
 		e.msg = m
 		return
 	}
-	e := &entry{msg: m}
-	if n := len(l.live); n > 0 {
-		e.parent = l.live[n-1]
-	}
+	e := &entry{msg: m, live: true}
 	l.entries = append(l.entries, e)
 	l.live = append(l.live, e)
 	if m.ID != "" {
@@ -119,22 +120,38 @@ func (l *chatLog) add(m *message, replace bool) {
 	}
 }
 
+// keep replaces the live conversation by live; the entries it leaves out
+// are dropped, each hanging from the one it followed.
+func (l *chatLog) keep(live []*entry) {
+	in := make(map[*entry]bool, len(live))
+	for _, e := range live {
+		in[e] = true
+	}
+	var prev *entry
+	for _, e := range l.live {
+		if !in[e] {
+			e.live, e.parent = false, prev
+			if l.byID[e.msg.ID] == e {
+				delete(l.byID, e.msg.ID)
+			}
+		}
+		prev = e
+	}
+	l.live = live
+}
+
 // rewind drops the message id and every one after it from the live
 // conversation; they stay in entries, as an abandoned branch.
 func (l *chatLog) rewind(id string, line int) {
 	e, ok := l.byID[id]
 	if !ok {
+		// Gemini CLI empties the conversation then; what it held is
+		// kept here, and said.
 		l.problem(line, fmt.Sprintf("$rewindTo names message %q, which the session does not hold", id), nil)
 		return
 	}
-	for i, le := range l.live {
-		if le == e {
-			for _, d := range l.live[i:] {
-				delete(l.byID, d.msg.ID)
-			}
-			l.live = l.live[:i]
-			return
-		}
+	if i := slices.Index(l.live, e); i >= 0 {
+		l.keep(slices.Clip(l.live[:i]))
 	}
 }
 
@@ -142,21 +159,108 @@ func (l *chatLog) rewind(id string, line int) {
 // the same message (moved, replaced); the others are dropped from the
 // live conversation, never from the file.
 func (l *chatLog) setMessages(ms []*message) {
-	old := l.byID
-	l.byID, l.live = map[string]*entry{}, nil
+	var live []*entry
+	var fresh []*message
+	seen := map[*entry]bool{}
 	for _, m := range ms {
-		if e, ok := old[m.ID]; ok && m.ID != "" {
-			delete(old, m.ID)
-			e.msg, e.parent = m, nil
-			if n := len(l.live); n > 0 {
-				e.parent = l.live[n-1]
-			}
-			l.live = append(l.live, e)
-			l.byID[m.ID] = e
+		if e, ok := l.byID[m.ID]; ok && m.ID != "" && !seen[e] {
+			seen[e] = true
+			e.msg = m
+			live = append(live, e)
 			continue
 		}
-		l.add(m, true)
+		live = append(live, nil)
+		fresh = append(fresh, m)
 	}
+	l.keep(slices.DeleteFunc(slices.Clone(live), func(e *entry) bool { return e == nil }))
+	// The new messages take their places among the kept ones.
+	var out []*entry
+	for _, e := range live {
+		if e == nil {
+			l.add(fresh[0], true)
+			fresh = fresh[1:]
+			e = l.live[len(l.live)-1]
+		}
+		out = append(out, e)
+	}
+	l.live = out
+}
+
+// patchOp is a "$patch" (chatRecordingTypes.ts MessagePatchRecord): one
+// message's new content or tool results, or several (updates), messages
+// removed (removeIds), messages put last in this order (orderIds).
+type patchOp struct {
+	ID        string           `json:"id"`
+	Content   jsontext.Value   `json:"content"`
+	ToolCalls []toolPatch      `json:"toolCalls"`
+	Updates   []jsontext.Value `json:"updates"`
+	RemoveIDs []string         `json:"removeIds"`
+	OrderIDs  []string         `json:"orderIds"`
+}
+
+type toolPatch struct {
+	ID     string         `json:"id"`
+	Result jsontext.Value `json:"result"`
+}
+
+func (l *chatLog) patch(raw jsontext.Value, n int) {
+	var p patchOp
+	if raw.Kind() != '{' || !into(raw, &p) {
+		l.problem(n, "$patch is not a message patch", raw)
+		return
+	}
+	if p.ID != "" {
+		l.patchOne(p)
+	}
+	for _, u := range p.Updates {
+		var one patchOp
+		if into(u, &one) && one.ID != "" {
+			l.patchOne(one)
+		}
+	}
+	if len(p.RemoveIDs) > 0 {
+		gone := map[string]bool{}
+		for _, id := range p.RemoveIDs {
+			gone[id] = true
+		}
+		l.keep(slices.DeleteFunc(slices.Clone(l.live), func(e *entry) bool { return gone[e.msg.ID] }))
+	}
+	if len(p.OrderIDs) > 0 {
+		var ordered []*entry
+		put := map[*entry]bool{}
+		for _, id := range p.OrderIDs {
+			if e := l.byID[id]; e != nil && !put[e] {
+				put[e] = true
+				ordered = append(ordered, e)
+			}
+		}
+		rest := slices.DeleteFunc(slices.Clone(l.live), func(e *entry) bool { return put[e] })
+		l.live = append(rest, ordered...)
+	}
+}
+
+// patchOne applies one message's patch: its content, its calls' results.
+func (l *chatLog) patchOne(p patchOp) {
+	e := l.byID[p.ID]
+	if e == nil {
+		return // as Gemini CLI does: a patch of a message it does not hold
+	}
+	m := *e.msg
+	if len(p.Content) > 0 {
+		m.Content = p.Content
+	}
+	if len(p.ToolCalls) > 0 && m.Type == "gemini" {
+		m.ToolCalls = slices.Clone(m.ToolCalls)
+		for _, tp := range p.ToolCalls {
+			for i := range m.ToolCalls {
+				if m.ToolCalls[i].ID == tp.ID && len(tp.Result) > 0 {
+					m.ToolCalls[i].Result = tp.Result
+					break
+				}
+			}
+		}
+	}
+	e.msg = &m
 }
 
 func (l *chatLog) problem(line int, reason string, raw []byte) {
@@ -253,15 +357,12 @@ func (l *chatLog) line(line []byte, n int) {
 		return
 	}
 	switch {
+	case m.RewindTo.Kind() == '"':
+		l.rewind(strOf(m.RewindTo), n)
+	case len(m.Patch) > 0:
+		l.patch(m.Patch, n)
 	case m.ID != "" || m.Type != "":
 		l.add(m, true)
-	case len(m.RewindTo) > 0:
-		var id string
-		if transcript.Unmarshal(m.RewindTo, &id) != nil {
-			l.problem(n, "$rewindTo is not a message id", line)
-			return
-		}
-		l.rewind(id, n)
 	case len(m.Set) > 0:
 		l.metadata(m.Set, n)
 	case bytes.Contains(line, []byte(`"$`)) && hasDollarKey(line):

@@ -73,8 +73,13 @@ func (l *chatLog) emit(out *transcript.File, cwd string) {
 		}
 	}
 	out.Records = make([]transcript.Record, 0, n)
+	var prev *entry
+	for _, en := range l.live {
+		en.parent, prev = prev, en
+	}
+	start := e.start(l)
 	for _, en := range l.entries {
-		parent := ""
+		parent := start
 		if en.parent != nil {
 			parent = en.parent.last
 		}
@@ -83,6 +88,31 @@ func (l *chatLog) emit(out *transcript.File, cwd string) {
 	if l.meta.Summary != "" {
 		e.write(outRecord{Type: transcript.TypeAITitle, SessionID: e.session, AITitle: l.meta.Summary})
 	}
+}
+
+// start writes the event both beginnings hang from when a rewind went
+// back to the first message (two messages have none before them), so
+// that the first attempt is an abandoned branch rather than a second
+// conversation; its uuid, "" when there is one beginning.
+func (e *emitter) start(l *chatLog) string {
+	roots, ts := 0, l.meta.StartTime
+	for _, en := range l.entries {
+		if en.parent == nil {
+			roots++
+			if ts == "" {
+				ts = en.msg.Timestamp
+			}
+		}
+	}
+	if roots < 2 {
+		return ""
+	}
+	u := e.uuid("session-start", -1)
+	r := e.base(transcript.TypeSystem, u, "", ts)
+	r.Subtype, r.Level = transcript.SubtypeInformational, "info"
+	r.Content = "The conversation went back to its first message: the first attempt is an abandoned branch"
+	e.write(r)
+	return u
 }
 
 func fileBase(p string) string {
