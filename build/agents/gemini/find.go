@@ -126,7 +126,9 @@ func subdirs(dir string) ([]string, error) {
 }
 
 // sessionFiles lists chats/session-*.json(l) and the sub-agents'
-// chats/<parent>/*.json(l).
+// chats/<parent>/*.json(l). A .json that Gemini CLI moved to .jsonl when
+// the session was resumed (the same name + "l", holding all of it) is
+// left out.
 func sessionFiles(chats string) ([]string, error) {
 	ents, err := os.ReadDir(chats)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -137,23 +139,33 @@ func sessionFiles(chats string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range ents {
-		p := filepath.Join(chats, e.Name())
-		switch {
-		case isDir(p):
+		if p := filepath.Join(chats, e.Name()); isDir(p) {
 			sub, err := os.ReadDir(p)
 			if err != nil {
 				return nil, err
 			}
-			for _, s := range sub {
-				if sessionExt(s.Name()) && !s.IsDir() {
-					out = append(out, filepath.Join(p, s.Name()))
-				}
-			}
-		case strings.HasPrefix(e.Name(), "session-") && sessionExt(e.Name()):
-			out = append(out, p)
+			out = append(out, sessionsIn(p, sub, func(string) bool { return true })...)
 		}
 	}
+	out = append(out, sessionsIn(chats, ents, func(name string) bool { return strings.HasPrefix(name, "session-") })...)
 	return out, nil
+}
+
+// sessionsIn lists the session files of one folder's entries.
+func sessionsIn(dir string, ents []os.DirEntry, ok func(string) bool) []string {
+	names := map[string]bool{}
+	for _, e := range ents {
+		names[e.Name()] = true
+	}
+	var out []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !sessionExt(n) || !ok(n) || (strings.HasSuffix(n, ".json") && names[n+"l"]) {
+			continue
+		}
+		out = append(out, filepath.Join(dir, n))
+	}
+	return out
 }
 
 func sessionExt(name string) bool {

@@ -622,3 +622,21 @@ func TestRewindFirst(t *testing.T) {
 		t.Errorf("%d branches, want the first poem", len(s.Branches))
 	}
 }
+
+// TestFindMigrated: a resumed .json session is moved to .jsonl beside it
+// (the same name + "l"): only the .jsonl is the session.
+func TestFindMigrated(t *testing.T) {
+	chats := filepath.Join(t.TempDir(), ".gemini", "tmp", "p", "chats")
+	if err := os.MkdirAll(chats, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"session-2026-05-06T10-00-a4000000.json", "session-2026-05-06T10-00-a4000000.jsonl", "session-2026-05-06T10-00-a4000000.jsonl.tmp-42", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(chats, name), []byte(`{"sessionId":"a4000000-0000-4000-8000-00000000000b","projectHash":"p"}`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	found, err := gemini.Find(filepath.Dir(filepath.Dir(chats)))
+	if err != nil || len(found) != 1 || !strings.HasSuffix(found[0].Path, ".jsonl") {
+		t.Errorf("Find = %+v, %v; want the .jsonl alone", found, err)
+	}
+}
