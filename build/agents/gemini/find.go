@@ -220,8 +220,26 @@ func found(path string, n *namer) (Found, bool) {
 	if f.ID == "" {
 		f.ID = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".jsonl"), ".json")
 	}
+	if f.Start.IsZero() {
+		f.Start = nameTime(filepath.Base(path))
+	}
 	f.Project = n.project(path, meta.ProjectHash)
 	return f, true
+}
+
+// nameTime is the minute a session's file name gives
+// (session-2026-05-01T10-00-…, UTC), zero when it gives none.
+func nameTime(name string) time.Time {
+	const layout = "2006-01-02T15-04"
+	rest, ok := strings.CutPrefix(name, "session-")
+	if !ok || len(rest) < len(layout) {
+		return time.Time{}
+	}
+	t, err := time.Parse(layout, rest[:len(layout)])
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }
 
 // readMeta reads a session's metadata: the first line of a .jsonl, the

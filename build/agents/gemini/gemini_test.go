@@ -637,6 +637,10 @@ func TestFindMigrated(t *testing.T) {
 	}
 	found, err := gemini.Find(filepath.Dir(filepath.Dir(chats)))
 	if err != nil || len(found) != 1 || !strings.HasSuffix(found[0].Path, ".jsonl") {
-		t.Errorf("Find = %+v, %v; want the .jsonl alone", found, err)
+		t.Fatalf("Find = %+v, %v; want the .jsonl alone", found, err)
+	}
+	// No startTime in it: the minute its name gives.
+	if want := time.Date(2026, 5, 6, 10, 0, 0, 0, time.UTC); !found[0].Start.Equal(want) {
+		t.Errorf("Start %v, want %v", found[0].Start, want)
 	}
 }
