@@ -32,19 +32,23 @@ import (
 // Name is the agent's label on pages.
 const Name = "Gemini CLI"
 
-// Default lists the folders Gemini CLI keeps its sessions in: .gemini in
-// $GEMINI_CLI_HOME when it is set (Gemini CLI's homedir() reads it),
-// else in home.
+// Default lists the folder Gemini CLI keeps its sessions in when it
+// holds any (a tmp/ folder): .gemini in $GEMINI_CLI_HOME when it is set
+// (Gemini CLI's homedir() reads it), else in home.
 func Default(home string, getenv func(string) string) []string {
 	if getenv != nil {
 		if h := getenv("GEMINI_CLI_HOME"); h != "" {
-			return []string{filepath.Join(h, ".gemini")}
+			home = h
 		}
 	}
 	if home == "" {
 		return nil
 	}
-	return []string{filepath.Join(home, ".gemini")}
+	dir := filepath.Join(home, ".gemini")
+	if !isDir(filepath.Join(dir, "tmp")) {
+		return nil
+	}
+	return []string{dir}
 }
 
 // Found is one session file.

@@ -80,11 +80,18 @@ func texts(msgs []*session.Message, kind session.Kind) []string {
 func TestDefault(t *testing.T) {
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
-	if got := gemini.Default("/home/kim", getenv); !slices.Equal(got, []string{"/home/kim/.gemini"}) {
+	home := t.TempDir()
+	if got := gemini.Default(home, getenv); got != nil {
+		t.Errorf("Default with no ~/.gemini/tmp = %v", got)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".gemini", "tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := gemini.Default(home, getenv); !slices.Equal(got, []string{filepath.Join(home, ".gemini")}) {
 		t.Errorf("Default = %v", got)
 	}
-	env["GEMINI_CLI_HOME"] = "/srv/profile"
-	if got := gemini.Default("/home/kim", getenv); !slices.Equal(got, []string{"/srv/profile/.gemini"}) {
+	env["GEMINI_CLI_HOME"] = "testdata/home"
+	if got := gemini.Default(home, getenv); !slices.Equal(got, []string{"testdata/home/.gemini"}) {
 		t.Errorf("Default with GEMINI_CLI_HOME = %v", got)
 	}
 }
@@ -264,16 +271,22 @@ func TestLegacyJSON(t *testing.T) {
 	}
 }
 
+// TestSubAgent: a sub-agent's file (chats/<parent id>/<id>.jsonl) is a
+// session of its own, as the seam builds every agent's sessions; Find
+// links it to its parent.
 func TestSubAgent(t *testing.T) {
 	f := read(t, subFile)
 	for _, r := range f.Records {
-		if !r.IsSidechain || r.AgentID != "b0000000-0000-4000-8000-000000000002" || r.SessionID != "a1b2c3d4-0000-4000-8000-000000000001" {
-			t.Fatalf("record %s: sidechain %v agent %q session %q", r.Raw, r.IsSidechain, r.AgentID, r.SessionID)
+		if r.IsSidechain || r.SessionID != "b0000000-0000-4000-8000-000000000002" {
+			t.Fatalf("record %s: sidechain %v session %q", r.Raw, r.IsSidechain, r.SessionID)
 		}
 	}
-	s := session.Build(f, session.Options{AgentFile: true, Layout: "gemini"})
-	if s.Agent == nil || s.Agent.ParentID != "a1b2c3d4-0000-4000-8000-000000000001" || s.Agent.AgentID != "b0000000-0000-4000-8000-000000000002" {
-		t.Errorf("agent %+v", s.Agent)
+	s := session.Build(f, session.Options{})
+	if s.ID != "b0000000-0000-4000-8000-000000000002" || len(s.Agents) != 0 {
+		t.Errorf("id %q, %d inline agents", s.ID, len(s.Agents))
+	}
+	if got := texts(s.Messages, session.KindPrompt); !slices.Equal(got, []string{"Find where prices are formatted"}) {
+		t.Errorf("prompts %q", got)
 	}
 	if got := texts(s.Messages, session.KindAnswer); !slices.Equal(got, []string{"Prices are formatted in money.js."}) {
 		t.Errorf("answers %q", got)

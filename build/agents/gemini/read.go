@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -516,16 +515,6 @@ func (l *chatLog) jsonMessages(dec *jsontext.Decoder, lineAt func(int64) int, fa
 		return false
 	}
 	return true
-}
-
-// agentInfo is what a session file's folder says: a sub-agent's file is
-// chats/<parent session id>/<its id>.jsonl.
-func agentInfo(path string, meta metadata) (sub bool, parent string) {
-	dir := filepath.Dir(path)
-	if filepath.Base(dir) != "chats" && filepath.Base(filepath.Dir(dir)) == "chats" {
-		return true, filepath.Base(dir)
-	}
-	return meta.Kind == "subagent", ""
 }
 
 func parseTime(s string) time.Time {

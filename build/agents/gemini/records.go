@@ -16,17 +16,15 @@ import (
 // raw, is that line. Prompts, answers and results are made as records
 // directly (rec): their Raw is the Gemini message as written.
 type outRecord struct {
-	Type        string `json:"type"`
-	Subtype     string `json:"subtype,omitzero"`
-	Level       string `json:"level,omitzero"`
-	UUID        string `json:"uuid,omitzero"`
-	ParentUUID  string `json:"parentUuid,omitzero"`
-	IsSidechain bool   `json:"isSidechain,omitzero"`
-	IsMeta      bool   `json:"isMeta,omitzero"`
-	AgentID     string `json:"agentId,omitzero"`
-	SessionID   string `json:"sessionId,omitzero"`
-	Timestamp   string `json:"timestamp,omitzero"`
-	CWD         string `json:"cwd,omitzero"`
+	Type       string `json:"type"`
+	Subtype    string `json:"subtype,omitzero"`
+	Level      string `json:"level,omitzero"`
+	UUID       string `json:"uuid,omitzero"`
+	ParentUUID string `json:"parentUuid,omitzero"`
+	IsMeta     bool   `json:"isMeta,omitzero"`
+	SessionID  string `json:"sessionId,omitzero"`
+	Timestamp  string `json:"timestamp,omitzero"`
+	CWD        string `json:"cwd,omitzero"`
 
 	Content string `json:"content,omitzero"` // system
 	AITitle string `json:"aiTitle,omitzero"`
@@ -37,30 +35,22 @@ type outRecord struct {
 
 // emitter writes the records of a replayed log.
 type emitter struct {
-	out       *transcript.File
-	path      string
-	session   string // sessionId on every record: the parent's for a sub-agent
-	agentID   string
-	sidechain bool
-	cwd       string
-	used      map[string]bool
+	out     *transcript.File
+	path    string
+	session string // sessionId on every record
+	cwd     string
+	used    map[string]bool
 }
 
 // emit writes every entry, live and dropped, in the order they were first
-// written, each hanging from the message it followed.
+// written, each hanging from the message it followed. A sub-agent's file
+// is read as a session of its own (its records are not sidechains):
+// Find's Parent and SubAgent link it to its parent.
 func (l *chatLog) emit(out *transcript.File, cwd string) {
-	sub, parent := agentInfo(l.path, l.meta)
-	e := &emitter{out: out, path: l.path, session: l.meta.SessionID, used: map[string]bool{}}
-	if sub {
-		e.sidechain, e.agentID = true, l.meta.SessionID
-		if e.agentID == "" {
-			e.agentID = strings.TrimSuffix(strings.TrimSuffix(fileBase(l.path), ".jsonl"), ".json")
-		}
-		if parent != "" {
-			e.session = parent
-		}
+	e := &emitter{out: out, path: l.path, session: l.meta.SessionID, cwd: cwd, used: map[string]bool{}}
+	if e.session == "" {
+		e.session = strings.TrimSuffix(strings.TrimSuffix(fileBase(l.path), ".jsonl"), ".json")
 	}
-	e.cwd = cwd
 	n := 1
 	for i, en := range l.entries {
 		n += 1 + len(en.msg.ToolCalls)
@@ -161,7 +151,7 @@ func (e *emitter) write(r outRecord) {
 
 // base fills the envelope every record of a message shares.
 func (e *emitter) base(typ, uuid, parent, ts string) outRecord {
-	return outRecord{Type: typ, UUID: uuid, ParentUUID: parent, IsSidechain: e.sidechain, AgentID: e.agentID,
+	return outRecord{Type: typ, UUID: uuid, ParentUUID: parent,
 		SessionID: e.session, Timestamp: ts, CWD: e.cwd}
 }
 
@@ -218,7 +208,7 @@ func (e *emitter) user(en *entry, parent string) {
 // rec is a record of the session's envelope; raw is what it was read from.
 func (e *emitter) rec(typ, uuid, parent, ts string, raw jsontext.Value) transcript.Record {
 	return transcript.Record{Raw: raw, Time: parseTime(ts), Type: typ, UUID: uuid, ParentUUID: parent,
-		SessionID: e.session, Timestamp: ts, CWD: e.cwd, IsSidechain: e.sidechain, AgentID: e.agentID}
+		SessionID: e.session, Timestamp: ts, CWD: e.cwd}
 }
 
 func (e *emitter) add(r transcript.Record) {
