@@ -153,7 +153,7 @@ func TestLog(t *testing.T) {
 		t.Errorf("problems %v, want %v", probs, want)
 	}
 	s := session.Build(f, session.Options{})
-	if got, want := texts(s.Messages, session.KindPrompt), []string{"Add a total to the cart page", "Make the total green instead"}; !slices.Equal(got, want) {
+	if got, want := texts(s.Messages, session.KindPrompt), []string{"Add a total to the cart page @cart.js", "Make the total green instead"}; !slices.Equal(got, want) {
 		t.Errorf("live prompts %q, want %q", got, want)
 	}
 	if got, want := texts(s.Messages, session.KindAnswer), []string{"I'll sum the prices and show the total.", "The total is green now."}; !slices.Equal(got, want) {
@@ -168,6 +168,11 @@ func TestLog(t *testing.T) {
 	}
 	if got := texts(br.Messages, session.KindAnswer); !slices.Equal(got, []string{"The total is blue now."}) {
 		t.Errorf("branch answers %q", got)
+	}
+	// What was sent (the referenced file read in) follows the prompt, as
+	// Claude Code's meta messages do.
+	if got := texts(s.Messages, session.KindMeta); len(got) != 1 || !strings.Contains(got[0], "Content from @cart.js") {
+		t.Errorf("meta messages %q, want what was sent", got)
 	}
 	if s.Title != "Cart total and its colour" {
 		t.Errorf("title %q, want the $set summary", s.Title)
@@ -335,6 +340,7 @@ func TestToolMapping(t *testing.T) {
 		"Memory is read-only here.", "The shop uses cents.", // a tool with no card: args and result
 		"Planning the total", "Switched to model gemini-2.5-flash", "Quota exceeded",
 		"Abandoned branch", "Now make the total blue", "The total is blue now.",
+		"Content from @cart.js", // what was sent with the prompt
 	} {
 		if !strings.Contains(html.UnescapeString(page), want) {
 			t.Errorf("page lacks %q", want)
