@@ -196,24 +196,23 @@ func (e *emitter) user(en *entry, parent string) {
 	}
 	r := e.rec(transcript.TypeUser, en.first, parent, m.Timestamp, m.raw)
 	r.Message = &transcript.Message{Role: "user", Content: transcript.Content{Blocks: partBlocks(shown)}}
-	e.add(r)
 	if sentDiffers(m) {
 		s := e.rec(transcript.TypeUser, en.first+"/sent", en.first, m.Timestamp, m.raw)
 		s.IsMeta = true
 		s.Message = &transcript.Message{Role: "user", Content: transcript.Content{Blocks: partBlocks(m.Content)}}
-		e.add(s)
 	}
 }
 
-// rec is a record of the session's envelope; raw is what it was read from.
-func (e *emitter) rec(typ, uuid, parent, ts string, raw jsontext.Value) transcript.Record {
-	return transcript.Record{Raw: raw, Time: parseTime(ts), Type: typ, UUID: uuid, ParentUUID: parent,
-		SessionID: e.session, Timestamp: ts, CWD: e.cwd}
-}
-
-func (e *emitter) add(r transcript.Record) {
-	r.Line = len(e.out.Records) + len(e.out.Problems) + 1
-	e.out.Records = append(e.out.Records, r)
+// rec appends a record of the session's envelope, raw what it was read
+// from, and returns it to be filled in place (a Record is large: it is
+// not copied) before the next record is added.
+func (e *emitter) rec(typ, uuid, parent, ts string, raw jsontext.Value) *transcript.Record {
+	e.out.Records = append(e.out.Records, transcript.Record{})
+	r := &e.out.Records[len(e.out.Records)-1]
+	r.Line = len(e.out.Records) + len(e.out.Problems)
+	r.Raw, r.Time, r.Type, r.UUID, r.ParentUUID = raw, parseTime(ts), typ, uuid, parent
+	r.SessionID, r.Timestamp, r.CWD = e.session, ts, e.cwd
+	return r
 }
 
 // gemini writes an answer: its thoughts, text and tool calls in one
@@ -239,7 +238,6 @@ func (e *emitter) gemini(en *entry, parent string) {
 	r := e.rec(transcript.TypeAssistant, en.first, parent, m.Timestamp, m.raw)
 	r.Message = &transcript.Message{ID: en.first, Type: "message", Role: "assistant", Model: m.Model,
 		Content: transcript.Content{Blocks: blocks}, Usage: usage(m.Tokens)}
-	e.add(r)
 	prev := en.first
 	for i, tc := range m.ToolCalls {
 		u := resultUUID(en.first, m.ToolCalls, i)
@@ -253,7 +251,6 @@ func (e *emitter) gemini(en *entry, parent string) {
 			{Type: "tool_result", ToolUseID: ids[i], Content: transcript.Content{Blocks: content}, IsError: isErr}}}}
 		res.ToolUseResult = toolUseResult(tc, content)
 		res.SourceToolAssistantUUID = en.first
-		e.add(res)
 		prev = u
 	}
 }
