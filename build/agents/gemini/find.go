@@ -70,7 +70,10 @@ func Find(root string) ([]Found, error) {
 		return nil, err
 	}
 	if !fi.IsDir() {
-		f, ok := found(root, newNamer(geminiHome(root)))
+		// One file: a Gemini CLI session when its content says so (a
+		// file's agent is told by its content, not its name), or when it
+		// sits where Gemini CLI keeps them.
+		f, ok := found(root, newNamer(geminiHome(root)), geminiHome(root) == "")
 		if !ok {
 			return nil, nil
 		}
@@ -101,7 +104,7 @@ func Find(root string) ([]Found, error) {
 			return nil, err
 		}
 		for _, path := range files {
-			if f, ok := found(path, namer); ok {
+			if f, ok := found(path, namer, false); ok {
 				out = append(out, f)
 			}
 		}
@@ -207,12 +210,17 @@ func projectDir(path string) string {
 }
 
 // found reads what Find reports of one file: its head for the id, start
-// and kind, its folders for the project and the parent.
-func found(path string, n *namer) (Found, bool) {
+// and kind, its folders for the project and the parent. With strict, a
+// file is a session only when its metadata names a session and a project
+// hash, as Gemini CLI's loader requires.
+func found(path string, n *namer, strict bool) (Found, bool) {
 	if !sessionExt(path) {
 		return Found{}, false
 	}
 	meta := readMeta(path)
+	if strict && (meta.SessionID == "" || meta.ProjectHash == "") {
+		return Found{}, false
+	}
 	f := Found{Path: path, ID: meta.SessionID, Start: parseTime(meta.StartTime)}
 	dir := filepath.Dir(path)
 	if filepath.Base(dir) != "chats" && filepath.Base(filepath.Dir(dir)) == "chats" {

@@ -663,3 +663,28 @@ func TestFindMigrated(t *testing.T) {
 		t.Errorf("Start %v, want %v", found[0].Start, want)
 	}
 }
+
+// TestFindByContent: a file given alone, out of Gemini CLI's folders, is
+// its session when its content says so, whatever its name; a Claude Code
+// transcript is not.
+func TestFindByContent(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	gem := write("chat.jsonl", `{"sessionId":"a5000000-0000-4000-8000-00000000000c","projectHash":"p","startTime":"2026-05-07T10:00:00.000Z"}`+"\n"+`{"id":"m1","timestamp":"2026-05-07T10:00:01.000Z","type":"user","content":"hi"}`+"\n")
+	claude := write("b6000000-0000-4000-8000-00000000000d.jsonl", `{"type":"user","uuid":"u","sessionId":"b6000000-0000-4000-8000-00000000000d","message":{"role":"user","content":"hi"}}`+"\n")
+	if got, err := gemini.Find(gem); err != nil || len(got) != 1 || got[0].ID != "a5000000-0000-4000-8000-00000000000c" {
+		t.Errorf("Find(gemini file) = %+v, %v", got, err)
+	}
+	if got, _ := gemini.Find(claude); len(got) != 0 {
+		t.Errorf("Find(claude file) = %+v, want nothing", got)
+	}
+	if got, _ := gemini.Find(home + "/projects.json"); len(got) != 0 {
+		t.Errorf("Find(projects.json) = %+v, want nothing", got)
+	}
+}
