@@ -118,6 +118,11 @@ func mapTool(tc toolCall) (string, jsontext.Value) {
 	name := cards[tc.Name]
 	if name == "" {
 		name = tc.Name
+		// An MCP tool Gemini CLI names by its server ("server__tool",
+		// mcp-tool.ts) gets Claude Code's name of one, and its card.
+		if strings.Contains(name, "__") && !strings.HasPrefix(name, "mcp__") {
+			name = "mcp__" + name
+		}
 	}
 	if name == "" {
 		name = "unknown"

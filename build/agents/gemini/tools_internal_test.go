@@ -47,3 +47,18 @@ func TestParseHunks(t *testing.T) {
 		}
 	}
 }
+
+func TestMapToolNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"run_shell_command": "Bash", "replace": "Edit", "github__create_issue": "mcp__github__create_issue",
+		"mcp__db__query": "mcp__db__query", "save_memory": "save_memory", "": "unknown",
+	} {
+		if got, _ := mapTool(toolCall{Name: in, Args: []byte(`{}`)}); got != want {
+			t.Errorf("mapTool(%q) = %q, want %q", in, got, want)
+		}
+	}
+	name, input := mapTool(toolCall{Name: "read_file", Args: []byte(`{"absolute_path":"/a/b.go","offset":10}`)})
+	if name != "Read" || string(input) != `{"file_path":"/a/b.go","offset":10}` {
+		t.Errorf("read_file → %s %s", name, input)
+	}
+}
