@@ -10,6 +10,7 @@ import (
 
 	"ccsite/build/agents/claude"
 	"ccsite/build/agents/codex"
+	"ccsite/build/agents/gemini"
 	"ccsite/build/transcript"
 )
 
@@ -42,7 +43,7 @@ type Found struct {
 var All = []Agent{
 	{Key: "claude", Name: claude.Name, Default: claude.Default, Read: claude.Read},
 	{Key: "codex", Name: codex.Name, Default: codex.Default, Find: finder(codex.Find), Read: codex.Read},
-	// {Key: "gemini", Name: gemini.Name, Default: gemini.Default, Find: finder(gemini.Find), Read: gemini.Read},
+	{Key: "gemini", Name: gemini.Name, Default: gemini.Default, Find: finder(gemini.Find), Read: gemini.Read},
 }
 
 // ByKey returns the agent of key, nil when none.
