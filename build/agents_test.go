@@ -210,12 +210,12 @@ func TestAgentsCodexLinks(t *testing.T) {
 }
 
 // TestAgentsOnly: Config.Agents (--agent) limits a build to those agents'
-// sessions: the demo holds 7 of Claude Code and 1 of Codex.
+// sessions: the demo holds 8 of Claude Code and 1 of Codex.
 func TestAgentsOnly(t *testing.T) {
 	for _, c := range []struct {
 		agents []string
 		want   int
-	}{{nil, 8}, {[]string{"claude"}, 7}, {[]string{"codex"}, 1}, {[]string{"claude", "codex"}, 8}} {
+	}{{nil, 9}, {[]string{"claude"}, 8}, {[]string{"codex"}, 1}, {[]string{"claude", "codex"}, 9}} {
 		sum, err := Run(context.Background(), Config{Paths: []string{"../demo/projects"}, Out: t.TempDir(), State: t.TempDir(), Agents: c.agents})
 		if err != nil {
 			t.Fatal(err)
