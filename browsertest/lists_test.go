@@ -186,11 +186,11 @@ func TestSessionListSort(t *testing.T) {
 				col, dir string
 				want     []string
 			}{
-				{"", "", []string{demo[3], demo[2], demo[1], demo[0]}},
-				{"Session", "ascending", []string{demo[0], demo[1], demo[3], demo[2]}},
-				{"Session", "descending", []string{demo[2], demo[3], demo[1], demo[0]}},
-				{"Started", "ascending", []string{demo[0], demo[1], demo[2], demo[3]}},
-				{"Started", "descending", []string{demo[3], demo[2], demo[1], demo[0]}},
+				{"", "", []string{demo[4], demo[3], demo[2], demo[1], demo[0]}},
+				{"Session", "ascending", []string{demo[0], demo[1], demo[4], demo[3], demo[2]}},
+				{"Session", "descending", []string{demo[2], demo[3], demo[4], demo[1], demo[0]}},
+				{"Started", "ascending", []string{demo[0], demo[1], demo[2], demo[3], demo[4]}},
+				{"Started", "descending", []string{demo[4], demo[3], demo[2], demo[1], demo[0]}},
 			}
 			for _, step := range steps {
 				if step.col != "" {

@@ -21,6 +21,12 @@ func (w *walker) others(paths []string, only map[string]bool) (found []*SessionF
 		if err != nil {
 			continue
 		}
+		// A root that is neither a folder nor a regular file (a named
+		// pipe: opening it would block) is the Claude Code walk's to
+		// report, never an agent's to read.
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() && !st.Mode().IsRegular() {
+			continue
+		}
 		for _, ag := range agents.All {
 			if ag.Find == nil {
 				continue
