@@ -659,7 +659,13 @@
     var a = turnNumber(picked[0].id), b = turnNumber(picked[picked.length - 1].id);
     return a === b ? "Turn " + a : "Turns " + a + "–" + b;
   }
-  function pageURL() { return location.href.split("#")[0].split("?")[0]; }
+  // The page's address: its canonical one when the site has a base URL
+  // (build --base-url), so a snippet made on a local copy points to the
+  // published page.
+  function pageURL() {
+    var c = document.querySelector('link[rel="canonical"]');
+    return ((c && c.href) || location.href).split("#")[0].split("?")[0];
+  }
   var embedParam = "";
   try { embedParam = new URLSearchParams(location.search).get("embed") || ""; } catch (e) { /* old browser */ }
   var embedding = embedParam !== "";
@@ -705,12 +711,18 @@
   function showRange(id) {
     if (embedding || !RANGE.test(id)) return false;
     var first = markRange(parseRange(id));
-    var status = document.getElementById("range-status");
-    if (status) status.scrollIntoView({ block: "start" });
-    if (first) {
-      var o = document.querySelector('#outline a[data-turn="' + first.id + '"]');
-      if (o) o.scrollIntoView({ block: "nearest" });
+    function go() {
+      var status = document.getElementById("range-status");
+      if (status) status.scrollIntoView({ block: "start" });
+      if (first) {
+        var o = document.querySelector('#outline a[data-turn="' + first.id + '"]');
+        if (o) o.scrollIntoView({ block: "nearest" });
+      }
     }
+    go();
+    // On a very long page the turns above are made first, as for any
+    // target below them (findLater), so that the page does not move after.
+    if (first && document.querySelector(".conversation > .turn.later")) makeAll().then(go);
     return true;
   }
   function postHeight() {

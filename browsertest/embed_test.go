@@ -186,3 +186,73 @@ func shot(t *testing.T, tb *tab, name string, full bool) {
 		t.Fatal(err)
 	}
 }
+
+// longSession writes a session of nine turns of 50 Bash calls each: past
+// the 400 calls at which a page keeps its later turns packed, made as they
+// are reached.
+func longSession(t *testing.T) (projects string) {
+	t.Helper()
+	projects = filepath.Join(t.TempDir(), "projects")
+	dir := filepath.Join(projects, "-home-test-long")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const sid = "10a90000-0000-4000-8000-000000000001"
+	var b strings.Builder
+	n, parent := 0, "null"
+	add := func(typ, msg, extra string) {
+		n++
+		id := fmt.Sprintf(`"10a90000-0000-4000-8000-%012d"`, n)
+		fmt.Fprintf(&b, `{"parentUuid":%s,"isSidechain":false,"userType":"external","cwd":"/home/test/long","sessionId":"%s","version":"2.0.14","type":"%s","message":%s,"uuid":%s,"timestamp":"2026-03-02T%02d:%02d:%02d.000Z"%s}`+"\n",
+			parent, sid, typ, msg, id, 10+n/3600, n/60%60, n%60, extra)
+		parent = id
+	}
+	const usage = `"usage":{"input_tokens":10,"output_tokens":10,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}`
+	for turn := 1; turn <= 9; turn++ {
+		add("user", fmt.Sprintf(`{"role":"user","content":"Long step %d"}`, turn), "")
+		for c := 0; c < 50; c++ {
+			id := fmt.Sprintf("toolu_long%02d%02d", turn, c)
+			add("assistant", fmt.Sprintf(`{"model":"claude-sonnet-4-5-20250929","id":"msg_%s","type":"message","role":"assistant","content":[{"type":"tool_use","id":"%s","name":"Bash","input":{"command":"echo %d %d"}}],"stop_reason":"tool_use",%s}`, id, id, turn, c, usage), "")
+			add("user", fmt.Sprintf(`{"role":"user","content":[{"tool_use_id":"%s","type":"tool_result","content":"out %d %d\n%s","is_error":false}]}`, id, turn, c, strings.Repeat("line\\n", 20)), "")
+		}
+		add("assistant", fmt.Sprintf(`{"model":"claude-sonnet-4-5-20250929","id":"msg_longend%d","type":"message","role":"assistant","content":[{"type":"text","text":"Long answer %d."}],"stop_reason":"end_turn",%s}`, turn, turn, usage), "")
+	}
+	if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return projects
+}
+
+// TestEmbedLong: on a very long page, whose later turns wait packed,
+// a link to turns 5–7 makes and marks them, and their embed shows them.
+func TestEmbedLong(t *testing.T) {
+	sharedEnv(t)
+	t.Parallel()
+	site := filepath.Join(t.TempDir(), "site")
+	if _, err := build.Run(context.Background(), build.Config{Paths: []string{longSession(t)}, Out: site, State: filepath.Join(t.TempDir(), "state")}); err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	srv := httptest.NewServer(staticHandler(site))
+	t.Cleanup(srv.Close)
+	u := srv.URL + "/" + link.Session(link.ProjectSlug("/home/test/long"), "10a90000-0000-4000-8000-000000000001")
+	tb := newTab(t)
+	tb.allow(srv.URL + "/")
+	tb.open(u + "?view=conversation")
+	if !eval[bool](tb, `!!document.querySelector(".conversation > .turn.later")`) {
+		t.Fatal("the page is not a long one: no turn waits to be made")
+	}
+	tb.open(u + "?view=conversation#t-5..t-7")
+	tb.waitFor(`document.querySelectorAll(".turn.in-range:not(.later)").length === 3`)
+	if got := eval[string](tb, `[...document.querySelectorAll(".turn.in-range")].map(t => t.id + ":" + /Long answer \d/.exec(t.textContent)).join(" ")`); got != "t-5:Long answer 5 t-6:Long answer 6 t-7:Long answer 7" {
+		t.Errorf("#t-5..t-7 marks %q", got)
+	}
+	tb.waitFor(`window.ccsiteSettled()`)
+	if top := eval[float64](tb, `document.getElementById("t-5").getBoundingClientRect().top`); top < 0 || top > 120 {
+		t.Errorf("turn 5 is at %.0f px from the top of the window, want it scrolled to", top)
+	}
+	tb.open(u + "?embed=t-5..t-7")
+	tb.waitFor(`[...document.querySelectorAll(".turn.embed-shown")].every(t => !t.classList.contains("later"))`)
+	if got := eval[string](tb, `[...document.querySelectorAll(".conversation > .turn")].filter(t => t.offsetParent).map(t => t.id + ":" + /Long answer \d/.exec(t.textContent)).join(" ")`); got != "t-5:Long answer 5 t-6:Long answer 6 t-7:Long answer 7" {
+		t.Errorf("?embed=t-5..t-7 shows %q", got)
+	}
+}
