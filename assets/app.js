@@ -683,16 +683,23 @@
     var status = document.getElementById("range-status");
     var turns = ownTurns();
     if (!turns.length) return null;
-    if (!status) {
+    var fresh = !status;
+    if (fresh) {
       status = document.createElement("p");
       status.id = "range-status";
       status.className = "range-status";
       status.setAttribute("role", "status");
     }
+    // A live region is announced when its text changes after it is in the
+    // page: a new one gets its text a moment after.
+    function say(text) {
+      if (fresh) setTimeout(function () { status.textContent = text; }, 100);
+      else status.textContent = text;
+    }
     var picked = r ? turnsIn(r) : [];
     if (!picked.length) {
       turns[0].parentNode.insertBefore(status, turns[0]);
-      status.textContent = r ? "Turns " + r.from + "–" + r.to + " are not in this session: it has turns " + turnNumber(turns[0].id) + "–" + turnNumber(turns[turns.length - 1].id) + "." : "";
+      say(r ? "Turns " + r.from + "–" + r.to + " are not in this session: it has turns " + turnNumber(turns[0].id) + "–" + turnNumber(turns[turns.length - 1].id) + "." : "");
       return null;
     }
     picked.forEach(function (t) {
@@ -704,7 +711,7 @@
     picked[0].classList.add("range-first");
     picked[picked.length - 1].classList.add("range-last");
     picked[0].parentNode.insertBefore(status, picked[0]);
-    status.textContent = turnsLabel(picked) + " of " + turns.length + " marked.";
+    say(turnsLabel(picked) + " of " + turns.length + " marked.");
     return picked[0];
   }
   // showRange handles a #t-3..t-7 target (showTarget asks it first).
@@ -738,7 +745,7 @@
     var shown = picked.length ? picked : turns;
     shown.forEach(function (t) { t.classList.add("embed-shown"); makeTurn(t); });
     var h1 = document.querySelector("article.session h1");
-    var bar = document.createElement("p");
+    var bar = document.createElement("h1"); // the page's heading: its session's title, which turns
     bar.className = "embed-bar";
     var back = document.createElement("a");
     back.href = pageURL() + (picked.length ? "#" + rangeName({ from: turnNumber(picked[0].id), to: turnNumber(picked[picked.length - 1].id) }) : "");

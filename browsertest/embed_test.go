@@ -64,7 +64,8 @@ func TestEmbed(t *testing.T) {
 			if got := eval[string](tb, `[...document.querySelectorAll(".conversation > .turn.in-range")].map(t => t.id).join(" ")`); got != "t-3 t-4 t-5 t-6 t-7" {
 				t.Errorf("#t-3..t-7 marks %q, want t-3 … t-7", got)
 			}
-			if got := eval[string](tb, `(document.querySelector("[role=status]#range-status") || {}).textContent`); got != "Turns 3–7 of 9 marked." {
+			tb.waitFor(`!!(document.querySelector("[role=status]#range-status") || {}).textContent`)
+			if got := eval[string](tb, `document.getElementById("range-status").textContent`); got != "Turns 3–7 of 9 marked." {
 				t.Errorf("the status line says %q", got)
 			}
 			if top := eval[float64](tb, `document.getElementById("t-3").getBoundingClientRect().top`); top < 0 || top > 120 {
@@ -74,6 +75,7 @@ func TestEmbed(t *testing.T) {
 				t.Errorf("the outline marks %q", got)
 			}
 			shot(t, tb, "embed-range-"+scheme, false)
+			axeEmbed(t, tb, scheme, "the marked range")
 			// Out of range: nothing marked, said so.
 			tb.open(pageURL + "#t-20..t-30")
 			tb.waitFor(`/not in/.test((document.getElementById("range-status") || {}).textContent)`)
@@ -100,6 +102,7 @@ func TestEmbed(t *testing.T) {
 				t.Errorf("the dialog's link is %q, want %q", got, pageURL+"#t-3..t-7")
 			}
 			shot(t, tb, "embed-dialog-"+scheme, false)
+			axeEmbed(t, tb, scheme, "the dialog")
 			snippet := eval[string](tb, `document.querySelector("#embed-dialog .snippet").value`)
 			if want := `<iframe src="` + pageURL + `?embed=t-3..t-7"`; !strings.HasPrefix(snippet, want) {
 				t.Errorf("the snippet %q does not start with %q", snippet, want)
@@ -127,6 +130,15 @@ func TestEmbed(t *testing.T) {
 				t.Errorf("a script from the transcript ran")
 			}
 			shot(t, tb, "embed-host-"+scheme, false)
+			tb.open(pageURL + "?embed=t-3..t-7")
+			tb.waitFor(`!!document.querySelector(".embed-bar")`)
+			if got := eval[string](tb, `[...document.querySelectorAll(".conversation > .turn")].filter(t => t.offsetParent).map(t => t.id).join(" ")`); got != "t-3 t-4 t-5 t-6 t-7" {
+				t.Errorf("the embedded page shows turns %q", got)
+			}
+			if got := eval[string](tb, `document.querySelector(".embed-bar a").href`); got != pageURL+"#t-3..t-7" {
+				t.Errorf("the embedded page links back to %q", got)
+			}
+			axeEmbed(t, tb, scheme, "the embedded page")
 			shots(t, tb, base+embedPage+"?embed=t-3..t-7", scheme)
 		})
 	}
@@ -254,5 +266,21 @@ func TestEmbedLong(t *testing.T) {
 	tb.waitFor(`[...document.querySelectorAll(".turn.embed-shown")].every(t => !t.classList.contains("later"))`)
 	if got := eval[string](tb, `[...document.querySelectorAll(".conversation > .turn")].filter(t => t.offsetParent).map(t => t.id + ":" + /Long answer \d/.exec(t.textContent)).join(" ")`); got != "t-5:Long answer 5 t-6:Long answer 6 t-7:Long answer 7" {
 		t.Errorf("?embed=t-5..t-7 shows %q", got)
+	}
+}
+
+// axeEmbed runs axe-core on what the tab shows (over HTTP only: the same
+// page from file:// adds nothing).
+func axeEmbed(t *testing.T, tb *tab, scheme, what string) {
+	t.Helper()
+	if scheme != "http" {
+		return
+	}
+	src, err := os.ReadFile(axeScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range axeCheck(tb, string(src), what) {
+		t.Error(p)
 	}
 }
