@@ -152,6 +152,11 @@ func shots(t *testing.T, tb *tab, u, scheme string) {
 	if dir == "" || scheme != "http" {
 		return
 	}
+	tb.viewport(375, 800, true)
+	tb.open(strings.Split(u, "?")[0] + "?view=conversation")
+	tb.waitFor(`!document.querySelector(".embed-turns").hidden`)
+	eval[bool](tb, `(document.querySelector(".embed-turns").scrollIntoView({block: "center"}), true)`)
+	shot(t, tb, "embed-head-375", false)
 	for _, width := range []int64{1280, 375} {
 		tb.viewport(width, 800, width < 600)
 		tb.open(u)
