@@ -636,8 +636,9 @@
   // scrolls to the first; ?embed=t-3..t-7 shows only them, in the
   // conversation view, as a page to put in an <iframe> (the header, the
   // outline and the other turns hidden; a link back to the whole session;
-  // its height and the turns it shows posted to the page around it). Shift-click in the outline,
-  // or "Embed turns…", gives the link and the snippet.
+  // its height and the turns it shows posted to the page around it).
+  // Shift-click in the outline, or "Embed turns…", gives the link and the
+  // snippet.
   var RANGE = /^t-(\d+)\.\.(?:t-)?(\d+)$/;
   function parseRange(s) {
     var m = RANGE.exec(s || "");
