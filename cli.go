@@ -529,10 +529,12 @@ func newShareCmd(e *env) *cobra.Command {
 file (styles, script and images inlined) that opens offline and can be
 attached or pasted anywhere. Secrets are redacted as for build.`,
 		Example: `  ccsite share ~/.claude/projects/-home-me-app/0c1d2e3f-….jsonl
-  ccsite share -o bug-hunt.html --theme paper --no-thinking SESSION.jsonl`,
+  ccsite share -o bug-hunt.html --theme paper --no-thinking SESSION.jsonl
+  ccsite share --turns 3-7 -o turns.html SESSION.jsonl`,
 	}
 	f := c.Flags()
 	out := f.StringP("out", "o", "", "write to `FILE` (default: <session>.html in the current folder)")
+	turns := f.String("turns", "", "keep only the turns `FROM-TO` (numbers as on the session page, e.g. 3-7)")
 	themeName, themeDir := themeFlags(f)
 	rf := addRedactFlags(f)
 	f.SortFlags = false
@@ -540,12 +542,20 @@ attached or pasted anywhere. Secrets are redacted as for build.`,
 		if len(paths) != 1 {
 			return usagef("name exactly one session .jsonl file")
 		}
-		return status(runShare(e, paths[0], *out, *themeName, *themeDir, rf))
+		var r *build.TurnRange
+		if *turns != "" {
+			tr, err := build.ParseTurnRange(*turns)
+			if err != nil {
+				return usagef("--turns: %v", err)
+			}
+			r = &tr
+		}
+		return status(runShare(e, paths[0], *out, *themeName, *themeDir, rf, r))
 	}
 	return c
 }
 
-func runShare(e *env, file, target, themeName, themeDir string, rf *redactFlags) int {
+func runShare(e *env, file, target, themeName, themeDir string, rf *redactFlags, turns *build.TurnRange) int {
 	stderr := e.stderr
 	if _, err := theme.Open(themeName, themeDir); err != nil {
 		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
@@ -560,7 +570,7 @@ func runShare(e *env, file, target, themeName, themeDir string, rf *redactFlags)
 		target = strings.TrimSuffix(filepath.Base(file), ".jsonl") + ".html"
 	}
 	home, _ := os.UserHomeDir() // the page shows paths under it as ~/…
-	n, err := build.Share(e.ctx, build.ShareConfig{File: file, Out: target, Theme: themeName, ThemeDir: themeDir, Redact: red, Omit: rf.omit(), Home: home})
+	n, err := build.Share(e.ctx, build.ShareConfig{File: file, Out: target, Theme: themeName, ThemeDir: themeDir, Redact: red, Omit: rf.omit(), Home: home, Turns: turns})
 	if err != nil {
 		fmt.Fprintf(stderr, "ccsite share: %v\n", err)
 		return exitFail

@@ -361,7 +361,7 @@
   function showTarget() {
     var id = location.hash.slice(1);
     try { id = decodeURIComponent(id); } catch (e) { /* keep it raw */ }
-    if (!id) return;
+    if (!id || showRange(id)) return;
     var el = document.getElementById(id);
     if (!el) {
       if (document.querySelector(".conversation > .turn.later")) findLater(id).then(function (e) { if (e) showTarget(); });
@@ -630,6 +630,256 @@
   window.addEventListener("afterprint", function () {
     printed.forEach(function (d) { d.open = false; });
     printed = [];
+  });
+
+  // A range of turns: #t-3..t-7 marks turns 3 to 7 of a session page and
+  // scrolls to the first; ?embed=t-3..t-7 shows only them, in the
+  // conversation view, as a page to put in an <iframe> (the header, the
+  // outline and the other turns hidden; a link back to the whole session;
+  // its height and the turns it shows posted to the page around it).
+  // Shift-click in the outline, or "Embed turns…", gives the link and the
+  // snippet.
+  var RANGE = /^t-(\d+)\.\.(?:t-)?(\d+)$/;
+  function parseRange(s) {
+    var m = RANGE.exec(s || "");
+    if (!m) return null;
+    var a = +m[1], b = +m[2];
+    return a <= b ? { from: a, to: b } : { from: b, to: a };
+  }
+  function rangeName(r) { return "t-" + r.from + "..t-" + r.to; }
+  function turnNumber(id) { var m = /^t-(\d+)$/.exec(id || ""); return m ? +m[1] : -1; }
+  // The page's own turns (not those of a sub-agent shown on a shared page).
+  function ownTurns() {
+    var c = document.querySelector("article.session .conversation");
+    return c ? Array.prototype.slice.call(c.querySelectorAll(":scope > .turn")) : [];
+  }
+  function turnsIn(r) {
+    return ownTurns().filter(function (t) { var n = turnNumber(t.id); return n >= r.from && n <= r.to; });
+  }
+  function turnsLabel(picked) {
+    var a = turnNumber(picked[0].id), b = turnNumber(picked[picked.length - 1].id);
+    return a === b ? "Turn " + a : "Turns " + a + "–" + b;
+  }
+  // The page's address: its canonical one when the site has a base URL
+  // (build --base-url), so a snippet made on a local copy points to the
+  // published page.
+  function pageURL() {
+    var c = document.querySelector('link[rel="canonical"]');
+    return ((c && c.href) || location.href).split("#")[0].split("?")[0];
+  }
+  var embedParam = "";
+  try { embedParam = new URLSearchParams(location.search).get("embed") || ""; } catch (e) { /* old browser */ }
+  var embedding = embedParam !== "";
+  if (embedding) {
+    document.documentElement.setAttribute("data-embed", "");
+    view = "conversation";
+    document.documentElement.setAttribute("data-view", view);
+  }
+  // markRange marks the turns of r (clamped to the session's) and says so
+  // in a status line above them; it returns the first, or null when none
+  // is in r (the status line then says that the range is not there).
+  function markRange(r) {
+    var old = document.querySelectorAll(".in-range");
+    for (var i = 0; i < old.length; i++) old[i].classList.remove("in-range", "range-first", "range-last");
+    var status = document.getElementById("range-status");
+    var turns = ownTurns();
+    if (!turns.length) return null;
+    var fresh = !status;
+    if (fresh) {
+      status = document.createElement("p");
+      status.id = "range-status";
+      status.className = "range-status";
+      status.setAttribute("role", "status");
+    }
+    // A live region is announced when its text changes after it is in the
+    // page: a new one gets its text a moment after.
+    function say(text) {
+      if (fresh) setTimeout(function () { status.textContent = text; }, 100);
+      else status.textContent = text;
+    }
+    var picked = r ? turnsIn(r) : [];
+    if (!picked.length) {
+      turns[0].parentNode.insertBefore(status, turns[0]);
+      say(r ? "Turns " + r.from + "–" + r.to + " are not in this session: it has turns " + turnNumber(turns[0].id) + "–" + turnNumber(turns[turns.length - 1].id) + "." : "");
+      return null;
+    }
+    picked.forEach(function (t) {
+      t.classList.add("in-range");
+      makeTurn(t);
+      var a = document.querySelector('#outline a[data-turn="' + t.id + '"]');
+      if (a) a.classList.add("in-range");
+    });
+    picked[0].classList.add("range-first");
+    picked[picked.length - 1].classList.add("range-last");
+    picked[0].parentNode.insertBefore(status, picked[0]);
+    say(turnsLabel(picked) + " of " + turns.length + " marked.");
+    return picked[0];
+  }
+  // showRange handles a #t-3..t-7 target (showTarget asks it first).
+  function showRange(id) {
+    if (embedding || !RANGE.test(id)) return false;
+    var first = markRange(parseRange(id));
+    function go() {
+      var status = document.getElementById("range-status");
+      if (status) status.scrollIntoView({ block: "start" });
+      if (first) {
+        var o = document.querySelector('#outline a[data-turn="' + first.id + '"]');
+        if (o) o.scrollIntoView({ block: "nearest" });
+      }
+    }
+    go();
+    // On a very long page the turns above are made first, as for any
+    // target below them (findLater), so that the page does not move after.
+    if (first && document.querySelector(".conversation > .turn.later")) makeAll().then(go);
+    return true;
+  }
+  function postHeight() {
+    if (window.parent === window) return;
+    var b = document.body, cs = getComputedStyle(b);
+    var h = b.getBoundingClientRect().height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom);
+    var shown = ownTurns().filter(function (t) { return t.offsetParent !== null; }).map(function (t) { return t.id; });
+    try { window.parent.postMessage({ ccsiteEmbed: 1, height: Math.ceil(h), turns: shown }, "*"); } catch (e) { /* no parent to tell */ }
+  }
+  function embedPage() {
+    var r = parseRange(embedParam), turns = ownTurns();
+    var picked = r ? turnsIn(r) : [];
+    var shown = picked.length ? picked : turns;
+    shown.forEach(function (t) { t.classList.add("embed-shown"); makeTurn(t); });
+    var h1 = document.querySelector("article.session h1");
+    var bar = document.createElement("h1"); // the page's heading: its session's title, which turns
+    bar.className = "embed-bar";
+    var back = document.createElement("a");
+    back.href = pageURL() + (picked.length ? "#" + rangeName({ from: turnNumber(picked[0].id), to: turnNumber(picked[picked.length - 1].id) }) : "");
+    back.target = "_blank";
+    back.rel = "noopener";
+    back.textContent = h1 ? h1.textContent : document.title;
+    bar.appendChild(back);
+    var what = picked.length ? turnsLabel(picked) + " of " + turns.length : (r ? "Turns " + r.from + "–" + r.to + " are not in this session: all " + turns.length + " shown" : "All " + turns.length + " turns");
+    bar.appendChild(document.createTextNode(" · " + what + " · Claude Code session"));
+    var main = document.getElementById("main");
+    if (main) main.insertBefore(bar, main.firstChild);
+    postHeight();
+    if (window.ResizeObserver) new ResizeObserver(postHeight).observe(document.body);
+    window.addEventListener("load", postHeight);
+  }
+
+  // The dialog: from and to, the link to the range and the snippet.
+  function htmlAttr(s) { return s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); }
+  var SIZER = '<script>addEventListener("message",function(e){var d=e.data;if(!d||d.ccsiteEmbed!==1)return;' +
+    'document.querySelectorAll("iframe").forEach(function(f){if(f.contentWindow===e.source)f.style.height=d.height+"px"})})</' + 'script>';
+  function embedSnippet(r) {
+    var h1 = document.querySelector("article.session h1");
+    var title = (h1 ? h1.textContent : document.title) + ", turns " + r.from + "–" + r.to;
+    return '<iframe src="' + htmlAttr(pageURL() + "?embed=" + rangeName(r)) + '" title="' + htmlAttr(title) +
+      '" width="100%" height="480" style="border:1px solid #8888;border-radius:8px" loading="lazy"></iframe>\n' + SIZER;
+  }
+  function field(d, label, tag, cls) {
+    var p = document.createElement("p");
+    var l = document.createElement("label");
+    l.textContent = label;
+    var f = document.createElement(tag);
+    f.className = cls;
+    f.readOnly = true;
+    if (tag === "textarea") f.rows = 4;
+    f.id = "embed-" + cls;
+    l.htmlFor = f.id;
+    var copy = document.createElement("button");
+    copy.type = "button";
+    copy.className = "copy-text";
+    copy.textContent = "Copy";
+    copy.setAttribute("aria-label", "Copy " + label.toLowerCase());
+    p.appendChild(l);
+    p.appendChild(f);
+    p.appendChild(copy);
+    d.appendChild(p);
+    return f;
+  }
+  function embedDialog(r) {
+    var d = document.getElementById("embed-dialog");
+    var turns = ownTurns();
+    if (!turns.length) return;
+    var lo = turnNumber(turns[0].id), hi = turnNumber(turns[turns.length - 1].id);
+    if (!d) {
+      d = document.createElement("dialog");
+      d.id = "embed-dialog";
+      d.setAttribute("aria-labelledby", "embed-title");
+      var h = document.createElement("h2");
+      h.id = "embed-title";
+      h.textContent = "Embed turns";
+      d.appendChild(h);
+      var p = document.createElement("p");
+      p.className = "embed-range";
+      ["from", "to"].forEach(function (k) {
+        var l = document.createElement("label");
+        l.textContent = k === "from" ? "From turn " : " to ";
+        var i = document.createElement("input");
+        i.type = "number";
+        i.name = k;
+        i.min = lo;
+        i.max = hi;
+        l.appendChild(i);
+        p.appendChild(l);
+        i.addEventListener("input", function () { fillDialog(d); });
+      });
+      d.appendChild(p);
+      field(d, "Link to these turns", "input", "link");
+      field(d, "Snippet to paste (an iframe)", "textarea", "snippet");
+      var note = document.createElement("p");
+      note.className = "muted small";
+      note.textContent = "The snippet's script sizes the frame to the turns; without it the frame is 480 px high and scrolls. ";
+      var open = document.createElement("a");
+      open.className = "embed-preview";
+      open.target = "_blank";
+      open.rel = "noopener";
+      open.textContent = "Open the embedded page";
+      note.appendChild(open);
+      d.appendChild(note);
+      var close = document.createElement("button");
+      close.type = "button";
+      close.textContent = "Close";
+      close.addEventListener("click", function () { d.close(); });
+      d.appendChild(close);
+      document.body.appendChild(d);
+    }
+    r = r || { from: lo, to: Math.min(hi, lo + 4) };
+    d.querySelector("input[name=from]").value = Math.max(lo, Math.min(r.from, hi));
+    d.querySelector("input[name=to]").value = Math.max(lo, Math.min(r.to, hi));
+    fillDialog(d);
+    if (!d.open) { if (d.showModal) d.showModal(); else d.setAttribute("open", ""); }
+  }
+  function fillDialog(d) {
+    var r = parseRange("t-" + (parseInt(d.querySelector("input[name=from]").value, 10) || 0) + "..t-" + (parseInt(d.querySelector("input[name=to]").value, 10) || 0));
+    var link = pageURL() + "#" + rangeName(r), snippet = embedSnippet(r);
+    var l = d.querySelector(".link"), s = d.querySelector(".snippet");
+    l.value = link;
+    l.nextElementSibling.setAttribute("data-copy", link);
+    s.value = snippet;
+    s.nextElementSibling.setAttribute("data-copy", snippet);
+    d.querySelector(".embed-preview").href = pageURL() + "?embed=" + rangeName(r);
+  }
+  // Shift-click in the outline: the turns from the last one clicked (or
+  // the one the address names) to this one.
+  var rangeStart = -1;
+  document.addEventListener("click", function (ev) {
+    var t = ev.target;
+    if (!(t instanceof Element)) return;
+    if (t.closest("button.embed-open")) { embedDialog(null); return; }
+    var a = t.closest("#outline a[data-turn]");
+    if (!a) return;
+    var n = turnNumber(a.getAttribute("data-turn"));
+    if (!ev.shiftKey) { rangeStart = n; return; }
+    ev.preventDefault();
+    var from = rangeStart >= 0 ? rangeStart : turnNumber(location.hash.slice(1));
+    if (from < 0) from = n;
+    var r = parseRange("t-" + from + "..t-" + n);
+    markRange(r);
+    try { history.replaceState(null, "", "#" + rangeName(r)); } catch (e) { /* a file: URL some browsers will not rewrite */ }
+    embedDialog(r);
+  }, true);
+  document.addEventListener("DOMContentLoaded", function () {
+    if (embedding) { embedPage(); return; }
+    var b = document.querySelector(".embed-turns");
+    if (b && ownTurns().length) b.hidden = false;
   });
 
   window.addEventListener("hashchange", showTarget);

@@ -34,6 +34,8 @@ type ShareConfig struct {
 	// Home is the home folder of whoever shares ("" for none): paths under
 	// it are shown as ~/… (Config.Home).
 	Home string
+	// Turns, when set, keeps only those turns (share --turns 3-7).
+	Turns *TurnRange
 }
 
 // Share writes one session as one self-contained HTML file: styles, script
@@ -122,6 +124,13 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 		body.Embeds = append(body.Embeds, render.Embed{Anchor: anchor, Body: ab})
 		n++
 	}
+	title := s.Title
+	if cfg.Turns != nil {
+		if err := keepTurns(body, s, *cfg.Turns); err != nil {
+			return 0, fmt.Errorf("%s: %w", cfg.File, err)
+		}
+		title, n = body.Title, len(body.Embeds)
+	}
 	css, err := th.Asset("style.css")
 	if err != nil {
 		return 0, err
@@ -131,7 +140,7 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	p := &render.Page{Path: page, Title: s.Title, Kind: "session", Body: body, Single: true,
+	p := &render.Page{Path: page, Title: title, Kind: "session", Body: body, Single: true,
 		InlineCSS: template.CSS(string(withCodeStyles(css)) + "\n" + string(themeCSS)),
 		InlineJS:  template.JS(strings.ReplaceAll(string(js), "</script", `<\/script`))}
 	var buf bytes.Buffer
