@@ -618,6 +618,49 @@
   }
   document.addEventListener("DOMContentLoaded", historyFilter);
 
+  // "Compare with…" on a session page: the list of the other sessions
+  // (compare-index.js, beside compare.html, loaded as a script: fetch is
+  // blocked from file://) when the field is first used, this project's
+  // unless "whole archive" is ticked; a title typed is turned into its id.
+  function compareWith() {
+    var form = document.querySelector("form.compare-with");
+    if (!form) return;
+    var input = form.querySelector("input[name=b]"), list = form.querySelector("datalist");
+    var all = form.querySelector("input[name=all]"), self = form.querySelector("input[name=a]").value;
+    var project = form.getAttribute("data-project") || "", entries = null, asked = false;
+    function fill() {
+      if (!entries) return;
+      list.textContent = "";
+      entries.forEach(function (e) {
+        if (e.id === self || (!all.checked && e.project !== project)) return;
+        var o = document.createElement("option");
+        o.value = e.id;
+        o.label = e.title + (all.checked ? " · " + e.project : "") + (e.start ? " · " + e.start.slice(0, 10) : "");
+        list.appendChild(o);
+      });
+    }
+    function ask() {
+      if (asked) return;
+      asked = true;
+      window.ccsiteCompareIndex = function (es) { entries = es; fill(); };
+      var sc = document.createElement("script");
+      sc.src = form.getAttribute("action").replace(/[^\/]*$/, "compare-index.js");
+      document.head.appendChild(sc);
+    }
+    input.addEventListener("focus", ask);
+    input.addEventListener("input", ask);
+    all.addEventListener("change", fill);
+    form.addEventListener("submit", function () {
+      var v = input.value.trim().toLowerCase();
+      (entries || []).some(function (e) {
+        if (e.id !== self && e.title.toLowerCase() === v) { input.value = e.id; return true; }
+        return false;
+      });
+      all.disabled = true; // not a parameter of the compare page
+    });
+  }
+  document.addEventListener("DOMContentLoaded", compareWith);
+
   // Printing shows everything: open every closed <details>, then restore.
   var printed = [];
   // In the conversation view the tool calls stay one line on paper too.
