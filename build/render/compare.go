@@ -36,16 +36,16 @@ type Facts struct {
 	Active     string      `json:"active"`
 	ActiveMs   int64       `json:"activeMs"`
 	// Split sums the turns' time: model, tools, waiting and idle (ms).
-	Split     FactsSplit   `json:"split"`
-	Turns     int          `json:"turns"`
-	Messages  int          `json:"messages"`
-	ToolCalls int          `json:"toolCalls"`
-	Tools     []NameCount  `json:"tools,omitempty"`
-	Errors    int          `json:"errors"`
-	Agents    int          `json:"agents"`
-	Files     []FactsFile  `json:"files,omitempty"`
+	Split     FactsSplit    `json:"split"`
+	Turns     int           `json:"turns"`
+	Messages  int           `json:"messages"`
+	ToolCalls int           `json:"toolCalls"`
+	Tools     []NameCount   `json:"tools,omitempty"`
+	Errors    int           `json:"errors"`
+	Agents    int           `json:"agents"`
+	Files     []FactsFile   `json:"files,omitempty"`
 	Commits   []FactsCommit `json:"commits,omitempty"`
-	TurnList  []FactsTurn  `json:"turnList"`
+	TurnList  []FactsTurn   `json:"turnList"`
 }
 
 // FactsTokens are a session's token counts; Text spells them as its page
