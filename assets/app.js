@@ -628,13 +628,17 @@
     var input = form.querySelector("input[name=b]"), list = form.querySelector("datalist");
     var all = form.querySelector("input[name=all]"), self = form.querySelector("input[name=a]").value;
     var project = form.getAttribute("data-project") || "", entries = null, asked = false;
+    // A session id two pages share (a file copied under another name) is
+    // told apart by its page.
+    var count = {};
+    function key(e) { return count[e.id] > 1 ? e.page : e.id; }
     function fill() {
       if (!entries) return;
       list.textContent = "";
       entries.forEach(function (e) {
-        if (e.id === self || (!all.checked && e.project !== project)) return;
+        if (key(e) === self || (!all.checked && e.project !== project)) return;
         var o = document.createElement("option");
-        o.value = e.id;
+        o.value = key(e);
         o.label = e.title + (all.checked ? " · " + e.project : "") + (e.start ? " · " + e.start.slice(0, 10) : "");
         list.appendChild(o);
       });
@@ -642,7 +646,16 @@
     function ask() {
       if (asked) return;
       asked = true;
-      window.ccsiteCompareIndex = function (es) { entries = es; fill(); };
+      window.ccsiteCompareIndex = function (es) {
+        entries = es;
+        es.forEach(function (e) { count[e.id] = (count[e.id] || 0) + 1; });
+        if (count[self] > 1) {
+          var here = decodeURIComponent(location.pathname);
+          es.forEach(function (e) { if (e.id === self && here.slice(-e.page.length - 1) === "/" + e.page) self = e.page; });
+          form.querySelector("input[name=a]").value = self;
+        }
+        fill();
+      };
       var sc = document.createElement("script");
       sc.src = form.getAttribute("action").replace(/[^\/]*$/, "compare-index.js");
       document.head.appendChild(sc);
@@ -653,7 +666,7 @@
     form.addEventListener("submit", function () {
       var v = input.value.trim().toLowerCase();
       (entries || []).some(function (e) {
-        if (e.id !== self && e.title.toLowerCase() === v) { input.value = e.id; return true; }
+        if (key(e) !== self && e.title.toLowerCase() === v) { input.value = key(e); return true; }
         return false;
       });
       all.disabled = true; // not a parameter of the compare page

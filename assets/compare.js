@@ -72,9 +72,11 @@
   function fillList(root) {
     var dl = root.querySelector("datalist");
     if (!dl || !index) return;
+    var count = {};
+    index.forEach(function (e) { count[e.id] = (count[e.id] || 0) + 1; });
     index.forEach(function (e) {
       var o = el("option");
-      o.value = e.id;
+      o.value = count[e.id] > 1 ? e.page : e.id; // an id two pages share: the page
       o.label = e.title + " · " + e.project + (e.start ? " · " + e.start.slice(0, 10) : "");
       dl.appendChild(o);
     });

@@ -73,7 +73,8 @@ func checkSite(t *testing.T, out string) (pages int) {
 						}
 					}
 					ok := strings.HasSuffix(src, "assets/app.js") ||
-						rel(out, p) == "search.html" && (src == "assets/search.js" || src == "search/api.js")
+						rel(out, p) == "search.html" && (src == "assets/search.js" || src == "search/api.js") ||
+						rel(out, p) == "compare.html" && src == "assets/compare.js"
 					if !ok {
 						t.Errorf("%s: a <script> that is not the site's own (src=%q)", rel(out, p), src)
 					}
