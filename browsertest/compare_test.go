@@ -250,3 +250,23 @@ func TestCompareShots(t *testing.T) {
 	}
 	tb.assertClean("shots")
 }
+
+// TestCompareAxe audits the compare page (the fork and its parent, the
+// shared turns opened) and a session page with its "Compare with…"
+// control with axe-core, light and dark, 1280 and 375 px.
+func TestCompareAxe(t *testing.T) {
+	s := compareSite(t)
+	t.Parallel()
+	src, err := os.ReadFile(axeScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := newTab(t)
+	s.openIn(tb)
+	axeMatrix(t, tb, string(src), []axePage{
+		{kind: "compare", url: compareURL(s, "file", forkParent, forkChild),
+			ready: `document.querySelector(".cmp-diverge") !== null && (document.querySelector(".cmp-shared").open = true)`},
+		{kind: "compare-unrelated", url: compareURL(s, "file", notesID, forkParent), ready: `document.querySelector(".cmp-apart") !== null`},
+		{kind: "session-compare-with", url: s.url("file", link.Session(forkProject, forkChild)), shows: `!!document.querySelector("form.compare-with")`},
+	}, tabTimeout)
+}
