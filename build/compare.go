@@ -51,13 +51,18 @@ func compareIndex(pl *sitePlan, units map[string]*unit) []byte {
 	return render.CompareIndexJS(entries)
 }
 
-// writeCompare writes the compare page (through write, as the other list
-// pages) and the compare index.
-func writeCompare(w *siteWriter, pl *sitePlan, units map[string]*unit, write func(*render.Page) error) error {
-	if err := write(comparePage()); err != nil {
+// writeCompare writes the compare page and the compare index. The page
+// is a tool of the site, as its assets are: not counted among its pages
+// nor listed in the sitemap (without a query it compares nothing).
+func writeCompare(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, units map[string]*unit) error {
+	page, err := renderPage(ts, cfg, comparePage())
+	if err != nil {
 		return err
 	}
-	_, err := w.write(link.CompareIndex(), compareIndex(pl, units))
+	if _, err := w.write(link.Compare(), page); err != nil {
+		return err
+	}
+	_, err = w.write(link.CompareIndex(), compareIndex(pl, units))
 	return err
 }
 
