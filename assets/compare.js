@@ -322,6 +322,8 @@
   function align(ta, tb) {
     var k = 0;
     while (k < ta.length && k < tb.length && same(ta[k], tb[k])) k++;
+    // Bookkeeping before the first prompt alone is no shared start.
+    if (!ta.slice(0, k).some(function (t) { return t.hasPrompt; })) k = 0;
     var ra = ta.slice(k), rb = tb.slice(k), rows = [];
     var n = ra.length, m = rb.length;
     var L = null;

@@ -147,7 +147,7 @@ func SessionFacts(s *session.Session, v *SessionView, page string) Facts {
 			}
 			for _, p := range a.Parts {
 				if tool, ok := p.Data.(ToolView); ok && p.Kind == "tool" {
-					edits[tool.ID] = [2]int{tool.Fold.Added, tool.Fold.Removed}
+					edits[tool.ID] = editLines(tool)
 					if tool.Status == "error" {
 						errs[tv.Index]++
 					}
@@ -171,6 +171,18 @@ func SessionFacts(s *session.Session, v *SessionView, page string) Facts {
 		f.Errors += n
 	}
 	return f
+}
+
+// editLines is what a file card counts of the lines a call added and
+// removed: its diff's, or a file written whole (no diff) its lines.
+func editLines(t ToolView) [2]int {
+	if t.Fold.Added > 0 || t.Fold.Removed > 0 {
+		return [2]int{t.Fold.Added, t.Fold.Removed}
+	}
+	if fv, ok := t.Data.(FileView); ok && t.Name == "Write" && fv.Diff == "" {
+		return [2]int{fv.Lines, 0}
+	}
+	return [2]int{}
 }
 
 // filesFacts lists the files s changed with the lines its edits added and
