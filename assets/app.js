@@ -660,6 +660,17 @@
       sc.src = form.getAttribute("action").replace(/[^\/]*$/, "compare-index.js");
       document.head.appendChild(sc);
     }
+    // A session that continues another (a resume, a fork): compare the
+    // two at once, each named by its page.
+    var from = document.querySelector("a.continued-from"), base = form.action.replace(/[^\/?#]*([?#].*)?$/, "");
+    if (from && from.href.indexOf(base) === 0 && location.href.indexOf(base) === 0) {
+      var page = function (u) { return decodeURIComponent(u.slice(base.length).split(/[?#]/)[0]); };
+      var direct = document.createElement("a");
+      direct.className = "compare-continued";
+      direct.href = form.action + "?a=" + encodeURIComponent(page(from.href)) + "&b=" + encodeURIComponent(page(location.href));
+      direct.textContent = "or with the session it continues";
+      form.appendChild(direct);
+    }
     input.addEventListener("focus", ask);
     input.addEventListener("input", ask);
     all.addEventListener("change", fill);

@@ -140,7 +140,8 @@ func TestCompare(t *testing.T) {
 
 // TestCompareWith uses a session page's "Compare with…" control: its list
 // holds this project's other sessions (the whole archive's when ticked),
-// and a title typed leads to compare.html?a=this&b=that.
+// and a title typed leads to compare.html?a=this&b=that; the fork's page
+// (it continues its parent) links to the two compared at once.
 func TestCompareWith(t *testing.T) {
 	s := compareSite(t)
 	t.Parallel()
@@ -156,6 +157,10 @@ func TestCompareWith(t *testing.T) {
 			if strings.Join(opts, ",") != forkParent {
 				t.Errorf("this project's other sessions: %q, want the parent alone", opts)
 			}
+			direct := eval[string](tb, `document.querySelector("a.compare-continued").search`)
+			if want := "?a=" + url.QueryEscape(link.Session(forkProject, forkParent)) + "&b=" + url.QueryEscape(link.Session(forkProject, forkChild)); direct != want {
+				t.Errorf("the link to compare with the session it continues: %q, want %q", direct, want)
+			}
 			tb.click(".compare-scope input")
 			if n := eval[int](tb, `document.querySelectorAll("#compare-b-list option").length`); n < 5 {
 				t.Errorf("the whole archive lists %d sessions", n)
@@ -166,6 +171,12 @@ func TestCompareWith(t *testing.T) {
 			q := eval[string](tb, `location.search`)
 			if q != "?a="+forkChild+"&b="+forkParent {
 				t.Errorf("the control led to %q", q)
+			}
+			tb.open(s.url(scheme, link.Session(forkProject, forkChild)))
+			tb.click("a.compare-continued")
+			tb.waitAcross(`location.pathname.endsWith("/compare.html") && document.querySelector(".cmp-diverge") !== null`)
+			if got := eval[string](tb, `document.querySelector(".cmp-diverge").textContent`); got != "They diverge at turn 4." {
+				t.Errorf("compared with the session it continues: %q", got)
 			}
 			tb.assertClean(scheme)
 		})
