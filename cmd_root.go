@@ -78,7 +78,7 @@ func newRoot(e *env) *cobra.Command {
 	root.SuggestionsMinimumDistance = 2
 	root.SetVersionTemplate("ccsite {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err.Error()} })
-	root.AddCommand(newBuildCmd(e), newShareCmd(e), newThemeCmd(e), newSearchCmd(e), newServeCmd(e),
+	root.AddCommand(newBuildCmd(e), newShareCmd(e), newCompareCmd(e), newThemeCmd(e), newSearchCmd(e), newServeCmd(e),
 		newInspectCmd(e), newUsageCmd(e), newForgetCmd(e), newArchiveCmd(e), newHookCmd(e), newVersionCmd(e), newReviewCmd(e))
 	// "completion" with no shell or an unknown one is a usage error too.
 	root.InitDefaultCompletionCmd()

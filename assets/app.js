@@ -618,6 +618,73 @@
   }
   document.addEventListener("DOMContentLoaded", historyFilter);
 
+  // "Compare with…" on a session page: the list of the other sessions
+  // (compare-index.js, beside compare.html, loaded as a script: fetch is
+  // blocked from file://) when the field is first used, this project's
+  // unless "whole archive" is ticked; a title typed is turned into its id.
+  function compareWith() {
+    var form = document.querySelector("form.compare-with");
+    if (!form) return;
+    var input = form.querySelector("input[name=b]"), list = form.querySelector("datalist");
+    var all = form.querySelector("input[name=all]"), self = form.querySelector("input[name=a]").value;
+    var project = form.getAttribute("data-project") || "", entries = null, asked = false;
+    // A session id two pages share (a file copied under another name) is
+    // told apart by its page.
+    var count = {};
+    function key(e) { return count[e.id] > 1 ? e.page : e.id; }
+    function fill() {
+      if (!entries) return;
+      list.textContent = "";
+      entries.forEach(function (e) {
+        if (key(e) === self || (!all.checked && e.project !== project)) return;
+        var o = document.createElement("option");
+        o.value = key(e);
+        o.label = e.title + (all.checked ? " · " + e.project : "") + (e.start ? " · " + e.start.slice(0, 10) : "");
+        list.appendChild(o);
+      });
+    }
+    function ask() {
+      if (asked) return;
+      asked = true;
+      window.ccsiteCompareIndex = function (es) {
+        entries = es;
+        es.forEach(function (e) { count[e.id] = (count[e.id] || 0) + 1; });
+        if (count[self] > 1) {
+          var here = decodeURIComponent(location.pathname);
+          es.forEach(function (e) { if (e.id === self && here.slice(-e.page.length - 1) === "/" + e.page) self = e.page; });
+          form.querySelector("input[name=a]").value = self;
+        }
+        fill();
+      };
+      var sc = document.createElement("script");
+      sc.src = form.getAttribute("action").replace(/[^\/]*$/, "compare-index.js");
+      document.head.appendChild(sc);
+    }
+    // A session that continues another (a resume, a fork): compare the
+    // two at once, each named by its page.
+    var from = document.querySelector("a.continued-from"), base = form.action.replace(/[^\/?#]*([?#].*)?$/, "");
+    if (from && from.href.indexOf(base) === 0 && location.href.indexOf(base) === 0) {
+      var page = function (u) { return decodeURIComponent(u.slice(base.length).split(/[?#]/)[0]); };
+      var direct = document.createElement("a");
+      direct.className = "compare-continued";
+      direct.href = form.action + "?a=" + encodeURIComponent(page(from.href)) + "&b=" + encodeURIComponent(page(location.href));
+      direct.textContent = "or with the session it continues";
+      form.appendChild(direct);
+    }
+    input.addEventListener("focus", ask);
+    input.addEventListener("input", ask);
+    all.addEventListener("change", fill);
+    form.addEventListener("submit", function () {
+      var v = input.value.trim().toLowerCase();
+      (entries || []).some(function (e) {
+        if (key(e) !== self && e.title.toLowerCase() === v) { input.value = key(e); return true; }
+        return false;
+      });
+      all.disabled = true; // not a parameter of the compare page
+    });
+  }
+  document.addEventListener("DOMContentLoaded", compareWith);
+
   // Printing shows everything: open every closed <details>, then restore.
   var printed = [];
   // In the conversation view the tool calls stay one line on paper too.

@@ -239,6 +239,9 @@ func writeLists(cfg Config, ts *render.Templates, w *siteWriter, pl *sitePlan, u
 			return pages, rendered, err
 		}
 	}
+	if err := writeCompare(cfg, ts, w, pl, units); err != nil {
+		return pages, rendered, err
+	}
 	err = write(&render.Page{Path: link.Index(), Title: "All projects", Kind: "index", Body: home})
 	return pages, rendered, err
 }

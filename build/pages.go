@@ -197,6 +197,8 @@ func (r *renderer) session(res *rendered) {
 	body := rb.Session(treeView(s, nil), project, links)
 	u.Git = r.plan.hist.gitOf(s)
 	r.withCommits(body, u.Git, page, pp)
+	body.Compare = link.Rel(page, link.Compare())
+	res.files = append(res.files, outFile{path: link.Facts(page), data: render.FactsJS(render.SessionFacts(s, body, page))})
 	r.page(res, u, page, "session", s.Title, nil, body, sizeHint(s, ""))
 	r.docs(res, s, page, project)
 	r.commitDocs(res, u, page, project)

@@ -15,6 +15,16 @@ func Index() string { return "index.html" }
 // Search is the search page.
 func Search() string { return "search.html" }
 
+// Compare is the page comparing two sessions (compare.html?a=…&b=…).
+func Compare() string { return "compare.html" }
+
+// CompareIndex is the script listing every session for the compare page.
+func CompareIndex() string { return "compare-index.js" }
+
+// Facts is the script of a session's figures (for the compare page),
+// beside its page.
+func Facts(page string) string { return Export(page, ".facts.js") }
+
 // Project is a project's page.
 func Project(project string) string { return project + "/index.html" }
 

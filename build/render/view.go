@@ -155,6 +155,9 @@ type SessionView struct {
 	// History its project's history page ("" without).
 	Commits []CommitView
 	History string
+	// Compare is the compare page's URL ("" where there is none: a
+	// shared file).
+	Compare string
 }
 
 // Embed is a sub-agent shown inside its parent's page.
