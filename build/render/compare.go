@@ -122,7 +122,11 @@ type FactsTurn struct {
 // SessionFacts makes the figures of s from v, its page's view (Builder.Session
 // of s); page is the page's path from the site's root ("" for none).
 func SessionFacts(s *session.Session, v *SessionView, page string) Facts {
-	f := Facts{ID: s.ID, Title: s.Title, Project: v.Project, Page: page, Agent: "Claude Code",
+	agent := "Claude Code"
+	if s.AgentName != "" {
+		agent = s.AgentName
+	}
+	f := Facts{ID: s.ID, Title: s.Title, Project: v.Project, Page: page, Agent: agent,
 		Versions: v.Versions, Models: v.Models, Start: v.Start, End: v.End,
 		Cost: v.Cost, CostOwn: v.Cost, CostAgents: v.CostAgents, Active: v.Active, ActiveMs: s.Active.Milliseconds(),
 		Turns: len(v.Turns), Messages: s.Stats.Messages, ToolCalls: s.Stats.ToolCalls, Tools: v.Tools,

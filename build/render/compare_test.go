@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ccsite/build/render"
+	"ccsite/build/session"
 )
 
 // TestFactsJSEscapes: no text of a transcript can end the facts script or
@@ -48,5 +49,17 @@ func TestPromptHash(t *testing.T) {
 	}
 	if h := render.PromptHash(" \n"); h != "" {
 		t.Errorf("an empty prompt hashes to %q", h)
+	}
+}
+
+// TestFactsAgent: a session of another agent is compared under its own
+// name, not Claude Code's.
+func TestFactsAgent(t *testing.T) {
+	s := &session.Session{ID: "x", AgentName: "Codex"}
+	if f := render.SessionFacts(s, &render.SessionView{}, ""); f.Agent != "Codex" {
+		t.Errorf("agent %q, want Codex", f.Agent)
+	}
+	if f := render.SessionFacts(&session.Session{ID: "y"}, &render.SessionView{}, ""); f.Agent != "Claude Code" {
+		t.Errorf("agent %q, want Claude Code", f.Agent)
 	}
 }
