@@ -122,18 +122,28 @@ files() {
 	set +f
 }
 
+# Build folders are moved to WORK/trash and removed at the end, not before
+# the next build: on ext4, in the minutes after files are deleted, making a
+# file costs the kernel a check of the inodes they freed (see bench.sh); a
+# Gemini CLI tree's site is ~4,000 files, and a build right after the last
+# one's removal spent a third of its CPU making files.
+trash="$WORK/trash"
+rm -rf "$trash"
+mkdir -p "$trash"
+trap 'rm -rf "$trash"' EXIT
+
 declare -A tree=([claude]=$CLAUDE_DIR [codex]=$WORK/codex-tree [gemini]=$WORK/gemini-tree)
 declare -A cpu
 order=(claude codex gemini)
 for run in $(seq 1 "$RUNS"); do
 	for a in "${order[@]}"; do
 		d="$WORK/run-$a-$run"
-		rm -rf "$d"
+		[ -e "$d" ] && mv "$d" "$trash/$(date +%s%N)"
 		mkdir -p "$d/state" "$d/cache"
 		CCSITE_STATE_HOME="$d/state" XDG_CACHE_HOME="$d/cache" \
 			/usr/bin/time -f '%U %S' -o "$d/time" "$bin" build --quiet -o "$d/site" "${tree[$a]}" >/dev/null
 		cpu[$a]+="$(awk '{printf "%.2f", $1 + $2}' "$d/time") "
-		rm -rf "$d"
+		mv "$d" "$trash/$a-$run"
 	done
 done
 
