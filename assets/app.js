@@ -506,7 +506,9 @@
     var b = ev.target.closest && ev.target.closest("button.agent-facet");
     if (b) filterAgent(b.getAttribute("data-agent"));
   });
-  if (/^#agent=/.test(location.hash)) filterAgent(decodeURIComponent(location.hash.slice(7)));
+  document.addEventListener("DOMContentLoaded", function () {
+    if (/^#agent=/.test(location.hash)) filterAgent(decodeURIComponent(location.hash.slice(7)));
+  });
 
   // Keyboard: j/k next/previous message, t all thinking, / search or
   // filter, ? this help.

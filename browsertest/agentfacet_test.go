@@ -50,6 +50,11 @@ func TestAgentFacet(t *testing.T) {
 			t.Errorf("%s: pressed twice, rows of %q, want all %q", c.page, got, all)
 		}
 	}
+	// #agent=KEY in the address presses that agent's button.
+	tb.page("http", "index.html#agent=codex")
+	if got := shown("table.recent-sessions"); got != "Codex" {
+		t.Errorf("index.html#agent=codex: rows of %q", got)
+	}
 	// With words in the filter box: both must match.
 	tb.page("http", webapp)
 	tb.click(`button.agent-facet[data-agent="codex"]`)
