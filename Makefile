@@ -15,7 +15,7 @@ ARGS     ?=
 # (pure Go, no cgo) with this tag: ~10x faster than Go's regexp.
 TAGS     ?= gore2regex
 
-.PHONY: all build run test fuzz golden bench vet fmt clean
+.PHONY: all build run test fuzz golden bench bench-agents vet fmt clean
 
 all: build
 
@@ -50,9 +50,20 @@ golden:
 # and writes it to $WORK/bench.md. Exit 0 unless a build fails. Knobs:
 # SMALL_DIR, BIG_DIR, DIR=tree (only that tree), SMALL=1 (corpus tree only),
 # COPIES, RUNS, COLD_RUNS, WARM_RUNS, NOOP_RUNS, WORK, KEEP=1, GOBENCH=1
-# (see scripts/bench.sh).
+# (see scripts/bench.sh). Then bench-agents.
 bench:
 	GO=$(GO) TAGS=$(TAGS) bash scripts/bench.sh
+	$(MAKE) bench-agents
+
+# Cold build CPU per 100 MB of Claude Code's corpus tree (SMALL_DIR), and of
+# ~100 MB trees of Codex and Gemini CLI sessions made by repeating the samples
+# in AGENTS (default /work/shared/agents; skipped without them): a row per
+# agent, met when Codex's and Gemini's cost per MB is at most Claude Code's.
+# Knobs: AGENTS, CLAUDE_DIR, WORK, TARGET_MB, RUNS (see scripts/bench-agents.sh).
+bench-agents:
+	@if [ -d "$${AGENTS:-/work/shared/agents}/codex" ]; then \
+		GO=$(GO) TAGS=$(TAGS) CLAUDE_DIR=$${CLAUDE_DIR:-$${SMALL_DIR:-/tmp/ccsite-bench-0}} bash scripts/bench-agents.sh; \
+	else echo "bench-agents: no samples in $${AGENTS:-/work/shared/agents}: not run"; fi
 
 vet:
 	$(GO) vet ./...

@@ -640,8 +640,8 @@ func newSearchCmd(e *env) *cobra.Command {
 		Short: "Search a built site's index",
 		Long: `Search a built site's index (kept in its state folder): all words must
 match, the last one also as a prefix; "quoted phrases"; and filters, as flags
-or inline: project:P session:ID tool:T role:R model:M after:YYYY-MM-DD
-before:YYYY-MM-DD. Roles: ` + strings.Join(search.Roles, ", ") + `.`,
+or inline: project:P session:ID tool:T role:R model:M agent:A after:YYYY-MM-DD
+before:YYYY-MM-DD. Roles: ` + strings.Join(search.Roles, ", ") + `. Agents: ` + strings.Join(agentKeys(), ", ") + `.`,
 		Example: `  ccsite search retry budget
   ccsite search '"connection refused" tool:Bash after:2026-01-01'
   ccsite search --site public --role prompt -n 5 --json deploy`,
@@ -706,6 +706,9 @@ func runSearch(e *env, sf searchFlags, words []string) int {
 		what := h.Role
 		if h.Tool != "" {
 			what += " " + h.Tool
+		}
+		if h.Agent != "" && h.Agent != agents.All[0].Key {
+			what = h.Agent + " " + what
 		}
 		fmt.Fprintf(stdout, "%d. %s  [%s · %s · %s]\n   %s\n   %s\n", i+1, h.Title, archive.ShortName(h.Project), what,
 			h.Time.UTC().Format("2006-01-02 15:04"), plainSnippet(h.Snippet), filepath.Join(*sf.site, filepath.FromSlash(h.Page))+"#"+h.Anchor)

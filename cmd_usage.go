@@ -13,9 +13,11 @@ import (
 	"strings"
 
 	"ccsite/build"
+	"ccsite/build/agents"
 	"ccsite/build/archive"
 	"ccsite/build/pricing"
 	"ccsite/build/session"
+	"ccsite/search"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
@@ -84,7 +86,7 @@ func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
 func newUsageCmd(e *env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "usage [flags] [PATH...]",
-		Short: "Print tokens and their cost per day, project, session or model",
+		Short: "Print tokens and their cost per day, project, session, model or agent",
 		Long: `Print tokens (input, output, cache writes, cache reads) and their cost per
 group and in total, without building a site. Each API response counts once,
 sub-agents with their session, the advisor tool's calls at the advisor's
@@ -92,14 +94,16 @@ model; a model with no price is unknown ("?"), never $0. Output counts that
 Claude Code recorded only in part make the output a lower bound: the line
 under the table says how many, with an estimate. Prices are the dated table
 in build/pricing/pricing.json; --pricing FILE (same format) replaces or adds
-models. Days are UTC. On a terminal, numbers have thousands separators; to a
+models. Days are UTC; --by agent has a row per coding agent (claude, codex,
+gemini). On a terminal, numbers have thousands separators; to a
 pipe or a file, and with --json or --csv, they are plain digits.`,
 		Example: `  ccsite usage
   ccsite usage --by model --json
+  ccsite usage --by agent
   ccsite usage --by project --csv ~/old-projects > cost.csv`,
 	}
 	f := c.Flags()
-	by := f.StringP("by", "b", "day", "group by day (UTC), project, session or model")
+	by := f.StringP("by", "b", "day", "group by day (UTC), project, session, model or agent")
 	asJSON := f.BoolP("json", "j", false, "write one JSON document")
 	asCSV := f.Bool("csv", false, "write CSV")
 	pricingFile := f.String("pricing", "", "prices from `FILE` (pricing.json format) over the embedded ones")
@@ -107,9 +111,9 @@ pipe or a file, and with --json or --csv, they are plain digits.`,
 	f.SortFlags = false
 	c.RunE = func(c *cobra.Command, paths []string) error {
 		switch *by {
-		case "day", "project", "session", "model":
+		case "day", "project", "session", "model", "agent":
 		default:
-			return usagef("--by %q: want day, project, session or model", *by)
+			return usagef("--by %q: want day, project, session, model or agent", *by)
 		}
 		if *asJSON && *asCSV {
 			return usagef("--json and --csv exclude each other")
@@ -219,6 +223,11 @@ func collectUsage(ctx context.Context, paths []string, by string, table *pricing
 					key = r.Model
 					if key == "" {
 						key = "(none)"
+					}
+				case "agent":
+					key = search.AgentKey(s.AgentName)
+					if a := agents.ByKey(key); a != nil {
+						titles[key] = a.Name
 					}
 				}
 				add(key, r.Cost)

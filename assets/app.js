@@ -463,7 +463,7 @@
     var rows = table.tBodies[0].rows;
     for (var i = 0; i < rows.length; i++) {
       var text = rows[i].textContent.toLowerCase();
-      var ok = q.every(function (w) { return text.indexOf(w) >= 0; });
+      var ok = q.every(function (w) { return text.indexOf(w) >= 0; }) && agentOk(rows[i]);
       rows[i].hidden = !ok;
       if (ok) shown++;
     }
@@ -488,6 +488,27 @@
     if (b) filterTag(b.getAttribute("data-tag"));
   });
   if (/^#tag=/.test(location.hash)) filterTag(decodeURIComponent(location.hash.slice(5)));
+  // Agent facets: an agent's button shows only its sessions (rows whose
+  // data-agent is its key; a row without one is Claude Code's), with the
+  // filter box's words; pressed again, every agent's.
+  var agentOn = "";
+  function agentOk(row) { return !agentOn || (row.getAttribute("data-agent") || "claude") === agentOn; }
+  function filterAgent(key) {
+    agentOn = key && agentOn !== key ? key : "";
+    var bs = document.querySelectorAll("button.agent-facet");
+    for (var i = 0; i < bs.length; i++) bs[i].setAttribute("aria-pressed", String(agentOn === bs[i].getAttribute("data-agent")));
+    var input = document.querySelector("input.filter[data-filter=sessions]");
+    if (input) filterRows(input);
+    var recent = document.querySelectorAll("table.recent-sessions tbody tr");
+    for (var j = 0; j < recent.length; j++) recent[j].hidden = !agentOk(recent[j]);
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("button.agent-facet");
+    if (b) filterAgent(b.getAttribute("data-agent"));
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    if (/^#agent=/.test(location.hash)) filterAgent(decodeURIComponent(location.hash.slice(7)));
+  });
 
   // Keyboard: j/k next/previous message, t all thinking, / search or
   // filter, ? this help.

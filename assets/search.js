@@ -286,7 +286,7 @@
         var row = d[2][local - firsts[i][0]], kind = layer.kinds[row[5]];
         return {
           page: d[0][row[0]], anchor: row[1], title: d[1][row[2]], time: row[3], text: row[4],
-          role: kind[0], tool: kind[1], model: kind[2], project: layer.projects[row[6]], session: d[3][row[7]]
+          role: kind[0], tool: kind[1], model: kind[2], agent: kind[3] || "", project: layer.projects[row[6]], session: d[3][row[7]]
         };
       });
     }));
@@ -358,7 +358,7 @@
     return analyze(text, false).map(function (t) { return t.t; });
   }
 
-  var FILTER = /\b(project|session|tool|role|model|after|before):("[^"]*"|[^\t\n\f\r ]+)/gi;
+  var FILTER = /\b(project|session|tool|role|model|agent|after|before):("[^"]*"|[^\t\n\f\r ]+)/gi;
   // ROLES are the roles a document can have (search.Roles).
   var ROLES = ["prompt", "answer", "thinking", "tool", "agent", "teammate", "commit"];
   var PHRASE = /"([^"]*)"/g;
@@ -377,7 +377,7 @@
   // with a value it cannot have sets q.error, the message Go gives
   // (search.QueryError).
   function parse(text) {
-    var q = { words: [], phrases: [], project: "", session: "", tool: "", role: "", model: "", after: null, before: null, error: "" };
+    var q = { words: [], phrases: [], project: "", session: "", tool: "", role: "", model: "", agent: "", after: null, before: null, error: "" };
     text = String(text).replace(FILTER, function (all, key, val) {
       val = val.replace(/^"+|"+$/g, "");
       var k = key.toLowerCase();
@@ -387,6 +387,7 @@
         case "tool": q.tool = val; break;
         case "role": q.role = val.toLowerCase(); break;
         case "model": q.model = val; break;
+        case "agent": q.agent = val.toLowerCase(); break;
         case "after":
         case "before": {
           var d = parseDay(val);
@@ -416,7 +417,7 @@
   }
 
   function isEmpty(q) {
-    return !q.words.length && !q.phrases.length && !q.project && !q.session && !q.tool && !q.role && !q.model &&
+    return !q.words.length && !q.phrases.length && !q.project && !q.session && !q.tool && !q.role && !q.model && !q.agent &&
       q.after === null && q.before === null;
   }
 
@@ -620,6 +621,7 @@
     if (q.role) fs.push([" r:" + q.role]);
     if (q.tool) fs.push([" t:" + q.tool]);
     if (q.model) fs.push([" m:" + q.model]);
+    if (q.agent) fs.push([" a:" + q.agent]);
     if (q.project) {
       var p = q.project, wild = /[*?]/.test(p), names = Object.create(null), list = [];
       layers().forEach(function (l) {
@@ -671,7 +673,7 @@
           var anchor = d.anchor.split("?")[0];
           return {
             id: d.page + "#" + d.anchor, doc: h.doc, score: h.score, page: d.page, anchor: anchor,
-            title: d.title, project: d.project, session: d.session, role: d.role, tool: d.tool, model: d.model,
+            title: d.title, project: d.project, session: d.session, role: d.role, tool: d.tool, model: d.model, agent: d.agent,
             time: d.time ? new Date(d.time * 1000).toISOString() : "", excerpt: around(d.text || "", q, !!opts.prefix)
           };
         });
@@ -831,7 +833,7 @@
           total: body.total, terms: termsOf(q), ms: performance.now() - t0, source: "api",
           hits: body.hits.slice(from).map(function (h) {
             return { id: h.id, page: h.page, anchor: h.anchor, title: h.title, project: h.project, session: h.session, role: h.role,
-              tool: h.tool || "", model: h.model || "", time: h.time, snippet: h.snippet, score: h.score };
+              tool: h.tool || "", model: h.model || "", agent: h.agent || "", time: h.time, snippet: h.snippet, score: h.score };
           })
         };
       });
@@ -902,6 +904,9 @@
   // sessionPage is the page of the session a sub-agent's page belongs to
   // (build/link: "proj/sess/agent-x.html" beside "proj/sess.html").
   var AGENT_PAGE = /\/agent-[^\/]*\.html$/;
+  // AGENT_NAMES names the agents (build/agents: agents.All) a result
+  // says it is from; Claude Code's, the default, say nothing.
+  var AGENT_NAMES = { codex: "Codex", gemini: "Gemini CLI" };
   function sessionPage(page) { return String(page).replace(AGENT_PAGE, ".html"); }
 
   // The results are shown a page of PAGE hits at a time ("More results"
@@ -949,7 +954,7 @@
   }
 
   function newGroup(h) {
-    var g = { n: 0, open: false, named: false, page: sessionPage(h.page), project: h.project };
+    var g = { n: 0, open: false, named: false, page: sessionPage(h.page), project: h.project, agent: h.agent };
     g.li = el("li", "hit-group");
     var head = el("h2", "hit-head");
     g.link = el("a", "hit-session");
@@ -979,7 +984,7 @@
   // groupCounts says how many hits a session has, and how many more its
   // button shows.
   function groupCounts(g) {
-    g.meta.textContent = [shortProject(g.project), g.n === 1 ? "" : g.n + " matches"].filter(Boolean).join(" · ");
+    g.meta.textContent = [AGENT_NAMES[g.agent] || "", shortProject(g.project), g.n === 1 ? "" : g.n + " matches"].filter(Boolean).join(" · ");
     var hidden = g.n - SHOW;
     g.more.hidden = hidden <= 0;
     g.more.setAttribute("aria-expanded", g.open ? "true" : "false");

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"ccsite/build/agents"
 	"ccsite/build/link"
 	"ccsite/build/session"
 )
@@ -26,7 +27,7 @@ const (
 func Docs(s *session.Session, page, project string) []Doc {
 	var out []Doc
 	agent := s.Agent != nil
-	base := Doc{Project: project, Session: s.ID, Title: s.Title}
+	base := Doc{Project: project, Session: s.ID, Title: s.Title, Agent: AgentKey(s.AgentName)}
 	if agent && s.Agent.ParentID != "" {
 		base.Session = s.Agent.ParentID
 	}
@@ -154,4 +155,19 @@ func clipTo(s string, n int) string {
 func CommitDoc(id, project, session, title, hash, subject string, t time.Time) Doc {
 	return Doc{ID: id, Project: project, Session: session, Title: title, Role: "commit", Time: t,
 		Text: clip(hash + " " + subject)}
+}
+
+// AgentKey is the key (agents.All) of the agent named name, as a
+// session's AgentName gives it: "claude" for Claude Code's (whose name may
+// be empty), the name lower-cased for an agent ccsite does not list.
+func AgentKey(name string) string {
+	if name == "" {
+		return agents.All[0].Key
+	}
+	for _, a := range agents.All {
+		if a.Name == name || a.Key == name {
+			return a.Key
+		}
+	}
+	return strings.ToLower(name)
 }

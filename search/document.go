@@ -65,6 +65,7 @@ func newDocument(d *Doc) *document.Document {
 	kw("role", d.Role, stored)
 	kw("tool", d.Tool, stored)
 	kw("model", d.Model, stored)
+	kw("agent", d.Agent, stored)
 	// MapDocument drops a time a date field cannot hold (it logs why).
 	if f, err := document.NewDateTimeFieldWithIndexingOptions("time", nil, d.Time, time.RFC3339, index.StoreField); err == nil {
 		doc.AddField(f)

@@ -35,15 +35,18 @@ const Analyzer = "ccsite"
 // thinking block, a tool call (input and output), a sub-agent's message.
 type Doc struct {
 	// ID is the page and anchor that shows it: "proj/sess.html#m-…".
-	ID      string    `json:"id"`
-	Project string    `json:"project"`
-	Session string    `json:"session"`
-	Title   string    `json:"title"`
-	Role    string    `json:"role"` // prompt, answer, thinking, tool, agent
-	Tool    string    `json:"tool,omitempty"`
-	Model   string    `json:"model,omitempty"`
-	Time    time.Time `json:"time"`
-	Text    string    `json:"text"`
+	ID      string `json:"id"`
+	Project string `json:"project"`
+	Session string `json:"session"`
+	Title   string `json:"title"`
+	Role    string `json:"role"` // prompt, answer, thinking, tool, agent
+	Tool    string `json:"tool,omitempty"`
+	Model   string `json:"model,omitempty"`
+	// Agent is the key of the coding agent whose session it is
+	// (agents.All: claude, codex, gemini).
+	Agent string    `json:"agent,omitempty"`
+	Time  time.Time `json:"time"`
+	Text  string    `json:"text"`
 }
 
 // dayKey is t's day in UTC, as after: and before: name it.
@@ -101,7 +104,7 @@ func Mapping() (mapping.IndexMapping, error) {
 	title.IncludeTermVectors = false
 	title.DocValues = false
 	doc.AddFieldMappingsAt("title", title)
-	for _, f := range []string{"project", "session", "role", "tool", "model"} {
+	for _, f := range []string{"project", "session", "role", "tool", "model", "agent"} {
 		doc.AddFieldMappingsAt(f, kw(true))
 	}
 	// The time is stored, for the results, and indexed as two keywords,
@@ -470,7 +473,7 @@ func hashOf(d *Doc, hashes []uint64, i int) uint64 {
 // SHA-256 was 0.07 CPU-s of a cold build of the corpus tree.
 func DocHash(d *Doc) uint64 {
 	h := xxh3.New()
-	for _, f := range [...]string{d.ID, d.Project, d.Session, d.Title, d.Role, d.Tool, d.Model, d.Time.UTC().Format(time.RFC3339Nano), d.Text} {
+	for _, f := range [...]string{d.ID, d.Project, d.Session, d.Title, d.Role, d.Tool, d.Model, d.Agent, d.Time.UTC().Format(time.RFC3339Nano), d.Text} {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(f)))
 		h.Write(n[:])
@@ -640,7 +643,7 @@ func (w *Writer) WriteStatic(write func(path string, data []byte) error, keep fu
 
 // staticFormat is the version of the static index's layers, as the
 // shards file keeps them.
-const staticFormat = 4
+const staticFormat = 5
 
 // keptFile is the shards file: the layers of the last static index.
 type keptFile struct {

@@ -139,7 +139,7 @@ func newLayerMaking(w *staticWriter, docs []meta, src layerSource, st *mergeStat
 		m.projectAt[p] = i
 	}
 	for i, k := range e.Kinds {
-		m.kindAt[k[0]+"\x00"+k[1]+"\x00"+k[2]] = i
+		m.kindAt[k[0]+"\x00"+k[1]+"\x00"+k[2]+"\x00"+k[3]] = i
 	}
 	m.units = make([]int64, len(docs)+1)
 	for i := range docs {
@@ -189,7 +189,7 @@ func (m *layerMaking) displayShards() error {
 	first := st.NextDoc
 	return m.src.rows(first, ends[len(ends)-1], func(i int, text string, raw []byte) error {
 		d := &docs[i]
-		rows = append(rows, displayRow{*d, text, raw, m.kindAt[d.role+"\x00"+d.tool+"\x00"+d.model], m.projectAt[d.project]})
+		rows = append(rows, displayRow{*d, text, raw, m.kindAt[d.role+"\x00"+d.tool+"\x00"+d.model+"\x00"+d.agent], m.projectAt[d.project]})
 		if i+1 != ends[0] {
 			return nil
 		}

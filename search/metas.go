@@ -21,9 +21,9 @@ import (
 //	"ccsite metas\n" format count      (the header: opening an index reads it alone;
 //	                                    count is 8 bytes, little-endian, so it can be rewritten)
 //	sections, each:
-//	  strings: n, then n × (len, bytes)  (project, session, title, role, tool, model values)
+//	  strings: n, then n × (len, bytes)  (project, session, title, role, tool, model, agent values)
 //	  metas: n, then n × meta, in the documents' numbers (numberCmp):
-//	    id (len, bytes), project session title role tool model (indexes into the
+//	    id (len, bytes), project session title role tool model agent (indexes into the
 //	    strings of this section and those before it), time (0: none; 1: then
 //	    seconds (zig-zag) and nanoseconds), text bytes, hash (8 bytes, little-endian)
 //
@@ -41,7 +41,8 @@ const metasMagic = "ccsite metas\n"
 // 7: the metas beside a texts file, the bleve index made from both when a
 // search needs it (sync.go).
 // 8: the texts log of format 2 (texts.go: a text shared by its puts).
-const metasFormat = 8
+// 9: a document's agent.
+const metasFormat = 9
 
 // maxMetaSections is how many sections the file may have before an update
 // writes it whole again.
@@ -101,14 +102,14 @@ func encodeSection(b []byte, metas []meta, base int) []byte {
 	}
 	size := 0
 	for i := range metas {
-		size += len(metas[i].id) + 40 // the id, six indexes, time, length and hash
+		size += len(metas[i].id) + 42 // the id, seven indexes, time, length and hash
 	}
 	body := make([]byte, 0, size)
 	for i := range metas {
 		m := &metas[i]
 		body = binary.AppendUvarint(body, uint64(len(m.id)))
 		body = append(body, m.id...)
-		for _, s := range []string{m.project, m.session, m.title, m.role, m.tool, m.model} {
+		for _, s := range []string{m.project, m.session, m.title, m.role, m.tool, m.model, m.agent} {
 			body = binary.AppendUvarint(body, idx(s))
 		}
 		if m.time.IsZero() {
@@ -241,7 +242,7 @@ func decodeMetas(data []byte, count int) ([]meta, metasFile, error) {
 		for k := uint64(0); k < n && d.err == nil; k++ {
 			var m meta
 			m.id = d.str()
-			m.project, m.session, m.title, m.role, m.tool, m.model = str(), str(), str(), str(), str(), str()
+			m.project, m.session, m.title, m.role, m.tool, m.model, m.agent = str(), str(), str(), str(), str(), str(), str()
 			if d.byte() == 1 {
 				sec := d.varint()
 				m.time = time.Unix(sec, int64(d.uvarint())).UTC()

@@ -57,7 +57,7 @@ type putMetas struct {
 // putMeta is a meta without pointers: see putMetas.
 type putMeta struct {
 	id     int32
-	fields [6]uint32 // project, session, title, role, tool, model, in strs
+	fields [7]uint32 // project, session, title, role, tool, model, agent, in strs
 	zero   bool      // no time
 	nsec   int32
 	sec    int64
@@ -84,7 +84,7 @@ func (p *putMetas) meta(pm *putMeta) meta {
 	f := &pm.fields
 	l := p.strs.list
 	m := meta{id: p.tab.key(pm.id), project: l[f[0]], session: l[f[1]], title: l[f[2]], role: l[f[3]],
-		tool: l[f[4]], model: l[f[5]], text: pm.text, hash: pm.hash}
+		tool: l[f[4]], model: l[f[5]], agent: l[f[6]], text: pm.text, hash: pm.hash}
 	if !pm.zero {
 		m.time = time.Unix(pm.sec, int64(pm.nsec)).UTC()
 	}
@@ -113,7 +113,7 @@ func (p *putMetas) set(m meta) { p.setNumbered(p.tab.number(m.id), m) }
 // setNumbered is set of m whose id's number in the table is i.
 func (p *putMetas) setNumbered(i int32, m meta) {
 	pm := putMeta{id: i, zero: m.time.IsZero(), text: m.text, hash: m.hash}
-	for f, v := range [...]string{m.project, m.session, m.title, m.role, m.tool, m.model} {
+	for f, v := range [...]string{m.project, m.session, m.title, m.role, m.tool, m.model, m.agent} {
 		pm.fields[f] = p.strs.index(f, v)
 	}
 	if !pm.zero {
@@ -175,7 +175,7 @@ func (p *putMetas) all() []meta {
 	return out
 }
 
-// strTab numbers the distinct strings of the metas' six string fields:
+// strTab numbers the distinct strings of the metas' seven string fields:
 // a few per session (its project, id and title) and a few in all (roles,
 // tools, models). Each is a copy, so a meta keeps no larger string alive
 // it was cut from.
@@ -184,7 +184,7 @@ type strTab struct {
 	at   map[string]uint32
 	// last is the string each field was last given, and its number: a
 	// unit's documents share their project, session and title strings.
-	last [6]struct {
+	last [7]struct {
 		s  string
 		i  uint32
 		ok bool

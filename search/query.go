@@ -19,7 +19,7 @@ import (
 
 // Query is a search: words that must all match, "quoted phrases", and
 // filters. Filters can also be written in Text as project:NAME tool:NAME
-// role:NAME model:NAME session:ID after:YYYY-MM-DD before:YYYY-MM-DD (a
+// role:NAME model:NAME agent:KEY session:ID after:YYYY-MM-DD before:YYYY-MM-DD (a
 // filter in Text wins over the field).
 type Query struct {
 	Text    string
@@ -29,6 +29,8 @@ type Query struct {
 	Tool    string
 	Role    string
 	Model   string
+	// Agent is an agent's key (agents.All): its sessions' documents.
+	Agent string
 	// After and Before filter by day (UTC): documents from After's day
 	// on, and before Before, a midnight as before: gives it (another time
 	// keeps the whole of its day).
@@ -50,6 +52,7 @@ type Hit struct {
 	Role    string    `json:"role"`
 	Tool    string    `json:"tool,omitempty"`
 	Model   string    `json:"model,omitempty"`
+	Agent   string    `json:"agent,omitempty"`
 	Time    time.Time `json:"time"`
 	Score   float64   `json:"score"`
 	// Snippet is the text around the matches, HTML-escaped, matches in <mark>.
@@ -96,7 +99,7 @@ func (q Query) Check() error {
 }
 
 var (
-	reFilter = regexp.MustCompile(`(?i)\b(project|session|tool|role|model|after|before):("[^"]*"|\S+)`)
+	reFilter = regexp.MustCompile(`(?i)\b(project|session|tool|role|model|agent|after|before):("[^"]*"|\S+)`)
 	rePhrase = regexp.MustCompile(`"([^"]*)"`)
 )
 
@@ -124,6 +127,8 @@ func parse(q Query) (parsed, error) {
 			p.q.Role = strings.ToLower(v)
 		case "model":
 			p.q.Model = v
+		case "agent":
+			p.q.Agent = strings.ToLower(v)
 		case "after", "before":
 			t, err := time.Parse("2006-01-02", v)
 			switch {
@@ -158,7 +163,7 @@ func parse(q Query) (parsed, error) {
 		return p, &QueryError{Filter: "role", Value: p.q.Role, Want: "role must be one of " + strings.Join(Roles, ", ")}
 	}
 	if len(p.words) == 0 && len(p.phrases) == 0 && p.q.Project == "" && p.q.Session == "" && p.q.Tool == "" && p.q.Role == "" &&
-		p.q.Model == "" && p.q.After.IsZero() && p.q.Before.IsZero() {
+		p.q.Model == "" && p.q.Agent == "" && p.q.After.IsZero() && p.q.Before.IsZero() {
 		return p, ErrEmpty
 	}
 	return p, nil
@@ -213,6 +218,7 @@ func (p parsed) build() query.Query {
 	keyword("tool", p.q.Tool)
 	keyword("role", p.q.Role)
 	keyword("model", p.q.Model)
+	keyword("agent", p.q.Agent)
 	keyword("session", p.q.Session)
 	if p.q.Project != "" {
 		// The full path, or its last elements (a wildcard on the path,
@@ -279,7 +285,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 	if !p.scored() {
 		req.Score = "none"
 	}
-	req.Fields = []string{"project", "session", "title", "role", "tool", "model", "time", "text"}
+	req.Fields = []string{"project", "session", "title", "role", "tool", "model", "agent", "time", "text"}
 	// Ties go by time, then id: the static index's numbers (see
 	// numbered), so results are stable and the browser's the same.
 	req.SortByCustom(search.SortOrder{&search.SortScore{Desc: true},
@@ -306,7 +312,7 @@ func (x *Index) Search(ctx context.Context, q Query) (Results, error) {
 		hit.Anchor, _, _ = strings.Cut(hit.Anchor, "?") // "?thinking": a second doc of one message
 		str := func(k string) string { s, _ := h.Fields[k].(string); return s }
 		hit.Project, hit.Session, hit.Title = str("project"), str("session"), str("title")
-		hit.Role, hit.Tool, hit.Model = str("role"), str("tool"), str("model")
+		hit.Role, hit.Tool, hit.Model, hit.Agent = str("role"), str("tool"), str("model"), str("agent")
 		if t, err := time.Parse(time.RFC3339, str("time")); err == nil {
 			hit.Time = t
 		}

@@ -88,16 +88,16 @@ const (
 
 // meta is what the static index keeps of a document besides its postings.
 type meta struct {
-	id, project, session, title, role, tool, model string
-	time                                           time.Time
-	text                                           int64  // bytes of text
-	hash                                           uint64 // DocHash
+	id, project, session, title, role, tool, model, agent string
+	time                                                  time.Time
+	text                                                  int64  // bytes of text
+	hash                                                  uint64 // DocHash
 }
 
 // newMeta is d's meta; hash is DocHash(d).
 func newMeta(d *Doc, hash uint64) meta {
 	return meta{id: d.ID, project: d.Project, session: d.Session, title: d.Title, role: d.Role, tool: d.Tool,
-		model: d.Model, time: d.Time, text: int64(len(d.Text)), hash: hash}
+		model: d.Model, agent: d.Agent, time: d.Time, text: int64(len(d.Text)), hash: hash}
 }
 
 // StaticStats describes a written static index.
@@ -313,7 +313,7 @@ type layerEntry struct {
 	Terms    [][2]string `json:"terms"`    // per term shard, its first term and file
 	Meta     []string    `json:"meta"`     // meta shards, metaShardDocs documents each
 	Projects []string    `json:"projects"` // the tables display shards index into
-	Kinds    [][3]string `json:"kinds"`    // role, tool, model
+	Kinds    [][4]string `json:"kinds"`    // role, tool, model, agent
 	Day0     int64       `json:"day0"`     // days in meta shards count from it
 	Docs     []docRef    `json:"docs"`     // per display shard, its first document and file
 }
@@ -747,13 +747,14 @@ const (
 	filterTool    = " t:"
 	filterModel   = " m:"
 	filterProject = " p:"
+	filterAgent   = " a:"
 )
 
 // filterTerms are a document's filter terms (none for an empty value).
 func filterTerms(m meta) []string {
-	out := make([]string, 0, 5)
+	out := make([]string, 0, 6)
 	for _, f := range [...][2]string{{filterSession, m.session}, {filterRole, m.role}, {filterTool, m.tool},
-		{filterModel, m.model}, {filterProject, m.project}} {
+		{filterModel, m.model}, {filterProject, m.project}, {filterAgent, m.agent}} {
 		if f[1] != "" {
 			out = append(out, f[0]+f[1])
 		}
@@ -767,11 +768,11 @@ func isFilterTerm(t string) bool { return strings.HasPrefix(t, " ") }
 func (w *staticWriter) tables(e *layerEntry, docs []meta) {
 	e.Projects = table(docs, func(m meta) string { return m.project })
 	kinds := table(docs, func(m meta) string {
-		return m.role + "\x00" + m.tool + "\x00" + m.model
+		return m.role + "\x00" + m.tool + "\x00" + m.model + "\x00" + m.agent
 	})
 	for _, k := range kinds {
-		var rtm [3]string
-		copy(rtm[:], strings.SplitN(k, "\x00", 3))
+		var rtm [4]string
+		copy(rtm[:], strings.SplitN(k, "\x00", 4))
 		e.Kinds = append(e.Kinds, rtm)
 	}
 	for i, m := range docs {

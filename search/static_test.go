@@ -62,7 +62,7 @@ func testDocs(t *testing.T, n int, seed uint64) []Doc {
 		}
 		d := Doc{ID: fmt.Sprintf("p%d/s%d.html#m-%04x", i%3, i%17, r.Uint32()), Project: fmt.Sprintf("proj%d", i%3),
 			Session: fmt.Sprintf("s%d", i%17), Title: fmt.Sprintf("Session %d", i%17), Role: []string{"prompt", "answer", "tool", "thinking"}[i%4],
-			Text: b.String()}
+			Text: b.String(), Agent: []string{"claude", "codex", "gemini"}[i%17%3]}
 		if d.Role == "tool" {
 			d.Tool = "Bash"
 		}

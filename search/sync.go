@@ -150,7 +150,7 @@ func createPrivate(path string) (*os.File, error) {
 // docOf is the document a meta and its text describe.
 func docOf(m *meta, text string) Doc {
 	return Doc{ID: m.id, Project: m.project, Session: m.session, Title: m.title, Role: m.role,
-		Tool: m.tool, Model: m.model, Time: m.time, Text: text}
+		Tool: m.tool, Model: m.model, Agent: m.agent, Time: m.time, Text: text}
 }
 
 // makeIndex makes the index in dir of every document: offline, in one

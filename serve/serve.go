@@ -284,7 +284,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func (s *Site) apiSearch(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
 	q := search.Query{Text: v.Get("q"), Project: v.Get("project"), Tool: v.Get("tool"), Role: v.Get("role"),
-		Model: v.Get("model"), Session: v.Get("session"), Prefix: v.Get("prefix") == "1", Size: 20}
+		Model: v.Get("model"), Agent: v.Get("agent"), Session: v.Get("session"), Prefix: v.Get("prefix") == "1", Size: 20}
 	if n := v.Get("n"); n != "" {
 		size, err := strconv.Atoi(n)
 		if err != nil || size < 1 || size > 200 {

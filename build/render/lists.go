@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"ccsite/build/agents"
 	"ccsite/build/session"
 )
 
@@ -115,4 +116,79 @@ func Size(n int64) string {
 		return fmt.Sprintf("%d KB", (n+512)/1024)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+}
+
+// AgentFacet is an agent's button above a list of sessions: pressed, the
+// list shows that agent's sessions only.
+type AgentFacet struct {
+	// Key is the agent's key (agents.All), the rows' data-agent.
+	Key, Name string
+	Count     int
+}
+
+// agentKey is the key (agents.All) of an agent by its name as a session
+// gives it ("" for Claude Code).
+func agentKey(name string) string {
+	for _, a := range agents.All {
+		if a.Name == name || name == "" {
+			return a.Key
+		}
+	}
+	return name
+}
+
+// agentFacets are the facets of counts by agent name, in agents.All's
+// order: none when the sessions are all one agent's.
+func agentFacets(counts map[string]int) []AgentFacet {
+	var out []AgentFacet
+	seen := map[string]bool{}
+	for _, a := range agents.All {
+		n := 0
+		for name, c := range counts {
+			if agentKey(name) == a.Key {
+				n += c
+			}
+		}
+		seen[a.Key] = true
+		if n > 0 {
+			out = append(out, AgentFacet{Key: a.Key, Name: a.Name, Count: n})
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// AgentFacets are the front page's agent facets, of the recent sessions
+// they filter.
+func (h HomeView) AgentFacets() []AgentFacet {
+	counts := map[string]int{}
+	for _, r := range h.Recent {
+		counts[r.AgentName]++
+	}
+	return agentFacets(counts)
+}
+
+// AgentFacets are a project page's agent facets (of its table's sessions).
+func (p ProjectPage) AgentFacets() []AgentFacet {
+	counts := map[string]int{}
+	for _, r := range p.Sessions {
+		counts[r.AgentName]++
+	}
+	return agentFacets(counts)
+}
+
+// AgentKey is the row's agent's key (agents.All), "" for Claude Code's:
+// a row without data-agent is Claude Code's.
+func (r SessionRow) AgentKey() string { return agentKeyOf(r.AgentName) }
+
+// AgentKey is as SessionRow's.
+func (r RecentRow) AgentKey() string { return agentKeyOf(r.AgentName) }
+
+func agentKeyOf(name string) string {
+	if name == "" {
+		return ""
+	}
+	return agentKey(name)
 }

@@ -21,7 +21,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -336,8 +335,57 @@ func (n *namer) projectOf(path, hash string, data []byte) string {
 	return p
 }
 
-// absPath matches absolute paths as JSON strings hold them.
-var absPath = regexp.MustCompile(`(?:[A-Za-z]:)?(?:/|\\\\)[^"\s:*?<>|]+`)
+// absPaths calls f with each absolute path as JSON strings hold them, in
+// order: what the regular expression (?:[A-Za-z]:)?(?:/|\\\\)[^"\s:*?<>|]+
+// matches (FindAll; TestAbsPathsAsRegexp), scanned by hand: the
+// expression, with no literal to start from, ran its machine over every
+// byte of every session and cost half the CPU of a cold build of Gemini
+// CLI sessions. f returns false to stop.
+func absPaths(data []byte, f func([]byte) bool) {
+	end := 0 // where the last path ended
+	for i := 0; i < len(data); {
+		j := bytes.IndexAny(data[i:], `/\`)
+		if j < 0 {
+			return
+		}
+		j += i
+		i = j + 1
+		sep := 1
+		if data[j] == '\\' {
+			if j+1 >= len(data) || data[j+1] != '\\' {
+				continue
+			}
+			sep = 2
+		}
+		k := j + sep
+		for k < len(data) && !pathStop(data[k]) {
+			k++
+		}
+		if k == j+sep {
+			continue // a separator with nothing after it
+		}
+		start := j
+		if j-2 >= end && data[j-1] == ':' && isLetter(data[j-2]) {
+			start = j - 2
+		}
+		if !f(data[start:k]) {
+			return
+		}
+		end, i = k, k
+	}
+}
+
+// pathStop reports whether c ends a path: a quote, white space (RE2's
+// \s) or one of :*?<>|.
+func pathStop(c byte) bool {
+	switch c {
+	case '"', '\t', '\n', '\f', '\r', ' ', ':', '*', '?', '<', '>', '|':
+		return true
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // pathFromContent finds the project root of a hash-named folder: the
 // first ancestor of a path the session mentions whose sha256 is hash
@@ -358,24 +406,33 @@ func pathFromContent(path, hash string, data []byte) string {
 // rootIn is pathFromContent on the bytes.
 func rootIn(data []byte, hash string) string {
 	tried := map[string]bool{}
-	for _, m := range absPath.FindAll(data, -1) {
-		p := strings.ReplaceAll(string(m), `\\`, `\`)
-		for p != "" && !tried[p] {
-			tried[p] = true
-			if hashOf(p) == hash {
-				return p
-			}
-			parent := filepath.Dir(p)
-			if strings.Contains(p, `\`) && !strings.Contains(p, "/") {
-				if i := strings.LastIndex(p, `\`); i > 0 {
-					parent = p[:i]
-				}
-			}
-			if parent == p || parent == "." {
-				break
-			}
-			p = parent
+	found := ""
+	absPaths(data, func(m []byte) bool {
+		found = rootOf(string(m), hash, tried)
+		return found == ""
+	})
+	return found
+}
+
+// rootOf is m's first ancestor (or m) whose hash is hash, "" when none
+// is; tried are the paths tried before, not tried again.
+func rootOf(m, hash string, tried map[string]bool) string {
+	p := strings.ReplaceAll(m, `\\`, `\`)
+	for p != "" && !tried[p] {
+		tried[p] = true
+		if hashOf(p) == hash {
+			return p
 		}
+		parent := filepath.Dir(p)
+		if strings.Contains(p, `\`) && !strings.Contains(p, "/") {
+			if i := strings.LastIndex(p, `\`); i > 0 {
+				parent = p[:i]
+			}
+		}
+		if parent == p || parent == "." {
+			break
+		}
+		p = parent
 	}
 	return ""
 }
