@@ -281,3 +281,35 @@ func TestCompareAxe(t *testing.T) {
 		{kind: "session-compare-with", url: s.url("file", link.Session(forkProject, forkChild)), shows: `!!document.querySelector("form.compare-with")`},
 	}, tabTimeout)
 }
+
+// TestCompareAgents: a Codex session of the demo beside a Claude Code one:
+// each column names its agent, and each column's figures are what the
+// session's own page says.
+func TestCompareAgents(t *testing.T) {
+	s := compareSite(t)
+	t.Parallel()
+	tb := newTab(t)
+	s.openIn(tb)
+	const codexID = "8b567bc7-1424-5620-96a0-16a7bbc56634"
+	tb.open(compareURL(s, "file", codexID, notesID))
+	tb.waitFor(`document.querySelector(".cmp-diverge") !== null`)
+	cmp := map[string]map[string]string{"a": eval[map[string]string](tb, factsOnCompare("a")), "b": eval[map[string]string](tb, factsOnCompare("b"))}
+	if a, b := cmp["a"]["agent"], cmp["b"]["agent"]; !strings.HasPrefix(a, "Codex") || !strings.HasPrefix(b, "Claude Code") {
+		t.Errorf("agents: %q beside %q, want Codex beside Claude Code", a, b)
+	}
+	for col, page := range map[string]string{"a": codexPage, "b": link.Session(link.ProjectSlug("/home/demo/notes"), notesID)} {
+		tb.open(s.url("file", page))
+		got := eval[map[string]string](tb, factsOnPage)
+		// The compare page's cost has the sub-agents' in it, as the
+		// page's cost line ends ("$0.08 + $0.05 sub-agents = $0.13").
+		costLine := eval[string](tb, `[...document.querySelectorAll("dl.facts > div")].find(d => d.querySelector("dt").textContent.trim() === "Cost").querySelector("dd").textContent`)
+		if c := cmp[col]["cost"]; !strings.HasSuffix(strings.TrimSpace(costLine), c) {
+			t.Errorf("%s cost: compare page %q, session page %q", page, c, costLine)
+		}
+		for fact, label := range map[string]string{"tokens": "Tokens", "turns": "Turns", "toolCalls": "Tool calls"} {
+			if cmp[col][fact] != got[label] {
+				t.Errorf("%s %s: compare page %q, session page %q", page, label, cmp[col][fact], got[label])
+			}
+		}
+	}
+}
