@@ -275,6 +275,7 @@ func loadOther(sf *archive.SessionFile, opts LoadOptions) (*session.Session, err
 	if f.Agent == "" {
 		f.Agent = ag.Name // pages name the agent whatever its reader set
 	}
+	omitRecords(f, opts.Omit)
 	s := session.Build(f, session.Options{})
 	s.ID = sf.ID
 	s.Parent = sf.ParentSession
