@@ -330,12 +330,17 @@ func leakCheckSummary(t *testing.T, name string, plan *leakgen.Plan, sum, ctrl S
 	}
 }
 
-// leakShareAll shares every session of the plan into dir.
+// leakShareAll shares every session of the plan into dir, and compares
+// each with the next (ccsite compare's single files).
 func leakShareAll(t *testing.T, plan *leakgen.Plan, dir string, red *redact.Redactor) {
 	t.Helper()
 	for i, f := range plan.Sessions {
 		if _, err := Share(context.Background(), ShareConfig{File: f, Out: filepath.Join(dir, fmt.Sprintf("session-%02d.html", i)), Redact: red}); err != nil {
 			t.Errorf("share %s: %v", f, err)
+		}
+		next := plan.Sessions[(i+1)%len(plan.Sessions)]
+		if err := Compare(context.Background(), CompareConfig{A: f, B: next, Out: filepath.Join(dir, fmt.Sprintf("compare-%02d.html", i)), Redact: red}); err != nil {
+			t.Errorf("compare %s %s: %v", f, next, err)
 		}
 	}
 }
