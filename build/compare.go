@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"ccsite/build/archive"
 	"ccsite/build/link"
 	"ccsite/build/markup"
 	"ccsite/build/omit"
@@ -94,7 +93,7 @@ func Compare(ctx context.Context, cfg CompareConfig) error {
 	rb := &render.Builder{MD: markup.New(markup.NewHighlighter()), Home: cfg.Home}
 	var facts [2]render.Facts
 	for i, file := range []string{cfg.A, cfg.B} {
-		l, err := loadOne(ctx, file, cfg.Redact, cfg.Omit, cfg.Home)
+		l, err := loadOne(ctx, "compare", file, cfg.Redact, cfg.Omit, cfg.Home)
 		if err != nil {
 			return err
 		}
@@ -129,49 +128,4 @@ func Compare(ctx context.Context, cfg CompareConfig) error {
 		}
 	}
 	return WriteFile(cfg.Out, buf.Bytes())
-}
-
-// loadOne loads the session of a .jsonl file with its sub-agents (found
-// beside it in any layout), redacted, as Share does.
-func loadOne(ctx context.Context, file string, red *redact.Redactor, om omit.Options, home string) (*Loaded, error) {
-	st, err := os.Stat(file)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a folder: compare takes sessions' .jsonl files", file)
-	}
-	paths := []string{file}
-	if dir := strings.TrimSuffix(file, ".jsonl"); dir != file {
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			paths = append(paths, dir)
-		}
-	}
-	siblings, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "agent-*.jsonl"))
-	a, err := archive.Discover(ctx, append(paths, siblings...))
-	if err != nil {
-		return nil, err
-	}
-	labelProjects(a, nil, home)
-	redactNames(a, red)
-	abs, _ := filepath.Abs(file)
-	var target *Loaded
-	err = Load(ctx, a, LoadOptions{Redact: red, Omit: om}, func(l Loaded) error {
-		if l.File != nil && l.File.Path == abs {
-			lc := l
-			target = &lc
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if target == nil || target.Session == nil {
-		if target != nil && target.Err != nil {
-			return nil, target.Err
-		}
-		return nil, fmt.Errorf("%s: no session found in it", file)
-	}
-	anonymizeSources(target.Session, red, nil, home)
-	return target, nil
 }

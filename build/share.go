@@ -43,27 +43,6 @@ type ShareConfig struct {
 // needs another file. It opens offline and can be attached or pasted
 // anywhere. It returns the number of sub-agents included.
 func Share(ctx context.Context, cfg ShareConfig) (int, error) {
-	st, err := os.Stat(cfg.File)
-	if err != nil {
-		return 0, err
-	}
-	if st.IsDir() {
-		return 0, fmt.Errorf("%s is a folder: share takes one session's .jsonl file", cfg.File)
-	}
-	// The session, its <session>/ folder (2.1.x sub-agents) and the agent
-	// files beside it (2.0.x): Discover attaches the ones that are its.
-	paths := []string{cfg.File}
-	if dir := strings.TrimSuffix(cfg.File, ".jsonl"); dir != cfg.File {
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			paths = append(paths, dir)
-		}
-	}
-	siblings, _ := filepath.Glob(filepath.Join(filepath.Dir(cfg.File), "agent-*.jsonl"))
-	paths = append(paths, siblings...)
-	a, err := archive.Discover(ctx, paths)
-	if err != nil {
-		return 0, err
-	}
 	th, err := theme.Open(cfg.Theme, cfg.ThemeDir)
 	if err != nil {
 		return 0, err
@@ -72,31 +51,11 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	labelProjects(a, nil, cfg.Home)
-	redactNames(a, cfg.Redact)
-	abs, _ := filepath.Abs(cfg.File)
-	var target *Loaded
-	err = Load(ctx, a, LoadOptions{Redact: cfg.Redact, Omit: cfg.Omit}, func(l Loaded) error {
-		if l.File != nil && l.File.Path == abs {
-			lc := l
-			target = &lc
-		}
-		return nil
-	})
+	target, err := loadOne(ctx, "share", cfg.File, cfg.Redact, cfg.Omit, cfg.Home)
 	if err != nil {
 		return 0, err
 	}
-	if target == nil || target.Session == nil {
-		if target != nil && target.Err != nil {
-			return 0, target.Err
-		}
-		if strings.HasPrefix(filepath.Base(cfg.File), "agent-") {
-			return 0, fmt.Errorf("%s is a sub-agent's transcript: share the session that ran it (its page includes the sub-agent)", cfg.File)
-		}
-		return 0, fmt.Errorf("%s: no session found in it", cfg.File)
-	}
 	s := target.Session
-	anonymizeSources(s, cfg.Redact, nil, cfg.Home)
 	rb := &render.Builder{MD: markup.New(markup.NewHighlighter()), Home: cfg.Home} // no Media: images inline
 	page := "session.html"
 	agentAnchor := func(a *session.Session) string { return "agent-" + link.File(a.Agent.AgentID) }
@@ -153,4 +112,55 @@ func Share(ctx context.Context, cfg ShareConfig) (int, error) {
 		}
 	}
 	return n, WriteFile(cfg.Out, buf.Bytes())
+}
+
+// loadOne loads the session of a .jsonl file with its sub-agents, redacted
+// and with its sources anonymized, for a command (verb: share, compare)
+// that writes one file of it.
+func loadOne(ctx context.Context, verb, file string, red *redact.Redactor, om omit.Options, home string) (*Loaded, error) {
+	st, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a folder: %s takes one session's .jsonl file", file, verb)
+	}
+	// The session, its <session>/ folder (2.1.x sub-agents) and the agent
+	// files beside it (2.0.x): Discover attaches the ones that are its.
+	paths := []string{file}
+	if dir := strings.TrimSuffix(file, ".jsonl"); dir != file {
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			paths = append(paths, dir)
+		}
+	}
+	siblings, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "agent-*.jsonl"))
+	a, err := archive.Discover(ctx, append(paths, siblings...))
+	if err != nil {
+		return nil, err
+	}
+	labelProjects(a, nil, home)
+	redactNames(a, red)
+	abs, _ := filepath.Abs(file)
+	var target *Loaded
+	err = Load(ctx, a, LoadOptions{Redact: red, Omit: om}, func(l Loaded) error {
+		if l.File != nil && l.File.Path == abs {
+			lc := l
+			target = &lc
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if target == nil || target.Session == nil {
+		if target != nil && target.Err != nil {
+			return nil, target.Err
+		}
+		if strings.HasPrefix(filepath.Base(file), "agent-") {
+			return nil, fmt.Errorf("%s is a sub-agent's transcript: %s the session that ran it (its page includes the sub-agent)", file, verb)
+		}
+		return nil, fmt.Errorf("%s: no session found in it", file)
+	}
+	anonymizeSources(target.Session, red, nil, home)
+	return target, nil
 }
