@@ -62,9 +62,6 @@ type runner struct {
 	outputs map[string]map[string]string
 	saves   []string // actions/cache paths to save after the job
 	logs    map[string]string
-
-	// stepErr, when set, sees a failing run: step before the test fails.
-	stepErr func(s step, out string, err error)
 }
 
 // newRunner is a runner whose machine is in root: runners run one after
@@ -203,14 +200,10 @@ func (r *runner) wfEnv() map[string]string {
 }
 
 // run runs a run: step with bash as GitHub does (bash -e {0} when no
-// shell is given) and returns its output; a failing step fails the test
-// (stepErr lets a caller look at it first).
+// shell is given) and returns its output; a failing step fails the test.
 func (r *runner) run(s step) string {
 	out, err := r.runErr(s)
 	if err != nil {
-		if r.stepErr != nil {
-			r.stepErr(s, out, err)
-		}
 		r.t.Fatalf("step %q: %v\n%s", s.Name, err, out)
 	}
 	return out
