@@ -139,12 +139,7 @@ func sessionEntry(u *unit, sessPage, page string, ids *filterIDs, made map[strin
 	}
 	e.B = ids.branches(branches...)
 	var paths []string
-	rel := func(p string) string {
-		if r, ok := strings.CutPrefix(p, strings.TrimSuffix(u.Project, "/")+"/"); ok && u.Project != "" {
-			return r
-		}
-		return p
-	}
+	rel := func(p string) string { return underRoot(u.Project, p) } // a file outside the session's folder but in its project
 	for _, f := range g.Files {
 		paths = append(paths, rel(f.Path))
 		for _, t := range f.Turns {

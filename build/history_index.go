@@ -193,18 +193,23 @@ func (x *historyIndex) gitOf(s *session.Session) *sessionGit {
 		tc.URL = x.commitURL(tc.Hash)
 		add(tc)
 	}
-	if x != nil {
-		// The tool calls name files by their full path, Entire's
-		// checkpoints by their path in the repository: one name each.
-		files := map[string][]int{}
-		for _, ft := range g.Files {
-			p := underRoot(s.CWD, ft.Path)
-			for _, t := range ft.Turns {
-				if !slices.Contains(files[p], t) {
-					files[p] = append(files[p], t)
-				}
+	// The tool calls name files by their full path, Entire's checkpoints
+	// by their path in the repository: one name each, below the session's
+	// folder.
+	files := map[string][]int{}
+	touch := func(p string, turns ...int) {
+		ts := files[p]
+		for _, t := range turns {
+			if !slices.Contains(ts, t) {
+				ts = append(ts, t)
 			}
 		}
+		files[p] = ts
+	}
+	for _, ft := range g.Files {
+		touch(underRoot(s.CWD, ft.Path), ft.Turns...)
+	}
+	if x != nil {
 		for _, id := range sessionIDs(s) {
 			for _, cp := range x.bySession[id] {
 				turn := checkpointTurn(s, cp)
@@ -212,20 +217,19 @@ func (x *historyIndex) gitOf(s *session.Session) *sessionGit {
 					add(turnCommit{Hash: c.Hash, Subject: x.subject(c.Hash), Branch: x.red.String(x.file(), cp.Branch), Turn: turn, Time: c.When, URL: x.commitURL(c.Hash)})
 				}
 				for _, f := range cp.FilesTouched {
-					f = underRoot(s.CWD, x.red.String(x.file(), f))
-					if turn > 0 && !slices.Contains(files[f], turn) {
-						files[f] = append(files[f], turn)
+					if turn > 0 {
+						touch(underRoot(s.CWD, x.red.String(x.file(), f)), turn)
 					}
 				}
 			}
 		}
-		g.Files = g.Files[:0]
-		for p, t := range files {
-			slices.Sort(t)
-			g.Files = append(g.Files, session.FileTouch{Path: p, Turns: t})
-		}
-		sort.Slice(g.Files, func(i, j int) bool { return g.Files[i].Path < g.Files[j].Path })
 	}
+	g.Files = g.Files[:0]
+	for p, t := range files {
+		slices.Sort(t)
+		g.Files = append(g.Files, session.FileTouch{Path: p, Turns: t})
+	}
+	sort.Slice(g.Files, func(i, j int) bool { return g.Files[i].Path < g.Files[j].Path })
 	sort.SliceStable(g.Commits, func(i, j int) bool { return g.Commits[i].Turn < g.Commits[j].Turn })
 	if len(g.Commits) == 0 && len(g.Files) == 0 && len(g.PRs) == 0 && len(g.Branches) == 0 {
 		return nil
